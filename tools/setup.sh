@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Sets up everything taskdycore needs on a fresh Debian 12 machine:
+#   1. Debian packages (compilers, CMake, OpenMPI, HDF5, hwloc, FxT, GoogleTest, toml11, CLI11, fmt, Python tools);
+#   2. StarPU 1.3.10 from Debian's source package, with CUDA (when nvcc exists), FxT and MPI,
+#      patched for CUDA 13, installed into a prefix outside the clone that is reused when it
+#      already holds the same version, patch and options.
+# Prints the StarPU prefix on its last line. Idempotent: a second run takes seconds.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source "$here/deps.env"
+
+log() { printf '[setup] %s\n' "$*" >&2; }
+SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+
+# ---- 1. Debian packages -------------------------------------------------------------------
+packages=(build-essential cmake pkg-config git ca-certificates dpkg-dev
+          autoconf automake libtool
+          libopenmpi-dev openmpi-bin libhdf5-dev hdf5-tools libhwloc-dev libfxt-dev libnuma-dev
+          libgtest-dev libtoml11-dev libcli11-dev libfmt-dev
+          python3 python3-numpy python3-h5py python3-matplotlib python3-xarray python3-netcdf4)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+need_src=0; [ -f "$STARPU_STAMP" ] && grep -qx "$STARPU_KEY" "$STARPU_STAMP" || need_src=1
+if [ ${#missing[@]} -gt 0 ] || [ $need_src -eq 1 ]; then
+  if [ $need_src -eq 1 ] && ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ && \
+     ! grep -qs '^deb-src' /etc/apt/sources.list; then
+    log "adding a deb-src entry for Debian's source packages"
+    $SUDO tee /etc/apt/sources.list.d/taskdycore-src.sources >/dev/null <<'SRC'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+  fi
+  log "apt-get update"
+  $SUDO apt-get update -q >/dev/null
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing: ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# ---- 2. StarPU ----------------------------------------------------------------------------
+if [ $need_src -eq 1 ]; then
+  log "building StarPU $STARPU_VERSION ($STARPU_KEY) into $STARPU_PREFIX (about 5 minutes on 2 cores)"
+  work=$(mktemp -d "${TMPDIR:-/tmp}/starpu-build.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+  (cd "$work" && apt-get source -q "starpu=$STARPU_DEBIAN_VERSION" >/dev/null 2>&1)
+  src=$(find "$work" -maxdepth 1 -type d -name "starpu-$STARPU_VERSION*" | head -n1)
+  [ -n "$src" ] || { log "apt-get source starpu failed"; exit 1; }
+  if [ "$STARPU_CUDA" = yes ]; then
+    (cd "$src" && patch -p1 -s < "$here/patches/starpu-1.3.10-cuda13.patch")
+  fi
+  cuda_opts=(--disable-cuda)
+  if [ "$STARPU_CUDA" = yes ]; then
+    cuda_opts=(--enable-cuda --with-cuda-dir="$CUDA_HOME" --enable-maxcudadev=8)
+  fi
+  rm -rf "$STARPU_PREFIX"
+  (cd "$src" && ./configure -q --prefix="$STARPU_PREFIX" \
+      "${cuda_opts[@]}" --with-fxt --enable-mpi --disable-mpi-check \
+      --enable-maxcpus=128 --enable-maxbuffers=16 --enable-maxnodes=16 \
+      --disable-opencl --disable-fortran --disable-build-doc --disable-build-examples \
+      --disable-build-tests --disable-starpufft --disable-socl --disable-hdf5 --disable-leveldb \
+      --disable-opengl-render --without-x --disable-glpk --disable-mlr --disable-valgrind \
+      > "$work/configure.log" 2>&1) || { tail -40 "$work/configure.log" >&2; exit 1; }
+  (cd "$src" && make -s -j"$(nproc)" > "$work/make.log" 2>&1 && make -s install >> "$work/make.log" 2>&1) \
+      || { tail -60 "$work/make.log" >&2; exit 1; }
+  echo "$STARPU_KEY" > "$STARPU_STAMP"
+  log "StarPU installed in $STARPU_PREFIX"
+else
+  log "StarPU $STARPU_KEY already in $STARPU_PREFIX"
+fi
+echo "$STARPU_PREFIX"
