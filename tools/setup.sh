@@ -16,7 +16,7 @@ SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
 packages=(build-essential cmake pkg-config git ca-certificates dpkg-dev
           autoconf automake libtool
           libopenmpi-dev openmpi-bin libhdf5-dev hdf5-tools libhwloc-dev libfxt-dev libnuma-dev
-          libgtest-dev libtoml11-dev libcli11-dev libfmt-dev
+          libgtest-dev libtoml11-dev libcli11-dev libfmt-dev nlohmann-json3-dev
           python3 python3-numpy python3-h5py python3-matplotlib python3-xarray python3-netcdf4)
 missing=()
 for p in "${packages[@]}"; do

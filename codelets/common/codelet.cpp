@@ -1,0 +1,30 @@
+#include "codelet.hpp"
+
+namespace tdc {
+
+Codelet::Codelet(const char* name, std::initializer_list<starpu_data_access_mode> modes,
+                 starpu_cpu_func_t cpu, starpu_cuda_func_t cuda) {
+  if (modes.size() > STARPU_NMAXBUFS)
+    throw std::logic_error(std::string("codelet ") + name + " has more buffers than StarPU allows");
+  starpu_perfmodel_init(&model_);
+  model_.type = STARPU_HISTORY_BASED;
+  model_.symbol = name;
+  starpu_codelet_init(&codelet_);
+  codelet_.name = name;
+  codelet_.model = &model_;
+  codelet_.cpu_funcs[0] = cpu;
+  codelet_.cpu_funcs_name[0] = name;
+#if defined(STARPU_USE_CUDA) && defined(TASKDYCORE_HAVE_CUDA)
+  if (cuda) {
+    codelet_.cuda_funcs[0] = cuda;
+    codelet_.cuda_flags[0] = STARPU_CUDA_ASYNC;
+  }
+#else
+  (void)cuda;
+#endif
+  codelet_.nbuffers = int(modes.size());
+  int n = 0;
+  for (starpu_data_access_mode m : modes) codelet_.modes[n++] = m;
+}
+
+}  // namespace tdc

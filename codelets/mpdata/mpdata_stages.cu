@@ -1,0 +1,101 @@
+#include "../common/cuda_check.hpp"
+#include "mpdata_stages.hpp"
+
+namespace tdc {
+namespace mpdata {
+namespace {
+
+// One thread per cell: x over i (coalesced), y over j, z over k.
+struct CellIndex {
+  int i, j, k;
+  bool inside;
+};
+__device__ CellIndex cell_index(const Cells& s, Box box) {
+  CellIndex c;
+  c.i = box.i0 + int(blockIdx.x * blockDim.x + threadIdx.x);
+  c.j = box.j0 + int(blockIdx.y * blockDim.y + threadIdx.y);
+  c.k = int(blockIdx.z);
+  c.inside = c.i < box.i1 && c.j < box.j1;
+  return c;
+}
+dim3 block_shape() { return dim3(32, 4, 1); }
+dim3 grid_shape(const Cells& s, Box box) {
+  const dim3 b = block_shape();
+  return dim3((box.width() + b.x - 1) / b.x, (box.height() + b.y - 1) / b.y, s.L.nz);
+}
+
+__global__ void upwind_kernel(Cells s, Box box, const double* psi, const double* c1, const double* c2,
+                              const double* c3, const double* g, double* out, bool linear) {
+  const CellIndex c = cell_index(s, box);
+  if (c.inside) out[s.at(c.i, c.j, c.k)] = upwind_cell(s, psi, c1, c2, c3, g, c.i, c.j, c.k, linear);
+}
+
+__global__ void antidiffusive_kernel(Cells s, Options o, Box box, const double* psi, const double* c1,
+                                     const double* c2, const double* c3, const double* g, double* v1,
+                                     double* v2, double* v3) {
+  const CellIndex c = cell_index(s, box);
+  if (!c.inside) return;
+  const FaceVelocity v = antidiffusive_faces(s, o, psi, c1, c2, c3, g, c.i, c.j, c.k);
+  const std::ptrdiff_t n = s.at(c.i, c.j, c.k);
+  v1[n] = v.x;
+  v2[n] = v.y;
+  v3[n] = v.z;
+}
+
+__global__ void fct_beta_kernel(Cells s, Options o, Box box, const double* psi0, const double* psi1,
+                                const double* psi, const double* v1, const double* v2, const double* v3,
+                                const double* g, double* up, double* down) {
+  const CellIndex c = cell_index(s, box);
+  if (!c.inside) return;
+  const Beta b = fct_beta_cell(s, o, psi0, psi1, psi, v1, v2, v3, g, c.i, c.j, c.k);
+  up[s.at(c.i, c.j, c.k)] = b.up;
+  down[s.at(c.i, c.j, c.k)] = b.down;
+}
+
+__global__ void fct_limit_kernel(Cells s, Box box, const double* up, const double* down, double* v1,
+                                 double* v2, double* v3) {
+  const CellIndex c = cell_index(s, box);
+  if (!c.inside) return;
+  const std::ptrdiff_t n = s.at(c.i, c.j, c.k), w = s.at(c.i - 1, c.j, c.k), so = s.at(c.i, c.j - 1, c.k);
+  v1[n] = fct_limit_face(v1[n], up[w], down[w], up[n], down[n]);
+  v2[n] = fct_limit_face(v2[n], up[so], down[so], up[n], down[n]);
+  if (!(c.k == 0 && s.zb == ZBoundary::Rigid)) {
+    const std::ptrdiff_t b = s.at(c.i, c.j, s.below(c.k));
+    v3[n] = fct_limit_face(v3[n], up[b], down[b], up[n], down[n]);
+  }
+}
+
+}  // namespace
+
+void upwind_cuda(const Cells& s, Box box, const double* psi, const double* c1, const double* c2,
+                 const double* c3, const double* g, double* out, bool linear, cudaStream_t st) {
+  if (box.empty()) return;
+  upwind_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, box, psi, c1, c2, c3, g, out, linear);
+  TDC_CUDA_CHECK(cudaGetLastError());
+}
+
+void antidiffusive_cuda(const Cells& s, const Options& o, Box box, const double* psi, const double* c1,
+                        const double* c2, const double* c3, const double* g, double* v1, double* v2,
+                        double* v3, cudaStream_t st) {
+  if (box.empty()) return;
+  antidiffusive_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, o, box, psi, c1, c2, c3, g, v1, v2, v3);
+  TDC_CUDA_CHECK(cudaGetLastError());
+}
+
+void fct_beta_cuda(const Cells& s, const Options& o, Box box, const double* psi0, const double* psi1,
+                   const double* psi, const double* v1, const double* v2, const double* v3,
+                   const double* g, double* up, double* down, cudaStream_t st) {
+  if (box.empty()) return;
+  fct_beta_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, o, box, psi0, psi1, psi, v1, v2, v3, g, up, down);
+  TDC_CUDA_CHECK(cudaGetLastError());
+}
+
+void fct_limit_cuda(const Cells& s, Box box, const double* up, const double* down, double* v1,
+                    double* v2, double* v3, cudaStream_t st) {
+  if (box.empty()) return;
+  fct_limit_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, box, up, down, v1, v2, v3);
+  TDC_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace mpdata
+}  // namespace tdc

@@ -1,0 +1,42 @@
+// MPDATA stage kernels over a box of columns: plain CPU loops and CUDA kernels with identical
+// arithmetic (both call mpdata_formulae.hpp). No StarPU here.
+#pragma once
+#include "mpdata_formulae.hpp"
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+#include <cuda_runtime_api.h>
+#endif
+
+namespace tdc {
+namespace mpdata {
+
+// out = psi - div(F(psi, c))/G on the cells of `box` (linear fluxes when `linear`).
+void upwind_cpu(const Cells& s, Box box, const double* psi, const double* c1, const double* c2,
+                const double* c3, const double* g, double* out, bool linear);
+// v1..v3 = antidiffusive velocities on the lower faces of the cells of `box`.
+void antidiffusive_cpu(const Cells& s, const Options& o, Box box, const double* psi, const double* c1,
+                       const double* c2, const double* c3, const double* g, double* v1, double* v2,
+                       double* v3);
+// up/down = the limiter's factors on the cells of `box`.
+void fct_beta_cpu(const Cells& s, const Options& o, Box box, const double* psi0, const double* psi1,
+                  const double* psi, const double* v1, const double* v2, const double* v3,
+                  const double* g, double* up, double* down);
+// Limits v1..v3 in place on the lower faces of the cells of `box`.
+void fct_limit_cpu(const Cells& s, Box box, const double* up, const double* down, double* v1,
+                   double* v2, double* v3);
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+void upwind_cuda(const Cells& s, Box box, const double* psi, const double* c1, const double* c2,
+                 const double* c3, const double* g, double* out, bool linear, cudaStream_t st);
+void antidiffusive_cuda(const Cells& s, const Options& o, Box box, const double* psi, const double* c1,
+                        const double* c2, const double* c3, const double* g, double* v1, double* v2,
+                        double* v3, cudaStream_t st);
+void fct_beta_cuda(const Cells& s, const Options& o, Box box, const double* psi0, const double* psi1,
+                   const double* psi, const double* v1, const double* v2, const double* v3,
+                   const double* g, double* up, double* down, cudaStream_t st);
+void fct_limit_cuda(const Cells& s, Box box, const double* up, const double* down, double* v1,
+                    double* v2, double* v3, cudaStream_t st);
+#endif
+
+}  // namespace mpdata
+}  // namespace tdc

@@ -1,0 +1,23 @@
+#include "halo_exchange.hpp"
+
+#include "../codelets/halo_pack/halo_pack.hpp"
+#include "../codelets/halo_unpack/halo_unpack.hpp"
+
+namespace tdc {
+
+void submit_halo_unpack(const Decomposition& d, const TiledField& f, const TileStrips& strips) {
+  static const int offset[kNeighbourSlots][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1}};
+  for (int t = 0; t < d.tiles(); ++t) {
+    starpu_data_handle_t nb[kNeighbourSlots];
+    for (int s = 0; s < kNeighbourSlots; ++s)
+      nb[s] = strips.side(d.neighbour(t, offset[s][0], offset[s][1]), neighbour_strip_side(s));
+    insert_halo_unpack(d.layout(), f.handle(t), strips.of(t), nb);
+  }
+}
+
+void submit_halo_exchange(const Decomposition& d, const TiledField& f, const TileStrips& strips) {
+  for (int t = 0; t < d.tiles(); ++t) insert_halo_pack(d.layout(), f.handle(t), strips.of(t));
+  submit_halo_unpack(d, f, strips);
+}
+
+}  // namespace tdc

@@ -1,0 +1,28 @@
+#include "reductions.hpp"
+
+#include <starpu_mpi.h>
+
+namespace tdc {
+
+MomentsReduction::MomentsReduction(const Decomposition& d, int rank)
+    : d_(d), rank_(rank), partials_(d, rank, kMomentsDoubles), scratch_(tile_moments_scratch_bytes(d.layout())) {}
+
+void MomentsReduction::submit(const TiledField& psi, const TiledField& g, int priority) {
+  for (int t = 0; t < d_.tiles(); ++t)
+    insert_tile_moments(d_.layout(), psi.handle(t), g.handle(t), scratch_.handle(), partials_.handle(t), priority);
+}
+
+Moments MomentsReduction::collect() {
+  Moments total{};
+  for (int t = 0; t < d_.tiles(); ++t) {
+    starpu_mpi_get_data_on_node(MPI_COMM_WORLD, partials_.handle(t), 0);
+    if (rank_ != 0) continue;
+    starpu_data_acquire(partials_.handle(t), STARPU_R);
+    const Moments m = moments_from(static_cast<const double*>(starpu_data_get_local_ptr(partials_.handle(t))));
+    starpu_data_release(partials_.handle(t));
+    total = t == 0 ? m : combine(total, m);
+  }
+  return total;
+}
+
+}  // namespace tdc

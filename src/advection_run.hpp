@@ -1,0 +1,25 @@
+// A complete advection run: fields on tiles, the initial halo exchange, the stepping loop
+// (submitted as a task graph with a bounded look-ahead window), validation against the analytic
+// solution, HDF5 output and summary.json.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "config.hpp"
+#include "runtime.hpp"
+
+namespace tdc {
+
+struct RunOptions {
+  std::string out_dir;      // empty: write nothing (tests)
+  bool progress = true;
+};
+
+// Returns the summary (on rank 0; other ranks get what they know). Throws ConfigError for
+// configurations found impossible only once the flow is known (Courant number > 1).
+nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunOptions& o);
+
+// The Courant check, separately, so that the CLI can refuse a run before anything starts.
+void check_courant(const AdvectionConfig& cfg);
+
+}  // namespace tdc

@@ -1,0 +1,274 @@
+#include "config.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <toml.hpp>
+
+#include "../codelets/mpdata/mpdata_pipeline.hpp"
+
+namespace tdc {
+namespace {
+
+std::string type_name(const toml::value& v) {
+  switch (v.type()) {
+    case toml::value_t::boolean: return "a boolean";
+    case toml::value_t::integer: return "an integer";
+    case toml::value_t::floating: return "a number";
+    case toml::value_t::string: return "a string";
+    case toml::value_t::array: return "an array";
+    case toml::value_t::table: return "a table";
+    default: return "a date/time";
+  }
+}
+
+// Reads typed values by dotted key and remembers what was read, so that any key left over is
+// reported as unknown (a typo must not be silently ignored).
+class Reader {
+ public:
+  explicit Reader(const toml::value& root) : root_(root) {}
+
+  const toml::value* find(const std::string& key) {
+    known_.insert(key);
+    const toml::value* v = &root_;
+    std::stringstream ss(key);
+    std::string part;
+    while (std::getline(ss, part, '.')) {
+      if (!v->is_table()) return nullptr;
+      const auto& t = v->as_table();
+      auto it = t.find(part);
+      if (it == t.end()) return nullptr;
+      v = &it->second;
+    }
+    return v;
+  }
+  long integer(const std::string& key, long fallback) {
+    const toml::value* v = find(key);
+    if (!v) return fallback;
+    if (!v->is_integer()) throw ConfigError(key, "expected an integer, got " + type_name(*v));
+    return long(v->as_integer());
+  }
+  double number(const std::string& key, double fallback) {
+    const toml::value* v = find(key);
+    if (!v) return fallback;
+    return as_number(key, *v);
+  }
+  bool boolean(const std::string& key, bool fallback) {
+    const toml::value* v = find(key);
+    if (!v) return fallback;
+    if (!v->is_boolean()) throw ConfigError(key, "expected true or false, got " + type_name(*v));
+    return v->as_boolean();
+  }
+  std::string choice(const std::string& key, const std::string& fallback, const std::vector<std::string>& allowed) {
+    const toml::value* v = find(key);
+    if (!v) return fallback;
+    if (!v->is_string()) throw ConfigError(key, "expected a string, got " + type_name(*v));
+    const std::string s = v->as_string().str;
+    for (const auto& a : allowed)
+      if (a == s) return s;
+    std::string list;
+    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+    throw ConfigError(key, "'" + s + "' is not one of: " + list);
+  }
+  std::string text(const std::string& key, const std::string& fallback) {
+    const toml::value* v = find(key);
+    if (!v) return fallback;
+    if (!v->is_string()) throw ConfigError(key, "expected a string, got " + type_name(*v));
+    return v->as_string().str;
+  }
+  template <std::size_t N>
+  std::array<double, N> numbers(const std::string& key, std::array<double, N> fallback) {
+    const toml::value* v = find(key);
+    if (!v) return fallback;
+    if (!v->is_array() || v->as_array().size() != N)
+      throw ConfigError(key, "expected an array of " + std::to_string(N) + " numbers");
+    std::array<double, N> out;
+    for (std::size_t n = 0; n < N; ++n) out[n] = as_number(key, v->as_array()[n]);
+    return out;
+  }
+  // Every key in the file must have been read by now.
+  void reject_unknown() const { walk(root_, ""); }
+
+ private:
+  static double as_number(const std::string& key, const toml::value& v) {
+    if (v.is_floating()) return v.as_floating();
+    if (v.is_integer()) return double(v.as_integer());
+    throw ConfigError(key, "expected a number, got " + type_name(v));
+  }
+  void walk(const toml::value& v, const std::string& prefix) const {
+    for (const auto& [name, child] : v.as_table()) {
+      const std::string key = prefix.empty() ? name : prefix + "." + name;
+      if (known_.count(key)) continue;
+      if (child.is_table()) {
+        bool any = false;
+        for (const auto& k : known_) any = any || k.rfind(key + ".", 0) == 0;
+        if (any) {
+          walk(child, key);
+          continue;
+        }
+      }
+      throw ConfigError(key, "unknown key (check the spelling; see cases/*.toml for the accepted keys)");
+    }
+  }
+  const toml::value& root_;
+  std::set<std::string> known_;
+};
+
+// Applies "a.b.c=value": the value is parsed as TOML, or taken as a plain string when it is not
+// valid TOML (so --set case.flow=translation works without quotes).
+void apply_override(toml::value& root, const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ConfigError(assignment, "an override must look like key=value");
+  const std::string key = assignment.substr(0, eq), text = assignment.substr(eq + 1);
+  toml::value value;
+  try {
+    std::istringstream is("v = " + text);
+    value = toml::parse(is, "--set").at("v");
+  } catch (const std::exception&) {
+    value = toml::value(text);
+  }
+  toml::value* t = &root;
+  std::stringstream ss(key);
+  std::string part;
+  std::vector<std::string> parts;
+  while (std::getline(ss, part, '.')) parts.push_back(part);
+  for (std::size_t n = 0; n + 1 < parts.size(); ++n) {
+    auto& table = t->as_table();
+    if (!table.count(parts[n])) table[parts[n]] = toml::table{};
+    t = &table[parts[n]];
+    if (!t->is_table()) throw ConfigError(key, "'" + parts[n] + "' is not a table");
+  }
+  t->as_table()[parts.back()] = value;
+}
+
+void require(bool ok, const std::string& key, const std::string& problem) {
+  if (!ok) throw ConfigError(key, problem);
+}
+
+AdvectionConfig read(toml::value& root, const std::vector<std::string>& overrides) {
+  if (!root.is_table()) root = toml::table{};
+  for (const auto& o : overrides) apply_override(root, o);
+  Reader r(root);
+  AdvectionConfig c;
+  c.name = r.text("case.name", "advection");
+  const std::string flow = r.choice("case.flow", "rotation", {"translation", "rotation", "deformational"});
+  c.flow = flow == "translation" ? Flow::Translation : flow == "rotation" ? Flow::Rotation : Flow::Deformational;
+
+  c.grid.nx = int(r.integer("grid.nx", 64));
+  c.grid.ny = int(r.integer("grid.ny", 64));
+  c.grid.nz = int(r.integer("grid.nz", 16));
+  c.grid.lx = r.number("grid.lx", 1.0);
+  c.grid.ly = r.number("grid.ly", 1.0);
+  c.grid.lz = r.number("grid.lz", 1.0);
+  c.z_boundary = r.choice("grid.z_boundary", "periodic", {"periodic", "rigid"}) == "rigid" ? ZBoundary::Rigid
+                                                                                          : ZBoundary::Periodic;
+  c.tiles_x = int(r.integer("tiles.x", 1));
+  c.tiles_y = int(r.integer("tiles.y", 1));
+  c.halo = int(r.integer("tiles.halo", 3));
+  c.overlap = r.boolean("tiles.overlap", true);
+
+  c.dt = r.number("time.dt", 0.01);
+  c.steps = int(r.integer("time.steps", 100));
+
+  c.mpdata.iord = int(r.integer("mpdata.iord", 2));
+  c.mpdata.fct = r.boolean("mpdata.fct", true);
+  c.mpdata.iga = r.boolean("mpdata.iga", false);
+  c.mpdata.zb = c.z_boundary;
+
+  c.velocity = r.numbers<3>("flow.velocity", c.velocity);
+  c.omega = r.number("flow.omega", 2.0 * M_PI);
+  c.rotation_center = r.numbers<2>("flow.center", c.rotation_center);
+  c.period = r.number("flow.period", 1.0);
+
+  c.shape = r.choice("initial.shape", "cone", {"cone", "gaussian"}) == "cone" ? Shape::Cone : Shape::Gaussian;
+  c.center = r.numbers<3>("initial.center", c.center);
+  c.radius = r.number("initial.radius", c.radius);
+  c.amplitude = r.number("initial.amplitude", c.amplitude);
+  c.background = r.number("initial.background", c.background);
+  c.shape_dims = int(r.integer("initial.dims", 2));
+  c.scale_height = r.number("density.scale_height", 0.0);
+
+  c.output_interval = int(r.integer("output.interval", 0));
+  c.progress_seconds = r.number("output.progress_seconds", 5.0);
+  c.scheduler = r.choice("runtime.scheduler", "dmdas", {"dmdas", "dmda", "lws", "ws", "eager", "prio", "random"});
+  r.reject_unknown();
+
+  // Values that cannot work.
+  require(c.grid.nx > 0, "grid.nx", "must be positive");
+  require(c.grid.ny > 0, "grid.ny", "must be positive");
+  require(c.grid.nz > 0, "grid.nz", "must be positive");
+  require(c.grid.lx > 0, "grid.lx", "must be positive");
+  require(c.grid.ly > 0, "grid.ly", "must be positive");
+  require(c.grid.lz > 0, "grid.lz", "must be positive");
+  require(c.tiles_x > 0, "tiles.x", "must be positive");
+  require(c.tiles_y > 0, "tiles.y", "must be positive");
+  require(c.grid.nx % c.tiles_x == 0, "tiles.x",
+          std::to_string(c.tiles_x) + " tiles do not divide grid.nx = " + std::to_string(c.grid.nx));
+  require(c.grid.ny % c.tiles_y == 0, "tiles.y",
+          std::to_string(c.tiles_y) + " tiles do not divide grid.ny = " + std::to_string(c.grid.ny));
+  require(c.mpdata.iord >= 1 && c.mpdata.iord <= 4, "mpdata.iord", "must be between 1 and 4");
+  const int need = mpdata::halo_needed(c.mpdata);
+  require(c.halo >= need, "tiles.halo",
+          "is " + std::to_string(c.halo) + " but MPDATA with iord=" + std::to_string(c.mpdata.iord) +
+              (c.mpdata.fct ? " and fct" : "") + " needs at least " + std::to_string(need));
+  require(c.grid.nx / c.tiles_x >= c.halo, "tiles.x",
+          "tiles are narrower (" + std::to_string(c.grid.nx / c.tiles_x) + " columns) than the halo (" +
+              std::to_string(c.halo) + ")");
+  require(c.grid.ny / c.tiles_y >= c.halo, "tiles.y",
+          "tiles are narrower (" + std::to_string(c.grid.ny / c.tiles_y) + " rows) than the halo (" +
+              std::to_string(c.halo) + ")");
+  require(c.dt > 0, "time.dt", "must be positive");
+  require(c.steps > 0, "time.steps", "must be positive");
+  require(c.period > 0, "flow.period", "must be positive");
+  require(c.radius > 0, "initial.radius", "must be positive");
+  require(c.shape_dims == 2 || c.shape_dims == 3, "initial.dims", "must be 2 or 3");
+  require(c.scale_height >= 0, "density.scale_height", "must be zero (uniform G) or positive");
+  require(c.scale_height == 0 || c.flow == Flow::Rotation ||
+              (c.flow == Flow::Translation && c.velocity[2] == 0.0),
+          "density.scale_height", "a height-dependent G needs a flow without vertical motion");
+  require(!(c.z_boundary == ZBoundary::Rigid && c.flow == Flow::Translation && c.velocity[2] != 0.0),
+          "flow.velocity", "a uniform vertical velocity cannot cross rigid lids");
+  require(!(c.z_boundary == ZBoundary::Rigid && c.flow == Flow::Deformational), "grid.z_boundary",
+          "the deformational flow is periodic in z");
+  require(c.output_interval >= 0, "output.interval", "must be zero or positive");
+  require(c.progress_seconds > 0, "output.progress_seconds", "must be positive");
+  return c;
+}
+
+}  // namespace
+
+AdvectionConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError("<file>", "cannot open '" + path + "'");
+  toml::value root;
+  try {
+    root = toml::parse(in, path);
+  } catch (const std::exception& e) {
+    throw ConfigError("<file>", std::string("not valid TOML: ") + e.what());
+  }
+  return read(root, overrides);
+}
+
+AdvectionConfig parse_config(const std::string& text, const std::vector<std::string>& overrides) {
+  std::istringstream in(text);
+  toml::value root;
+  try {
+    root = toml::parse(in, "<text>");
+  } catch (const std::exception& e) {
+    throw ConfigError("<text>", std::string("not valid TOML: ") + e.what());
+  }
+  return read(root, overrides);
+}
+
+const char* to_string(Flow f) {
+  switch (f) {
+    case Flow::Translation: return "translation";
+    case Flow::Rotation: return "rotation";
+    default: return "deformational";
+  }
+}
+
+}  // namespace tdc

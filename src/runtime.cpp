@@ -1,0 +1,126 @@
+#include "runtime.hpp"
+
+#include <starpu.h>
+#include <starpu_mpi.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+#include <algorithm>
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+#include <cuda_runtime_api.h>
+#endif
+
+namespace tdc {
+
+int launcher_rank() {
+  for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"})
+    if (const char* s = std::getenv(v)) return std::atoi(s);
+  return 0;
+}
+
+// Without a GPU, StarPU-MPI keeps a core back for its progress thread; on small CPU nodes that
+// halves the compute. Give each rank its share of the cores unless the user said otherwise.
+void default_cpu_workers() {
+  if (std::getenv("STARPU_NCPU")) return;
+  int devices = 0;
+#if defined(TASKDYCORE_HAVE_CUDA)
+  if (cudaGetDeviceCount(&devices) != cudaSuccess) devices = 0;
+#endif
+  if (devices > 0) return;  // StarPU's own default keeps a core per GPU worker: right there
+  int local_ranks = 1;
+  for (const char* v : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"})
+    if (const char* s = std::getenv(v)) {
+      local_ranks = std::max(1, std::atoi(s));
+      break;
+    }
+  const int cores = int(std::thread::hardware_concurrency());
+  setenv("STARPU_NCPU", std::to_string(std::max(1, cores / local_ranks)).c_str(), 1);
+}
+
+Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
+  setenv("STARPU_SCHED", o.scheduler.c_str(), 0);
+  default_cpu_workers();
+  if (!o.trace_dir.empty()) {
+    std::filesystem::create_directories(o.trace_dir);
+    const std::string prefix = std::filesystem::absolute(o.trace_dir).string() + "/";
+    setenv("STARPU_FXT_PREFIX", prefix.c_str(), 1);
+    setenv("STARPU_FXT_TRACE", "1", 1);
+  } else {
+    setenv("STARPU_FXT_TRACE", "0", 0);  // FxT is built in; record only when asked
+  }
+  starpu_conf conf;
+  starpu_conf_init(&conf);
+  const int ret = starpu_mpi_init_conf(argc, argv, 1, MPI_COMM_WORLD, &conf);
+  if (ret != 0) throw std::runtime_error("StarPU-MPI failed to start (" + std::to_string(ret) + ")");
+  starpu_mpi_comm_rank(MPI_COMM_WORLD, &rank_);
+  starpu_mpi_comm_size(MPI_COMM_WORLD, &size_);
+}
+
+Runtime::~Runtime() {
+  starpu_mpi_wait_for_all(MPI_COMM_WORLD);
+  starpu_mpi_barrier(MPI_COMM_WORLD);
+  starpu_mpi_shutdown();
+}
+
+int Runtime::cpu_workers() const { return int(starpu_worker_get_count_by_type(STARPU_CPU_WORKER)); }
+int Runtime::cuda_workers() const { return int(starpu_worker_get_count_by_type(STARPU_CUDA_WORKER)); }
+
+std::string Runtime::scheduler() const {
+  const char* s = std::getenv("STARPU_SCHED");
+  return s ? s : "eager";
+}
+
+void Runtime::wait_all() const {
+  starpu_mpi_wait_for_all(MPI_COMM_WORLD);
+  starpu_mpi_barrier(MPI_COMM_WORLD);
+}
+
+std::string runtime_info(const Runtime& rt) {
+  std::ostringstream os;
+  os << "StarPU " << STARPU_MAJOR_VERSION << "." << STARPU_MINOR_VERSION << "." << STARPU_RELEASE_VERSION << "\n";
+  os << "  built with:";
+#ifdef STARPU_USE_CUDA
+  os << " CUDA";
+#endif
+#ifdef STARPU_USE_FXT
+  os << " FxT";
+#endif
+#ifdef STARPU_USE_MPI
+  os << " MPI";
+#endif
+  os << " (max " << STARPU_MAXCPUS << " CPUs, " << STARPU_MAXCUDADEVS << " CUDA devices, " << STARPU_NMAXBUFS
+     << " buffers per task)\n";
+  os << "taskdycore CUDA kernels: "
+#if defined(TASKDYCORE_HAVE_CUDA)
+     << "compiled\n";
+#else
+     << "not compiled (no nvcc at build time)\n";
+#endif
+  os << "MPI ranks: " << rt.size() << "\n";
+  os << "scheduler: " << rt.scheduler() << "\n";
+  os << "workers: " << starpu_worker_get_count() << " (" << rt.cpu_workers() << " CPU, " << rt.cuda_workers()
+     << " CUDA)\n";
+  for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
+    char name[128];
+    starpu_worker_get_name(int(w), name, sizeof(name));
+    os << "  " << w << ": " << name << "\n";
+  }
+#if defined(TASKDYCORE_HAVE_CUDA)
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess) devices = 0;
+  for (int d = 0; d < devices; ++d) {
+    cudaDeviceProp p;
+    cudaGetDeviceProperties(&p, d);
+    os << "CUDA device " << d << ": " << p.name << ", " << (p.totalGlobalMem >> 20) << " MiB, sm_" << p.major
+       << p.minor << ", " << p.multiProcessorCount << " SMs\n";
+  }
+  if (devices == 0) os << "CUDA devices: none found\n";
+#endif
+  return os.str();
+}
+
+}  // namespace tdc

@@ -1,0 +1,36 @@
+// StarPU + StarPU-MPI for the lifetime of a run: environment (scheduler, tracing) set before
+// start-up, clean shutdown, and the facts `taskdycore info` prints.
+#pragma once
+#include <string>
+
+namespace tdc {
+
+struct RuntimeOptions {
+  std::string scheduler = "dmdas";  // taken unless STARPU_SCHED is set in the environment
+  std::string trace_dir;            // non-empty: record an FxT trace there
+};
+
+class Runtime {
+ public:
+  Runtime(int* argc, char*** argv, const RuntimeOptions& o);
+  ~Runtime();
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  int cpu_workers() const;
+  int cuda_workers() const;
+  std::string scheduler() const;
+  // Waits for every submitted task on this rank and synchronises the ranks.
+  void wait_all() const;
+
+ private:
+  int rank_ = 0, size_ = 1;
+};
+
+// The rank as the MPI launcher reports it, before MPI is initialised (for error messages).
+int launcher_rank();
+// Human-readable description of StarPU's build, workers and devices.
+std::string runtime_info(const Runtime& rt);
+
+}  // namespace tdc

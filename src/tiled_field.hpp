@@ -1,0 +1,82 @@
+// Fields as StarPU data: one block handle per tile (interior plus ghost ring), registered with
+// StarPU-MPI under its owner rank, so the same task graph runs on one rank or many. Host memory is
+// allocated (pinned) only for the tiles a rank owns.
+#pragma once
+#include <starpu.h>
+
+#include <string>
+#include <vector>
+
+#include "grid.hpp"
+
+namespace tdc {
+
+// MPI tags for data handles: every rank registers every handle in the same order.
+std::int64_t next_data_tag();
+
+class TiledField {
+ public:
+  TiledField(std::string name, const Decomposition& d, int rank);
+  ~TiledField();
+  TiledField(const TiledField&) = delete;
+  TiledField& operator=(const TiledField&) = delete;
+
+  const std::string& name() const { return name_; }
+  starpu_data_handle_t handle(int tile) const { return handles_[tile]; }
+  bool owned(int tile) const { return host_[tile] != nullptr; }
+  // Host array of an owned tile, for initialisation before any task touches it.
+  double* host(int tile) { return host_[tile]; }
+
+ private:
+  std::string name_;
+  std::vector<double*> host_;
+  std::vector<starpu_data_handle_t> handles_;
+  std::size_t bytes_;
+};
+
+// The four border strips of every tile (vector handles, owned with their tile).
+class TileStrips {
+ public:
+  TileStrips(const Decomposition& d, int rank);
+  ~TileStrips();
+  TileStrips(const TileStrips&) = delete;
+  TileStrips& operator=(const TileStrips&) = delete;
+  const starpu_data_handle_t* of(int tile) const { return &handles_[4 * tile]; }
+  starpu_data_handle_t side(int tile, int side) const { return handles_[4 * tile + side]; }
+
+ private:
+  std::vector<starpu_data_handle_t> handles_;
+};
+
+// A small vector of doubles per tile (per-tile partial results), owned with the tile.
+class TileVectors {
+ public:
+  TileVectors(const Decomposition& d, int rank, int doubles);
+  ~TileVectors();
+  TileVectors(const TileVectors&) = delete;
+  TileVectors& operator=(const TileVectors&) = delete;
+  starpu_data_handle_t handle(int tile) const { return handles_[tile]; }
+
+ private:
+  std::vector<starpu_data_handle_t> handles_;
+};
+
+// Per-worker temporary memory for a codelet (STARPU_SCRATCH): allocated by StarPU on whichever
+// device runs the task, never transferred.
+class ScratchBuffer {
+ public:
+  explicit ScratchBuffer(std::size_t bytes);
+  ~ScratchBuffer();
+  ScratchBuffer(const ScratchBuffer&) = delete;
+  ScratchBuffer& operator=(const ScratchBuffer&) = delete;
+  starpu_data_handle_t handle() const { return handle_; }
+
+ private:
+  starpu_data_handle_t handle_ = nullptr;
+};
+
+// Brings every tile of `f` to rank 0 and copies the interiors into a global array (x fastest,
+// [nz][ny][nx]); collective over ranks, the array is filled on rank 0 only.
+void gather_field(const Decomposition& d, const TiledField& f, int rank, std::vector<double>& global);
+
+}  // namespace tdc

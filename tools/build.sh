@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Configures and builds taskdycore in build/ (sets up dependencies first if needed).
+# Usage: tools/build.sh [extra cmake -D options]
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+prefix=$("$root/tools/setup.sh" | tail -n1)
+build=${TASKDYCORE_BUILD:-$root/build}
+cmake -S "$root" -B "$build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+cmake --build "$build" -j"$(nproc)" 2>&1 | grep -vE '^\[ *[0-9]+%\]' || true
+test -x "$build/taskdycore" || { echo "build failed" >&2; exit 1; }
+echo "$build"

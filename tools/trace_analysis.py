@@ -1,0 +1,694 @@
+#!/usr/bin/python3
+"""Summarise a StarPU 1.3 FxT trace after `starpu_fxt_tool -d DIR` has run.
+
+Usage: trace_analysis.py DIR [--png FILE] [--json FILE]
+(normally called by tools/trace, which runs starpu_fxt_tool first).
+
+Inputs, all in DIR (written by starpu_fxt_tool; any may be missing):
+  tasks.rec   one record per task: Name, WorkerId, StartTime, EndTime, MPIRank
+              (times in ms since the trace origin).  Records without
+              StartTime/EndTime (sync tasks, unregister, ...) never ran on a
+              worker and are only counted.
+  paje.trace  worker and memory-node containers (PajeCreateContainer) and
+              links (PajeStartLink/PajeEndLink): link types F, PF, IF are
+              data fetches / prefetches / idle prefetches between memory nodes
+              (value = bytes, keyed com_N), MPIL are MPI messages between
+              ranks (value = bytes, keyed mpicom_N), WSL (work stealing) is
+              ignored.
+  trace.rec   worker/thread state changes; only used for the traced span and,
+              if tasks.rec is unusable, as a fallback source of task intervals.
+  StarPU 1.3.10 writes no comms.rec (that file appeared in StarPU 1.4); MPI
+  traffic is read from the MPIL links instead.
+
+Outputs (printed, and written to DIR/trace_summary.json):
+  span        trace_*: first..last event of trace.rec (starpu_init to
+              shutdown, so it includes start-up); task_*: first task start ..
+              last task end.  All times are milliseconds.
+  workers     per worker (rank -1 = single process, no MPI): kind (CPU, CUDA,
+              ...), tasks executed, busy_ms (union of its task intervals),
+              busy % over the traced span and busy % over the task span.
+  codelets    per task name: count, total/mean/min/max execution time, and the
+              count per worker kind it ran on.
+  transfers   "memory_nodes": data transfers between memory nodes of one
+              process (RAM <-> GPU over PCIe/NVLink, GPU <-> GPU, RAM <-> disk
+              for out-of-core); "mpi": messages between MPI ranks.  Each has
+              count, bytes, summed duration, count by link type (fetch /
+              prefetch / idle_prefetch), count and bytes per (source,
+              destination) pair, and
+              overlap_fraction = sum over transfers of (time during which at
+              least one worker of the same MPI rank(s) was executing a task) /
+              sum of transfer durations.  1.0 means transfers were entirely
+              hidden behind computation; null means there were no transfers.
+  notes       anything missing or odd in the inputs.
+Memory nodes are labelled by the workers living on them: RAM(node0),
+CUDA(node1); a node without workers (e.g. disk) is just "node2".
+
+The Gantt chart (DIR/gantt.png or --png FILE) has one row per worker with
+tasks coloured by codelet name, plus a "transfers" row (per rank under MPI)
+and an "MPI transfers" row when transfers were traced, coloured by direction
+(from RAM, to RAM, other, MPI); the x axis covers the task/transfer window.
+"""
+
+import argparse
+import bisect
+import json
+import os
+import re
+import shlex
+import signal
+import sys
+from collections import defaultdict
+
+TRANSFER_LINK_TYPES = {"F": "fetch", "PF": "prefetch", "IF": "idle_prefetch"}
+MPI_LINK_TYPE = "MPIL"
+
+
+# ----------------------------------------------------------------- rec files
+
+def readable(path):
+    return os.path.isfile(path) and os.access(path, os.R_OK)
+
+
+def read_rec(path):
+    """Yield the records of a GNU recutils file as dicts (first value wins)."""
+    record = {}
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line.strip():
+                if record:
+                    yield record
+                record = {}
+                continue
+            if line.startswith("#") or ":" not in line:
+                continue
+            key, _, value = line.partition(":")
+            record.setdefault(key.strip(), value.strip())
+    if record:
+        yield record
+
+
+def to_float(text, default=None):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return default
+
+
+def to_int(text, default=None):
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        return default
+
+
+class Task:
+    __slots__ = ("name", "rank", "worker", "start", "end")
+
+    def __init__(self, name, rank, worker, start, end):
+        self.name, self.rank, self.worker = name, rank, worker
+        self.start, self.end = start, end
+
+
+def load_tasks(path, notes):
+    """Executed tasks from tasks.rec; returns (tasks, number of non-executed records)."""
+    if not readable(path):
+        notes.append("tasks.rec missing or unreadable")
+        return [], 0
+    tasks, skipped = [], 0
+    for rec in read_rec(path):
+        start, end = to_float(rec.get("StartTime")), to_float(rec.get("EndTime"))
+        worker = to_int(rec.get("WorkerId"))
+        if start is None or end is None or worker is None or worker < 0:
+            skipped += 1
+            continue
+        name = rec.get("Name") or rec.get("Model") or "<unnamed>"
+        tasks.append(Task(name, to_int(rec.get("MPIRank"), -1), worker, start, max(end, start)))
+    return tasks, skipped
+
+
+def scan_trace_rec(path, notes):
+    """(first, last) timestamps of trace.rec and task intervals found in it.
+
+    A worker enters a task with 'SetState' of category 'Task' (N = codelet
+    name) and leaves it at its next SetState.  trace.rec carries no MPI rank,
+    so these intervals are rank -1; they are only a fallback.
+    """
+    if not readable(path):
+        notes.append("trace.rec missing or unreadable: traced span taken from tasks.rec")
+        return None, None, []
+    first = last = None
+    current, tasks = {}, []
+    for rec in read_rec(path):
+        t = to_float(rec.get("S"))
+        if t is None:
+            continue
+        first = t if first is None else min(first, t)
+        last = t if last is None else max(last, t)
+        worker = to_int(rec.get("W"), -1)
+        if rec.get("E") != "SetState" or worker < 0 or rec.get("T") != "-1":
+            continue
+        if worker in current:
+            name, start = current.pop(worker)
+            tasks.append(Task(name, -1, worker, start, max(t, start)))
+        if rec.get("C") == "Task":
+            current[worker] = (rec.get("N", "<unnamed>"), t)
+    return first, last, tasks
+
+
+# ---------------------------------------------------------------- paje.trace
+
+def split_paje(line):
+    return shlex.split(line) if '"' in line else line.split()
+
+
+def read_paje_header(f):
+    """Map event id -> (event name, [field names]) from the %EventDef header."""
+    defs, fields = {}, None
+    for line in f:
+        if not line.startswith("%"):
+            return defs, line
+        words = line[1:].split()
+        if not words:
+            continue
+        if words[0] == "EventDef" and len(words) >= 3:
+            fields = []
+            defs[words[2]] = (words[1], fields)
+        elif words[0] == "EndEventDef":
+            fields = None
+        elif fields is not None:
+            fields.append(words[0])
+    return defs, None
+
+
+def link_fields(fields):
+    """Positions of the fields a link event needs, or None."""
+    endpoint = "StartContainer" if "StartContainer" in fields else "EndContainer"
+    needed = ["Time", "Type", "Container", "Value", endpoint, "Key"]
+    if not all(n in fields for n in needed):
+        return None
+    return [fields.index(n) + 1 for n in needed]   # +1: token 0 is the event id
+
+
+class Paje:
+    def __init__(self):
+        self.containers = {}     # alias -> (type, parent alias, name)
+        self.link_events = []    # (type, container, key, time, endpoint, value)
+
+
+def parse_paje(path, notes):
+    """Containers and raw link events of paje.trace (None if unreadable)."""
+    if not readable(path):
+        notes.append("paje.trace missing or unreadable: no worker names, no transfers")
+        return None
+    paje = Paje()
+    with open(path, errors="replace") as f:
+        defs, line = read_paje_header(f)
+        if not defs:
+            notes.append("paje.trace has no %EventDef header: ignored")
+            return None
+        create, links = container_fields(defs), {}
+        for ev, (name, fields) in defs.items():
+            if "Link" in name and name not in ("PajeDefineLinkType",):
+                pos = link_fields(fields)
+                if pos:
+                    links[ev] = pos
+        while line is not None:
+            parse_paje_line(line, paje, create, links)
+            line = next(f, None)
+    return paje
+
+
+def container_fields(defs):
+    """{event id: positions of Alias, Type, Container, Name} for PajeCreateContainer."""
+    out = {}
+    for ev, (name, fields) in defs.items():
+        if name == "PajeCreateContainer" and all(
+                n in fields for n in ("Alias", "Type", "Container", "Name")):
+            out[ev] = [fields.index(n) + 1 for n in ("Alias", "Type", "Container", "Name")]
+    return out
+
+
+def parse_paje_line(line, paje, create, links):
+    head = line.split(None, 1)
+    if not head or (head[0] not in create and head[0] not in links):
+        return
+    try:
+        tok = split_paje(line)
+        if head[0] in create:
+            a, t, c, n = (tok[i] for i in create[head[0]])
+            paje.containers[a] = (t, c, n)
+        else:
+            t, typ, cont, val, endpoint, key = (tok[i] for i in links[head[0]])
+            if typ in TRANSFER_LINK_TYPES or typ == MPI_LINK_TYPE:
+                paje.link_events.append((typ, cont, key, float(t), endpoint, val))
+    except (IndexError, ValueError):
+        pass   # truncated or foreign line: skip it
+
+
+# ------------------------------------------------------ workers, memory nodes
+
+RANK_ALIAS = re.compile(r"^(?:(\d+)_)?([a-z]+)(\d+)$")
+KIND_NAME = re.compile(r"^(?:\d+_)?([A-Za-z_]+?)\d")
+
+
+def alias_rank_id(alias):
+    """'1_w3' -> (1, 'w', 3); 'mm0' -> (-1, 'mm', 0); otherwise None."""
+    m = RANK_ALIAS.match(alias)
+    if not m:
+        return None
+    return (int(m.group(1)) if m.group(1) else -1, m.group(2), int(m.group(3)))
+
+
+def worker_kind(name):
+    m = KIND_NAME.match(name or "")
+    return m.group(1).upper() if m else "?"
+
+
+def describe_workers(paje):
+    """{(rank, workerid): {'name','kind','memnode'}} from paje containers."""
+    workers = {}
+    if paje is None:
+        return workers
+    for alias, (typ, parent, name) in paje.containers.items():
+        rid = alias_rank_id(alias)
+        if typ != "W" or not rid or rid[1] != "w":
+            continue
+        thread = paje.containers.get(parent, (None, "", None))
+        node = alias_rank_id(thread[1] or "")
+        workers[(rid[0], rid[2])] = {
+            "name": name, "kind": worker_kind(name),
+            "memnode": node[2] if node and node[1] == "mn" else None}
+    return workers
+
+
+def memnode_kinds(workers):
+    """{(rank, memnode): 'RAM' | 'CUDA' | ...}: a node holding only CPU workers is RAM."""
+    kinds = {}
+    for (rank, _), w in workers.items():
+        if w["memnode"] is not None:
+            kind = "RAM" if w["kind"] == "CPU" else w["kind"]
+            if kinds.get((rank, w["memnode"]), "RAM") == "RAM":
+                kinds[(rank, w["memnode"])] = kind
+    return kinds
+
+
+# ------------------------------------------------------------------ transfers
+
+class Transfer:
+    __slots__ = ("kind", "link", "src", "dst", "ranks", "start", "end", "size", "truncated")
+
+    def __init__(self, **kw):
+        for k, v in kw.items():
+            setattr(self, k, v)
+
+
+def pair_links(events):
+    """Pair start/end events sharing (type, container, key) into intervals.
+
+    Position-based on purpose: the earlier event is the start (its endpoint
+    is the source), the later one the end.  This also copes with the event
+    24 StarPU writes at time 0 as a fake start for a transfer whose real
+    start was not traced.
+    """
+    groups = defaultdict(list)
+    for typ, cont, key, t, endpoint, val in events:
+        groups[(typ, cont, key)].append((t, endpoint, val))
+    for (typ, _, _), evs in groups.items():
+        evs.sort(key=lambda e: e[0])
+        for i in range(0, len(evs) - 1, 2):
+            (t0, src, v0), (t1, dst, v1) = evs[i], evs[i + 1]
+            size = to_int(v1, to_int(v0, 0))
+            yield typ, src, dst, t0, t1, size
+
+
+def make_transfer(typ, src, dst, t0, t1, size, truncated):
+    """A Transfer from a paired link; containers are '[<rank>_]mm<node>' or '<rank>_mpict'."""
+    if typ == MPI_LINK_TYPE:
+        ranks = tuple(to_int(c.split("_")[0], -1) for c in (src, dst))
+        return Transfer(kind="mpi", link=typ, src=ranks[0], dst=ranks[1], ranks=ranks,
+                        start=t0, end=t1, size=size, truncated=truncated)
+    s, d = alias_rank_id(src), alias_rank_id(dst)
+    if not s or not d:
+        return None
+    return Transfer(kind="memory_nodes", link=TRANSFER_LINK_TYPES[typ], src=(s[0], s[2]), dst=(d[0], d[2]), ranks=(s[0],),
+                    start=t0, end=t1, size=size, truncated=truncated)
+
+
+def build_transfers(paje, trace_start, notes):
+    transfers = []
+    if paje is None:
+        return transfers
+    for typ, src, dst, t0, t1, size in pair_links(paje.link_events):
+        truncated = t0 <= 0.0 and trace_start is not None and trace_start > 0
+        if truncated:
+            t0 = min(trace_start, t1)
+        tr = make_transfer(typ, src, dst, t0, t1, size, truncated)
+        if tr is not None:
+            transfers.append(tr)
+    if any(t.truncated for t in transfers):
+        notes.append("some transfers started before the trace: start clipped to trace start")
+    return transfers
+
+
+# ------------------------------------------------------------------ intervals
+
+def merge(intervals):
+    """Union of (start, end) intervals as a sorted list of disjoint intervals."""
+    out = []
+    for s, e in sorted(intervals):
+        if out and s <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], e)
+        else:
+            out.append([s, e])
+    return out
+
+
+def covered(merged, starts, s, e):
+    """Length of [s, e] covered by the merged intervals (starts = their starts)."""
+    total, i = 0.0, max(bisect.bisect_right(starts, s) - 1, 0)
+    while i < len(merged) and merged[i][0] < e:
+        total += max(0.0, min(e, merged[i][1]) - max(s, merged[i][0]))
+        i += 1
+    return total
+
+
+def busy_by_rank(tasks):
+    by_rank = defaultdict(list)
+    for t in tasks:
+        by_rank[t.rank].append((t.start, t.end))
+    return {r: merge(iv) for r, iv in by_rank.items()}
+
+
+def overlap_fraction(transfers, busy):
+    """Share of transfer time during which a worker of the involved rank(s) ran a task."""
+    total = hidden = 0.0
+    cache = {}   # set of ranks -> (merged busy intervals, their starts)
+    for tr in transfers:
+        ranks = frozenset(tr.ranks)
+        if ranks not in cache:
+            merged = merge(iv for r in ranks for iv in busy.get(r, []))
+            cache[ranks] = (merged, [m[0] for m in merged])
+        total += tr.end - tr.start
+        hidden += covered(*cache[ranks], tr.start, tr.end)
+    return (hidden / total) if total > 0 else None
+
+
+# -------------------------------------------------------------------- summary
+
+def pct(part, whole):
+    return 100.0 * part / whole if whole and whole > 0 else None
+
+
+def summarize_workers(tasks, workers, span, task_span):
+    per = defaultdict(list)
+    for t in tasks:
+        per[(t.rank, t.worker)].append((t.start, t.end))
+    rows = []
+    for key in sorted(set(per) | set(workers)):
+        info = workers.get(key, {})
+        busy = sum(e - s for s, e in merge(per.get(key, [])))
+        rows.append({
+            "rank": key[0], "id": key[1],
+            "name": info.get("name", "worker%d" % key[1]),
+            "kind": info.get("kind", "?"), "tasks": len(per.get(key, [])),
+            "busy_ms": busy, "busy_pct_trace": pct(busy, span),
+            "busy_pct_tasks": pct(busy, task_span)})
+    return rows
+
+
+def summarize_codelets(tasks, workers):
+    per = defaultdict(list)
+    for t in tasks:
+        per[t.name].append(t)
+    rows = []
+    for name, ts in per.items():
+        durations = [t.end - t.start for t in ts]
+        kinds = defaultdict(int)
+        for t in ts:
+            kinds[workers.get((t.rank, t.worker), {}).get("kind", "?")] += 1
+        rows.append({"name": name, "count": len(ts), "total_ms": sum(durations),
+                     "mean_ms": sum(durations) / len(ts), "min_ms": min(durations),
+                     "max_ms": max(durations), "worker_kinds": dict(sorted(kinds.items()))})
+    return sorted(rows, key=lambda r: -r["total_ms"])
+
+
+def count_by(items, key):
+    counts = defaultdict(int)
+    for i in items:
+        counts[key(i)] += 1
+    return dict(sorted(counts.items()))
+
+
+def node_label(rank, node, kinds):
+    kind = kinds.get((rank, node))
+    base = "%s(node%d)" % (kind, node) if kind else "node%d" % node
+    return base if rank < 0 else "r%d:%s" % (rank, base)
+
+
+def summarize_transfers(transfers, busy, kinds):
+    out = {}
+    for kind in ("memory_nodes", "mpi"):
+        trs = [t for t in transfers if t.kind == kind]
+        pairs = defaultdict(lambda: [0, 0])
+        for t in trs:
+            if kind == "mpi":
+                label = "rank%d->rank%d" % (t.src, t.dst)
+            else:
+                label = "%s->%s" % (node_label(*t.src, kinds), node_label(*t.dst, kinds))
+            pairs[label][0] += 1
+            pairs[label][1] += t.size
+        out[kind] = {
+            "count": len(trs), "bytes": sum(t.size for t in trs),
+            "time_ms": sum(t.end - t.start for t in trs),
+            "overlap_fraction": overlap_fraction(trs, busy),
+            "by_type": count_by(trs, lambda t: t.link),
+            "by_pair": [{"pair": k, "count": c, "bytes": b}
+                        for k, (c, b) in sorted(pairs.items())]}
+    return out
+
+
+def build_summary(directory, notes):
+    tasks, not_run = load_tasks(os.path.join(directory, "tasks.rec"), notes)
+    first, last, rec_tasks = scan_trace_rec(os.path.join(directory, "trace.rec"), notes)
+    if not tasks and rec_tasks:
+        notes.append("no executed task in tasks.rec: task intervals taken from trace.rec")
+        tasks = rec_tasks
+    paje = parse_paje(os.path.join(directory, "paje.trace"), notes)
+    workers = describe_workers(paje)
+    transfers = build_transfers(paje, first, notes)
+    t_start = min((t.start for t in tasks), default=None)
+    t_end = max((t.end for t in tasks), default=None)
+    if first is None:
+        first, last = t_start, t_end
+    span = (last - first) if first is not None else None
+    task_span = (t_end - t_start) if t_start is not None else None
+    busy = busy_by_rank(tasks)
+    summary = {
+        "trace_dir": os.path.abspath(directory), "time_unit": "ms",
+        "span": {"trace_start": first, "trace_end": last, "trace_span": span,
+                 "task_start": t_start, "task_end": t_end, "task_span": task_span},
+        "tasks_executed": len(tasks), "task_records_not_executed": not_run,
+        "workers": summarize_workers(tasks, workers, span, task_span),
+        "codelets": summarize_codelets(tasks, workers),
+        "transfers": summarize_transfers(transfers, busy, memnode_kinds(workers)),
+        "notes": notes}
+    return summary, tasks, transfers, workers
+
+
+# ------------------------------------------------------------------- printing
+
+def fmt(value, spec="%.3f", none="-"):
+    return none if value is None else spec % value
+
+
+def human_bytes(n):
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if abs(n) < 1024 or unit == "GiB":
+            return ("%d %s" % (n, unit)) if unit == "B" else ("%.2f %s" % (n, unit))
+        n /= 1024.0
+
+
+def print_table(headers, rows, align):
+    """Print rows under headers; align has one 'l' or 'r' per column."""
+    widths = [max([len(str(h))] + [len(str(r[i])) for r in rows])
+              for i, h in enumerate(headers)]
+
+    def line(cells):
+        return "  ".join((str(c).ljust(w) if a == "l" else str(c).rjust(w))
+                         for c, w, a in zip(cells, widths, align)).rstrip()
+    print(line(headers))
+    print("-" * len(line(headers)))
+    for r in rows:
+        print(line(r))
+
+
+def print_summary(s):
+    sp = s["span"]
+    print("Trace: %s" % s["trace_dir"])
+    print("Traced span: %s ms (%s .. %s ms); task span: %s ms (%s .. %s ms)" % (
+        fmt(sp["trace_span"]), fmt(sp["trace_start"]), fmt(sp["trace_end"]),
+        fmt(sp["task_span"]), fmt(sp["task_start"]), fmt(sp["task_end"])))
+    print("Tasks executed: %d (records that never ran on a worker: %d)\n" % (
+        s["tasks_executed"], s["task_records_not_executed"]))
+    print("Workers (busy = union of task intervals)")
+    print_table(["worker", "kind", "rank", "tasks", "busy ms", "busy % trace", "busy % tasks"],
+                [[w["name"], w["kind"], "-" if w["rank"] < 0 else w["rank"], w["tasks"],
+                  fmt(w["busy_ms"]), fmt(w["busy_pct_trace"], "%.1f"),
+                  fmt(w["busy_pct_tasks"], "%.1f")]
+                 for w in s["workers"]], "llrrrrr")
+    print("\nCodelets")
+    print_table(["codelet", "count", "total ms", "mean ms", "min ms", "max ms", "worker kinds"],
+                [[c["name"], c["count"], fmt(c["total_ms"]), fmt(c["mean_ms"]),
+                  fmt(c["min_ms"]), fmt(c["max_ms"]),
+                  " ".join("%s:%d" % kv for kv in c["worker_kinds"].items())]
+                 for c in s["codelets"]], "lrrrrrl")
+    print_transfers(s["transfers"])
+    for n in s["notes"]:
+        print("note: %s" % n)
+
+
+def print_transfers(transfers):
+    titles = {"memory_nodes": "Transfers between memory nodes (PCIe/NVLink/disk)",
+              "mpi": "MPI transfers between ranks"}
+    for kind, title in titles.items():
+        t = transfers[kind]
+        print("\n%s: %d transfers, %s, %s ms in flight, overlapped with tasks: %s" % (
+            title, t["count"], human_bytes(t["bytes"]), fmt(t["time_ms"]),
+            fmt(None if t["overlap_fraction"] is None else 100 * t["overlap_fraction"],
+                "%.1f %%", "n/a (none)")))
+        if kind == "memory_nodes" and t["by_type"]:
+            print("  by type: " + ", ".join("%s %d" % kv for kv in t["by_type"].items()))
+        if t["by_pair"]:
+            print_table(["from->to", "count", "bytes"],
+                        [[p["pair"], p["count"], human_bytes(p["bytes"])] for p in t["by_pair"]],
+                        "lrr")
+
+
+# ---------------------------------------------------------------------- Gantt
+
+def gantt_window(tasks, transfers):
+    """x range covering every task and transfer, or (None, None)."""
+    items = list(tasks) + list(transfers)
+    if not items:
+        return None, None
+    return min(i.start for i in items), max(i.end for i in items)
+
+
+def gantt_rows(summary, transfers):
+    rows = [((w["rank"], w["id"]), w["name"]) for w in summary["workers"]]
+    kinds = sorted({transfer_row(t) for t in transfers})
+    return rows + [(k, k) for k in kinds]
+
+
+def transfer_row(t):
+    if t.kind == "mpi":
+        return "MPI transfers"
+    return "transfers" if t.ranks[0] < 0 else "r%d transfers" % t.ranks[0]
+
+
+def codelet_colours(summary, plt):
+    names = [c["name"] for c in summary["codelets"]]
+    cmap = plt.get_cmap("tab20" if len(names) > 10 else "tab10")
+    return {n: cmap(i % cmap.N) for i, n in enumerate(names)}
+
+
+TRANSFER_COLOURS = {"from RAM": "black", "to RAM": "0.55", "other transfer": "saddlebrown",
+                    "MPI message": "purple"}
+
+
+def transfer_direction(t, kinds):
+    """Legend class of a transfer: from RAM (e.g. host to GPU), to RAM, other, MPI."""
+    if t.kind == "mpi":
+        return "MPI message"
+    if kinds.get(t.src) == "RAM":
+        return "from RAM"
+    if kinds.get(t.dst) == "RAM":
+        return "to RAM"
+    return "other transfer"
+
+
+def draw_gantt(summary, tasks, transfers, workers, png):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.patches import Patch
+    except ImportError as e:
+        print("note: no Gantt chart (matplotlib unavailable: %s)" % e)
+        return False
+    rows = gantt_rows(summary, transfers)
+    index = {key: i for i, (key, _) in enumerate(rows)}
+    colours = codelet_colours(summary, plt)
+    fig, ax = plt.subplots(figsize=(14, 1.2 + 0.45 * max(len(rows), 1)))
+    bars = defaultdict(list)
+    for t in tasks:
+        bars[(index.get((t.rank, t.worker)), t.name)].append((t.start, t.end - t.start))
+    for (row, name), spans in bars.items():
+        if row is not None:
+            ax.broken_barh(spans, (row - 0.4, 0.8), facecolors=colours[name], linewidth=0)
+    kinds = memnode_kinds(workers)
+    tr_bars = defaultdict(list)
+    for t in transfers:
+        key = (index[transfer_row(t)], transfer_direction(t, kinds))
+        tr_bars[key].append((t.start, max(t.end - t.start, 1e-6)))
+    for (row, direction), spans in tr_bars.items():
+        ax.broken_barh(spans, (row - 0.4, 0.8), facecolors=TRANSFER_COLOURS[direction],
+                       alpha=0.7, linewidth=0)
+    directions = sorted({d for _, d in tr_bars})
+    decorate_gantt(ax, summary, rows, gantt_window(tasks, transfers), directions, colours, Patch)
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def decorate_gantt(ax, summary, rows, window, directions, colours, Patch):
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([label for _, label in rows])
+    ax.invert_yaxis()
+    lo, hi = window
+    if lo is not None:
+        pad = 0.01 * (hi - lo or 1.0)
+        ax.set_xlim(lo - pad, hi + pad)
+    ax.set_xlabel("time (ms since trace origin)")
+    ax.set_title("%s: %d tasks" % (os.path.basename(summary["trace_dir"]),
+                                   summary["tasks_executed"]))
+    handles = [Patch(color=c, label=n) for n, c in colours.items()]
+    handles += [Patch(color=TRANSFER_COLOURS[d], alpha=0.7, label=d) for d in directions]
+    if handles:
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.005, 1.0),
+                  fontsize="small", frameon=False)
+    ax.grid(axis="x", alpha=0.3)
+
+
+# ----------------------------------------------------------------------- main
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="Summarise a starpu_fxt_tool output directory.")
+    ap.add_argument("dir")
+    ap.add_argument("--png", help="Gantt chart path (default DIR/gantt.png)")
+    ap.add_argument("--json", help="summary path (default DIR/trace_summary.json)")
+    args = ap.parse_args(argv)
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)   # quiet exit under `| head`
+    if not os.path.isdir(args.dir):
+        print("error: %s is not a directory" % args.dir, file=sys.stderr)
+        return 2
+    summary, tasks, transfers, workers = build_summary(args.dir, [])
+    if not tasks:
+        summary["notes"].append("no executed task found")
+    print_summary(summary)
+    json_path = args.json or os.path.join(args.dir, "trace_summary.json")
+    with open(json_path, "w") as f:
+        json.dump(summary, f, indent=1)
+    print("\nsummary: %s" % json_path)
+    png = args.png or os.path.join(args.dir, "gantt.png")
+    if not tasks and not transfers:
+        print("note: nothing to draw, no Gantt chart")
+    elif draw_gantt(summary, tasks, transfers, workers, png):
+        print("gantt:   %s" % png)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
