@@ -170,7 +170,7 @@ AdvectionConfig read(toml::value& root, const std::vector<std::string>& override
   c.halo = int(r.integer("tiles.halo", 3));
   c.overlap = r.boolean("tiles.overlap", true);
 
-  c.dt = r.number("time.dt", 0.01);
+  c.dt = r.number("time.dt", 0.002);
   c.steps = int(r.integer("time.steps", 100));
 
   c.mpdata.iord = int(r.integer("mpdata.iord", 2));

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "io/field_writer.hpp"
+#include "../../src/io/field_writer.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "io/field_writer.hpp"
+#include "../../src/io/field_writer.hpp"
 
 int main(int argc, char** argv) {
   if (argc != 2) {

@@ -1,0 +1,47 @@
+// Configuration validation: every bad input names its key.
+#include <gtest/gtest.h>
+
+#include "src/advection_run.hpp"
+#include "src/config.hpp"
+
+using namespace tdc;
+
+namespace {
+
+std::string key_of(const std::string& toml, const std::vector<std::string>& sets = {}) {
+  try {
+    const AdvectionConfig c = parse_config(toml, sets);
+    check_courant(c);
+  } catch (const ConfigError& e) {
+    return e.key();
+  }
+  return "";
+}
+
+TEST(Config, DefaultsAreValid) { EXPECT_EQ(key_of(""), ""); }
+
+TEST(Config, BadInputNamesTheKey) {
+  EXPECT_EQ(key_of("[grid]\nnxx = 4\n"), "grid.nxx");
+  EXPECT_EQ(key_of("[grid]\nnx = \"many\"\n"), "grid.nx");
+  EXPECT_EQ(key_of("[grid]\nnx = -4\n"), "grid.nx");
+  EXPECT_EQ(key_of("", {"grid.nz=0"}), "grid.nz");
+  EXPECT_EQ(key_of("", {"tiles.x=3"}), "tiles.x");          // 64 columns in 3 tiles
+  EXPECT_EQ(key_of("", {"tiles.halo=2"}), "tiles.halo");    // iord 2 + FCT needs 3
+  EXPECT_EQ(key_of("", {"tiles.x=32"}), "tiles.x");         // tiles of 2 columns < halo 3
+  EXPECT_EQ(key_of("", {"time.dt=1.0"}), "time.dt");        // Courant number > 1
+  EXPECT_EQ(key_of("", {"mpdata.iord=0"}), "mpdata.iord");
+  EXPECT_EQ(key_of("", {"mpdata.fct=3"}), "mpdata.fct");
+  EXPECT_EQ(key_of("", {"case.flow=spiral"}), "case.flow");
+  EXPECT_EQ(key_of("", {"flow.velocity=[1.0, 2.0]"}), "flow.velocity");
+  EXPECT_EQ(key_of("[unknown]\na = 1\n"), "unknown");
+  EXPECT_EQ(key_of("this is not toml"), "<text>");
+}
+
+TEST(Config, OverridesTakeEffect) {
+  const AdvectionConfig c = parse_config("[grid]\nnx = 32\n", {"grid.nx=48", "case.flow=translation", "mpdata.iga=true"});
+  EXPECT_EQ(c.grid.nx, 48);
+  EXPECT_EQ(c.flow, Flow::Translation);
+  EXPECT_TRUE(c.mpdata.iga);
+}
+
+}  // namespace
