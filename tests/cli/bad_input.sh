@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Bad input: exit status 2, a message naming the key, and nothing written or overwritten.
+# Usage: bad_input.sh TASKDYCORE_BINARY REPO_ROOT
+set -u
+bin=$1; root=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+case_file=$root/cases/translation.toml
+failures=0; checks=0
+expect_refusal() {  # KEY-THE-MESSAGE-MUST-NAME ARGS...
+  local key=$1; shift
+  local out=$tmp/out$checks
+  checks=$((checks + 1))
+  STARPU_FXT_TRACE=0 "$bin" run "$@" --out "$out" >"$tmp/stdout" 2>"$tmp/stderr"
+  local rc=$?
+  if [ $rc -ne 2 ]; then echo "FAIL ($*): exit status $rc, expected 2"; failures=$((failures + 1)); return; fi
+  if ! grep -qF -- "$key" "$tmp/stderr"; then echo "FAIL ($*): message does not name '$key':"; cat "$tmp/stderr"; failures=$((failures + 1)); return; fi
+  if [ -e "$out" ]; then echo "FAIL ($*): created $out"; failures=$((failures + 1)); return; fi
+  echo "ok: $key -> $(head -c 160 "$tmp/stderr")"
+}
+printf '[grid]\nnx = 32\nnxx = 4\n' > "$tmp/typo.toml"
+printf '[grid]\nnx = "lots"\n' > "$tmp/type.toml"
+printf '[grid\nnx = 4\n' > "$tmp/syntax.toml"
+expect_refusal "grid.nxx" "$tmp/typo.toml"
+expect_refusal "grid.nx" "$tmp/type.toml"
+expect_refusal "not valid TOML" "$tmp/syntax.toml"
+expect_refusal "cannot open" "$tmp/missing.toml"
+expect_refusal "grid.nx" "$case_file" --set grid.nx=-8
+expect_refusal "tiles.x" "$case_file" --set tiles.x=3
+expect_refusal "tiles.halo" "$case_file" --set tiles.halo=2
+expect_refusal "time.dt" "$case_file" --set time.dt=0.05
+expect_refusal "mpdata.iord" "$case_file" --set mpdata.iord=9
+expect_refusal "an override must look like key=value" "$case_file" --set grid.nx
+
+# An existing, non-empty output directory is never overwritten.
+mkdir -p "$tmp/keep"; echo precious > "$tmp/keep/summary.json"
+STARPU_FXT_TRACE=0 "$bin" run "$case_file" --out "$tmp/keep" >/dev/null 2>"$tmp/stderr"; rc=$?
+checks=$((checks + 1))
+if [ $rc -ne 2 ] || [ "$(cat "$tmp/keep/summary.json")" != precious ] || ! grep -q -- "--out" "$tmp/stderr"; then
+  echo "FAIL: non-empty --out directory: status $rc"; failures=$((failures + 1))
+else echo "ok: refuses to overwrite a non-empty output directory"; fi
+
+# Usage errors exit 2 too.
+"$bin" run >/dev/null 2>&1; rc=$?
+checks=$((checks + 1))
+if [ $rc -ne 2 ]; then echo "FAIL: missing case file: status $rc"; failures=$((failures + 1)); else echo "ok: usage error"; fi
+
+echo "$((checks - failures)) passed, $failures failed"
+[ $failures -eq 0 ]
