@@ -1,11 +1,16 @@
 // MPDATA per-cell formulae (Smolarkiewicz 1984; Smolarkiewicz & Margolin 1998; Smolarkiewicz &
-// Grabowski 1990 for the non-oscillatory option), written once and called by the CPU loops and the
-// CUDA kernels alike. Compiled without FMA contraction on both sides, the two give bitwise identical
-// results, so a run's answer does not depend on which worker executed a task.
+// Grabowski 1990 for the non-oscillatory option), written once and called by the staged CPU loops,
+// the staged CUDA kernels and the fused CUDA kernel alike. Compiled without FMA contraction on both
+// sides, they give bitwise identical results, so a run's answer does not depend on which worker
+// executed a task or which kernel variant ran.
 //
 // Staggering: the Courant-number arrays c1, c2, c3 hold G-weighted (mass-flux) Courant numbers on
 // the *lower* faces of each cell: c1(i,j,k) on face i-1/2, c2 on j-1/2, c3 on k-1/2. G is the
 // density/Jacobian at cell centres.
+//
+// Arrays are read through accessors a(i, j, plane) (tile arrays, or the fused kernel's on-chip
+// planes); `Vert` says which planes hold the cell's lower and upper neighbours, so the same formula
+// serves global arrays indexed by level and ring buffers indexed by pipeline plane.
 #pragma once
 #include "../common/tile_layout.hpp"
 
@@ -20,21 +25,23 @@ struct Options {
   double eps = 1e-15;      // keeps the ratios finite where psi vanishes
 };
 
-// The arrays one pass reads, all in the tile layout L.
-struct Cells {
+// The vertical situation of one cell.
+struct Vert {
+  int kb, k0, ka;          // planes (as the accessors index them) of the cell below, the cell, the cell above
+  bool lid_below;          // a rigid lid carries no flux through the lower face
+  bool lid_above;          // ... or the upper face
+};
+// For arrays indexed by level: rigid lids clamp the neighbours (zero gradient), periodic wraps.
+TDC_HD Vert level_vert(int k, int nz, ZBoundary zb) {
+  const bool rigid = zb == ZBoundary::Rigid;
+  return {k_below(k, nz, zb), k, k_above(k, nz, zb), rigid && k == 0, rigid && k == nz - 1};
+}
+
+// A tile array read by (i, j, level).
+struct TileArray {
+  const double* p;
   TileLayout L;
-  ZBoundary zb;
-  TDC_HD std::ptrdiff_t at(int i, int j, int k) const { return L.at(i, j, k); }
-  TDC_HD int below(int k) const { return k_below(k, L.nz, zb); }
-  TDC_HD int above(int k) const { return k_above(k, L.nz, zb); }
-  // Vertical face values under the boundary rule: rigid lids carry no flux.
-  TDC_HD double lower_z(const double* c3, int i, int j, int k) const {
-    return (k == 0 && zb == ZBoundary::Rigid) ? 0.0 : c3[at(i, j, k)];
-  }
-  TDC_HD double upper_z(const double* c3, int i, int j, int k) const {
-    if (k + 1 < L.nz) return c3[at(i, j, k + 1)];
-    return zb == ZBoundary::Periodic ? c3[at(i, j, 0)] : 0.0;
-  }
+  TDC_HD double operator()(int i, int j, int k) const { return p[L.at(i, j, k)]; }
 };
 
 TDC_HD double pos(double x) { return x > 0.0 ? x : 0.0; }
@@ -45,24 +52,42 @@ TDC_HD double min3(double a, double b, double c) {
 }
 TDC_HD double fabs_(double x) { return x < 0.0 ? -x : x; }
 
+// Vertical face values under the boundary rule.
+template <class A>
+TDC_HD double lower_z(const Vert& v, const A& c3, int i, int j) {
+  return v.lid_below ? 0.0 : c3(i, j, v.k0);
+}
+template <class A>
+TDC_HD double upper_z(const Vert& v, const A& c3, int i, int j) {
+  return v.lid_above ? 0.0 : c3(i, j, v.ka);
+}
+
 // Donor-cell (upwind) flux through a face with Courant number c between left and right cells; the
 // corrective passes of the infinite-gauge option use the linear flux c instead.
 TDC_HD double face_flux(double left, double right, double c, bool linear) {
   return linear ? c : pos(c) * left + neg(c) * right;
 }
 
-// One upwind pass at cell (i,j,k): psi - div(F)/G.
-TDC_HD double upwind_cell(const Cells& s, const double* psi, const double* c1, const double* c2,
-                          const double* c3, const double* g, int i, int j, int k, bool linear) {
-  const int kb = s.below(k), ka = s.above(k);
-  const double p = psi[s.at(i, j, k)];
-  const double fx0 = face_flux(psi[s.at(i - 1, j, k)], p, c1[s.at(i, j, k)], linear);
-  const double fx1 = face_flux(p, psi[s.at(i + 1, j, k)], c1[s.at(i + 1, j, k)], linear);
-  const double fy0 = face_flux(psi[s.at(i, j - 1, k)], p, c2[s.at(i, j, k)], linear);
-  const double fy1 = face_flux(p, psi[s.at(i, j + 1, k)], c2[s.at(i, j + 1, k)], linear);
-  const double fz0 = face_flux(psi[s.at(i, j, kb)], p, s.lower_z(c3, i, j, k), linear);
-  const double fz1 = face_flux(p, psi[s.at(i, j, ka)], s.upper_z(c3, i, j, k), linear);
-  return p - ((fx1 - fx0) + (fy1 - fy0) + (fz1 - fz0)) / g[s.at(i, j, k)];
+// psi - div(F)/G at cell (i, j) from the six face Courant numbers.
+template <class P, class G>
+TDC_HD double upwind_from_faces(const Vert& v, const P& psi, const G& g, int i, int j, double cx0, double cx1,
+                                double cy0, double cy1, double cz0, double cz1, bool linear) {
+  const double p = psi(i, j, v.k0);
+  const double fx0 = face_flux(psi(i - 1, j, v.k0), p, cx0, linear);
+  const double fx1 = face_flux(p, psi(i + 1, j, v.k0), cx1, linear);
+  const double fy0 = face_flux(psi(i, j - 1, v.k0), p, cy0, linear);
+  const double fy1 = face_flux(p, psi(i, j + 1, v.k0), cy1, linear);
+  const double fz0 = face_flux(psi(i, j, v.kb), p, cz0, linear);
+  const double fz1 = face_flux(p, psi(i, j, v.ka), cz1, linear);
+  return p - ((fx1 - fx0) + (fy1 - fy0) + (fz1 - fz0)) / g(i, j, v.k0);
+}
+
+// One upwind pass at cell (i, j).
+template <class P, class C, class G>
+TDC_HD double upwind_cell(const Vert& v, const P& psi, const C& c1, const C& c2, const C& c3, const G& g, int i,
+                          int j, bool linear) {
+  return upwind_from_faces(v, psi, g, i, j, c1(i, j, v.k0), c1(i + 1, j, v.k0), c2(i, j, v.k0), c2(i, j + 1, v.k0),
+                           lower_z(v, c3, i, j), upper_z(v, c3, i, j), linear);
 }
 
 // The "A" and "B" ratios: (normalised) first derivatives along and across a face. The plain scheme
@@ -83,91 +108,88 @@ TDC_HD double antidiffusive(double u, double g_face, double a, double v_bar, dou
   return (fabs_(u) - u * u / g_face) * a - u * v_bar * b_v / g_face - u * w_bar * b_w / g_face;
 }
 
-// Antidiffusive velocities on the three lower faces of cell (i,j,k), from the current solution psi
+// Antidiffusive velocities on the three lower faces of cell (i, j), from the current solution psi
 // and the previous pass's velocities c1..c3.
 struct FaceVelocity {
   double x, y, z;
 };
-TDC_HD FaceVelocity antidiffusive_faces(const Cells& s, const Options& o, const double* psi,
-                                        const double* c1, const double* c2, const double* c3,
-                                        const double* g, int i, int j, int k) {
+template <class P, class C, class G>
+TDC_HD FaceVelocity antidiffusive_faces(const Vert& v, const Options& o, const P& psi, const C& c1, const C& c2,
+                                        const C& c3, const G& g, int i, int j) {
   const bool iga = o.iga;
   const double eps = o.eps;
-  const int kb = s.below(k), ka = s.above(k);
-  auto P = [&](int ii, int jj, int kk) { return mag(psi[s.at(ii, jj, kk)], iga); };
-  FaceVelocity v;
+  const int kb = v.kb, k = v.k0, ka = v.ka;
+  auto M = [&](int ii, int jj, int kk) { return mag(psi(ii, jj, kk), iga); };
+  FaceVelocity w;
   {  // x face between i-1 and i
-    const double u = c1[s.at(i, j, k)];
-    const double gf = 0.5 * (g[s.at(i - 1, j, k)] + g[s.at(i, j, k)]);
-    const double a = ratio_a(P(i - 1, j, k), P(i, j, k), iga, eps);
-    const double by = ratio_b(P(i, j + 1, k), P(i - 1, j + 1, k), P(i, j - 1, k), P(i - 1, j - 1, k), iga, eps);
-    const double bz = ratio_b(P(i, j, ka), P(i - 1, j, ka), P(i, j, kb), P(i - 1, j, kb), iga, eps);
-    const double vb = 0.25 * ((c2[s.at(i - 1, j, k)] + c2[s.at(i - 1, j + 1, k)]) +
-                              (c2[s.at(i, j, k)] + c2[s.at(i, j + 1, k)]));
-    const double wb = 0.25 * ((s.lower_z(c3, i - 1, j, k) + s.upper_z(c3, i - 1, j, k)) +
-                              (s.lower_z(c3, i, j, k) + s.upper_z(c3, i, j, k)));
-    v.x = antidiffusive(u, gf, a, vb, by, wb, bz);
+    const double u = c1(i, j, k);
+    const double gf = 0.5 * (g(i - 1, j, k) + g(i, j, k));
+    const double a = ratio_a(M(i - 1, j, k), M(i, j, k), iga, eps);
+    const double by = ratio_b(M(i, j + 1, k), M(i - 1, j + 1, k), M(i, j - 1, k), M(i - 1, j - 1, k), iga, eps);
+    const double bz = ratio_b(M(i, j, ka), M(i - 1, j, ka), M(i, j, kb), M(i - 1, j, kb), iga, eps);
+    const double vb = 0.25 * ((c2(i - 1, j, k) + c2(i - 1, j + 1, k)) + (c2(i, j, k) + c2(i, j + 1, k)));
+    const double wb = 0.25 * ((lower_z(v, c3, i - 1, j) + upper_z(v, c3, i - 1, j)) +
+                              (lower_z(v, c3, i, j) + upper_z(v, c3, i, j)));
+    w.x = antidiffusive(u, gf, a, vb, by, wb, bz);
   }
   {  // y face between j-1 and j
-    const double u = c2[s.at(i, j, k)];
-    const double gf = 0.5 * (g[s.at(i, j - 1, k)] + g[s.at(i, j, k)]);
-    const double a = ratio_a(P(i, j - 1, k), P(i, j, k), iga, eps);
-    const double bx = ratio_b(P(i + 1, j, k), P(i + 1, j - 1, k), P(i - 1, j, k), P(i - 1, j - 1, k), iga, eps);
-    const double bz = ratio_b(P(i, j, ka), P(i, j - 1, ka), P(i, j, kb), P(i, j - 1, kb), iga, eps);
-    const double ub = 0.25 * ((c1[s.at(i, j - 1, k)] + c1[s.at(i + 1, j - 1, k)]) +
-                              (c1[s.at(i, j, k)] + c1[s.at(i + 1, j, k)]));
-    const double wb = 0.25 * ((s.lower_z(c3, i, j - 1, k) + s.upper_z(c3, i, j - 1, k)) +
-                              (s.lower_z(c3, i, j, k) + s.upper_z(c3, i, j, k)));
-    v.y = antidiffusive(u, gf, a, ub, bx, wb, bz);
+    const double u = c2(i, j, k);
+    const double gf = 0.5 * (g(i, j - 1, k) + g(i, j, k));
+    const double a = ratio_a(M(i, j - 1, k), M(i, j, k), iga, eps);
+    const double bx = ratio_b(M(i + 1, j, k), M(i + 1, j - 1, k), M(i - 1, j, k), M(i - 1, j - 1, k), iga, eps);
+    const double bz = ratio_b(M(i, j, ka), M(i, j - 1, ka), M(i, j, kb), M(i, j - 1, kb), iga, eps);
+    const double ub = 0.25 * ((c1(i, j - 1, k) + c1(i + 1, j - 1, k)) + (c1(i, j, k) + c1(i + 1, j, k)));
+    const double wb = 0.25 * ((lower_z(v, c3, i, j - 1) + upper_z(v, c3, i, j - 1)) +
+                              (lower_z(v, c3, i, j) + upper_z(v, c3, i, j)));
+    w.y = antidiffusive(u, gf, a, ub, bx, wb, bz);
   }
-  if (k == 0 && s.zb == ZBoundary::Rigid) {
-    v.z = 0.0;  // no flux through a rigid lid
+  if (v.lid_below) {
+    w.z = 0.0;  // no flux through a rigid lid
   } else {  // z face between kb and k
-    const double u = c3[s.at(i, j, k)];
-    const double gf = 0.5 * (g[s.at(i, j, kb)] + g[s.at(i, j, k)]);
-    const double a = ratio_a(P(i, j, kb), P(i, j, k), iga, eps);
-    const double bx = ratio_b(P(i + 1, j, k), P(i + 1, j, kb), P(i - 1, j, k), P(i - 1, j, kb), iga, eps);
-    const double by = ratio_b(P(i, j + 1, k), P(i, j + 1, kb), P(i, j - 1, k), P(i, j - 1, kb), iga, eps);
-    const double ub = 0.25 * ((c1[s.at(i, j, kb)] + c1[s.at(i + 1, j, kb)]) +
-                              (c1[s.at(i, j, k)] + c1[s.at(i + 1, j, k)]));
-    const double vb = 0.25 * ((c2[s.at(i, j, kb)] + c2[s.at(i, j + 1, kb)]) +
-                              (c2[s.at(i, j, k)] + c2[s.at(i, j + 1, k)]));
-    v.z = antidiffusive(u, gf, a, ub, bx, vb, by);
+    const double u = c3(i, j, k);
+    const double gf = 0.5 * (g(i, j, kb) + g(i, j, k));
+    const double a = ratio_a(M(i, j, kb), M(i, j, k), iga, eps);
+    const double bx = ratio_b(M(i + 1, j, k), M(i + 1, j, kb), M(i - 1, j, k), M(i - 1, j, kb), iga, eps);
+    const double by = ratio_b(M(i, j + 1, k), M(i, j + 1, kb), M(i, j - 1, k), M(i, j - 1, kb), iga, eps);
+    const double ub = 0.25 * ((c1(i, j, kb) + c1(i + 1, j, kb)) + (c1(i, j, k) + c1(i + 1, j, k)));
+    const double vb = 0.25 * ((c2(i, j, kb) + c2(i, j + 1, kb)) + (c2(i, j, k) + c2(i, j + 1, k)));
+    w.z = antidiffusive(u, gf, a, ub, bx, vb, by);
   }
-  return v;
+  return w;
 }
 
 // Non-oscillatory limiter, step 1: how much the antidiffusive fluxes may raise (up) or lower (down)
-// cell (i,j,k) without leaving the range of psi0 (start of the step) and psi1 (donor-cell result)
+// cell (i, j) without leaving the range of psi0 (start of the step) and psi1 (donor-cell result)
 // over the cell and its six face neighbours.
 struct Beta {
   double up, down;
 };
-TDC_HD Beta fct_beta_cell(const Cells& s, const Options& o, const double* psi0, const double* psi1,
-                          const double* psi, const double* v1, const double* v2, const double* v3,
-                          const double* g, int i, int j, int k) {
-  const int kb = s.below(k), ka = s.above(k);
-  const std::ptrdiff_t n[7] = {s.at(i, j, k),     s.at(i - 1, j, k), s.at(i + 1, j, k), s.at(i, j - 1, k),
-                               s.at(i, j + 1, k), s.at(i, j, kb),    s.at(i, j, ka)};
-  double mx = psi0[n[0]], mn = psi0[n[0]];
+template <class P0, class P, class V, class G>
+TDC_HD Beta fct_beta_cell(const Vert& v, const Options& o, const P0& psi0, const P& psi1, const P& psi,
+                          const V& v1, const V& v2, const V& v3, const G& g, int i, int j) {
+  const int kb = v.kb, k = v.k0, ka = v.ka;
+  const int ni[7] = {i, i - 1, i + 1, i, i, i, i};
+  const int nj[7] = {j, j, j, j - 1, j + 1, j, j};
+  const int nk[7] = {k, k, k, k, k, kb, ka};
+  double mx = psi0(i, j, k), mn = mx;
   for (int q = 0; q < 7; ++q) {
-    const double a = psi0[n[q]], b = psi1[n[q]];
+    const double a = psi0(ni[q], nj[q], nk[q]), b = psi1(ni[q], nj[q], nk[q]);
     mx = a > mx ? a : mx;
     mx = b > mx ? b : mx;
     mn = a < mn ? a : mn;
     mn = b < mn ? b : mn;
   }
   const bool lin = o.iga;
-  const double p = psi[n[0]];
-  const double fx0 = face_flux(psi[n[1]], p, v1[n[0]], lin);
-  const double fx1 = face_flux(p, psi[n[2]], v1[s.at(i + 1, j, k)], lin);
-  const double fy0 = face_flux(psi[n[3]], p, v2[n[0]], lin);
-  const double fy1 = face_flux(p, psi[n[4]], v2[s.at(i, j + 1, k)], lin);
-  const double fz0 = face_flux(psi[n[5]], p, s.lower_z(v3, i, j, k), lin);
-  const double fz1 = face_flux(p, psi[n[6]], s.upper_z(v3, i, j, k), lin);
+  const double p = psi(i, j, k);
+  const double fx0 = face_flux(psi(i - 1, j, k), p, v1(i, j, k), lin);
+  const double fx1 = face_flux(p, psi(i + 1, j, k), v1(i + 1, j, k), lin);
+  const double fy0 = face_flux(psi(i, j - 1, k), p, v2(i, j, k), lin);
+  const double fy1 = face_flux(p, psi(i, j + 1, k), v2(i, j + 1, k), lin);
+  const double fz0 = face_flux(psi(i, j, kb), p, lower_z(v, v3, i, j), lin);
+  const double fz1 = face_flux(p, psi(i, j, ka), upper_z(v, v3, i, j), lin);
   const double in = (pos(fx0) - neg(fx1)) + (pos(fy0) - neg(fy1)) + (pos(fz0) - neg(fz1));
   const double out = (pos(fx1) - neg(fx0)) + (pos(fy1) - neg(fy0)) + (pos(fz1) - neg(fz0));
-  const double gc = g[n[0]];
+  const double gc = g(i, j, k);
   return {(mx - p) * gc / (in + o.eps), (p - mn) * gc / (out + o.eps)};
 }
 

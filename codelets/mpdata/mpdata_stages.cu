@@ -27,7 +27,8 @@ dim3 grid_shape(const Cells& s, Box box) {
 __global__ void upwind_kernel(Cells s, Box box, const double* psi, const double* c1, const double* c2,
                               const double* c3, const double* g, double* out, bool linear) {
   const CellIndex c = cell_index(s, box);
-  if (c.inside) out[s.at(c.i, c.j, c.k)] = upwind_cell(s, psi, c1, c2, c3, g, c.i, c.j, c.k, linear);
+  if (c.inside)
+    out[s.L.at(c.i, c.j, c.k)] = upwind_cell(s.vert(c.k), s(psi), s(c1), s(c2), s(c3), s(g), c.i, c.j, linear);
 }
 
 __global__ void antidiffusive_kernel(Cells s, Options o, Box box, const double* psi, const double* c1,
@@ -35,8 +36,8 @@ __global__ void antidiffusive_kernel(Cells s, Options o, Box box, const double* 
                                      double* v2, double* v3) {
   const CellIndex c = cell_index(s, box);
   if (!c.inside) return;
-  const FaceVelocity v = antidiffusive_faces(s, o, psi, c1, c2, c3, g, c.i, c.j, c.k);
-  const std::ptrdiff_t n = s.at(c.i, c.j, c.k);
+  const FaceVelocity v = antidiffusive_faces(s.vert(c.k), o, s(psi), s(c1), s(c2), s(c3), s(g), c.i, c.j);
+  const std::ptrdiff_t n = s.L.at(c.i, c.j, c.k);
   v1[n] = v.x;
   v2[n] = v.y;
   v3[n] = v.z;
@@ -47,20 +48,21 @@ __global__ void fct_beta_kernel(Cells s, Options o, Box box, const double* psi0,
                                 const double* g, double* up, double* down) {
   const CellIndex c = cell_index(s, box);
   if (!c.inside) return;
-  const Beta b = fct_beta_cell(s, o, psi0, psi1, psi, v1, v2, v3, g, c.i, c.j, c.k);
-  up[s.at(c.i, c.j, c.k)] = b.up;
-  down[s.at(c.i, c.j, c.k)] = b.down;
+  const Beta b = fct_beta_cell(s.vert(c.k), o, s(psi0), s(psi1), s(psi), s(v1), s(v2), s(v3), s(g), c.i, c.j);
+  up[s.L.at(c.i, c.j, c.k)] = b.up;
+  down[s.L.at(c.i, c.j, c.k)] = b.down;
 }
 
 __global__ void fct_limit_kernel(Cells s, Box box, const double* up, const double* down, double* v1,
                                  double* v2, double* v3) {
   const CellIndex c = cell_index(s, box);
   if (!c.inside) return;
-  const std::ptrdiff_t n = s.at(c.i, c.j, c.k), w = s.at(c.i - 1, c.j, c.k), so = s.at(c.i, c.j - 1, c.k);
+  const std::ptrdiff_t n = s.L.at(c.i, c.j, c.k), w = s.L.at(c.i - 1, c.j, c.k), so = s.L.at(c.i, c.j - 1, c.k);
   v1[n] = fct_limit_face(v1[n], up[w], down[w], up[n], down[n]);
   v2[n] = fct_limit_face(v2[n], up[so], down[so], up[n], down[n]);
-  if (!(c.k == 0 && s.zb == ZBoundary::Rigid)) {
-    const std::ptrdiff_t b = s.at(c.i, c.j, s.below(c.k));
+  const Vert v = s.vert(c.k);
+  if (!v.lid_below) {
+    const std::ptrdiff_t b = s.L.at(c.i, c.j, v.kb);
     v3[n] = fct_limit_face(v3[n], up[b], down[b], up[n], down[n]);
   }
 }

@@ -10,6 +10,14 @@
 namespace tdc {
 namespace mpdata {
 
+// What the staged kernels need to know of a tile: its layout and the vertical boundary rule.
+struct Cells {
+  TileLayout L;
+  ZBoundary zb;
+  TDC_HD Vert vert(int k) const { return level_vert(k, L.nz, zb); }
+  TDC_HD TileArray operator()(const double* p) const { return TileArray{p, L}; }
+};
+
 // out = psi - div(F(psi, c))/G on the cells of `box` (linear fluxes when `linear`).
 void upwind_cpu(const Cells& s, Box box, const double* psi, const double* c1, const double* c2,
                 const double* c3, const double* g, double* out, bool linear);
