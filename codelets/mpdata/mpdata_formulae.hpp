@@ -108,54 +108,69 @@ TDC_HD double antidiffusive(double u, double g_face, double a, double v_bar, dou
   return (fabs_(u) - u * u / g_face) * a - u * v_bar * b_v / g_face - u * w_bar * b_w / g_face;
 }
 
-// Antidiffusive velocities on the three lower faces of cell (i, j), from the current solution psi
-// and the previous pass's velocities c1..c3.
+// Antidiffusive velocities on the lower x, y and z faces of cell (i, j), from the current solution
+// psi and the previous pass's velocities c1..c3 (one function per face, so that a kernel can compute
+// each only where it is needed).
+template <class P, class C, class G>
+TDC_HD double antidiffusive_x(const Vert& v, const Options& o, const P& psi, const C& c1, const C& c2, const C& c3,
+                              const G& g, int i, int j) {
+  const bool iga = o.iga;
+  const double eps = o.eps;
+  const int kb = v.kb, k = v.k0, ka = v.ka;
+  auto M = [&](int ii, int jj, int kk) { return mag(psi(ii, jj, kk), iga); };
+  const double u = c1(i, j, k);
+  const double gf = 0.5 * (g(i - 1, j, k) + g(i, j, k));
+  const double a = ratio_a(M(i - 1, j, k), M(i, j, k), iga, eps);
+  const double by = ratio_b(M(i, j + 1, k), M(i - 1, j + 1, k), M(i, j - 1, k), M(i - 1, j - 1, k), iga, eps);
+  const double bz = ratio_b(M(i, j, ka), M(i - 1, j, ka), M(i, j, kb), M(i - 1, j, kb), iga, eps);
+  const double vb = 0.25 * ((c2(i - 1, j, k) + c2(i - 1, j + 1, k)) + (c2(i, j, k) + c2(i, j + 1, k)));
+  const double wb = 0.25 * ((lower_z(v, c3, i - 1, j) + upper_z(v, c3, i - 1, j)) +
+                            (lower_z(v, c3, i, j) + upper_z(v, c3, i, j)));
+  return antidiffusive(u, gf, a, vb, by, wb, bz);
+}
+template <class P, class C, class G>
+TDC_HD double antidiffusive_y(const Vert& v, const Options& o, const P& psi, const C& c1, const C& c2, const C& c3,
+                              const G& g, int i, int j) {
+  const bool iga = o.iga;
+  const double eps = o.eps;
+  const int kb = v.kb, k = v.k0, ka = v.ka;
+  auto M = [&](int ii, int jj, int kk) { return mag(psi(ii, jj, kk), iga); };
+  const double u = c2(i, j, k);
+  const double gf = 0.5 * (g(i, j - 1, k) + g(i, j, k));
+  const double a = ratio_a(M(i, j - 1, k), M(i, j, k), iga, eps);
+  const double bx = ratio_b(M(i + 1, j, k), M(i + 1, j - 1, k), M(i - 1, j, k), M(i - 1, j - 1, k), iga, eps);
+  const double bz = ratio_b(M(i, j, ka), M(i, j - 1, ka), M(i, j, kb), M(i, j - 1, kb), iga, eps);
+  const double ub = 0.25 * ((c1(i, j - 1, k) + c1(i + 1, j - 1, k)) + (c1(i, j, k) + c1(i + 1, j, k)));
+  const double wb = 0.25 * ((lower_z(v, c3, i, j - 1) + upper_z(v, c3, i, j - 1)) +
+                            (lower_z(v, c3, i, j) + upper_z(v, c3, i, j)));
+  return antidiffusive(u, gf, a, ub, bx, wb, bz);
+}
+template <class P, class C, class G>
+TDC_HD double antidiffusive_z(const Vert& v, const Options& o, const P& psi, const C& c1, const C& c2, const C& c3,
+                              const G& g, int i, int j) {
+  if (v.lid_below) return 0.0;  // no flux through a rigid lid
+  const bool iga = o.iga;
+  const double eps = o.eps;
+  const int kb = v.kb, k = v.k0;
+  auto M = [&](int ii, int jj, int kk) { return mag(psi(ii, jj, kk), iga); };
+  const double u = c3(i, j, k);
+  const double gf = 0.5 * (g(i, j, kb) + g(i, j, k));
+  const double a = ratio_a(M(i, j, kb), M(i, j, k), iga, eps);
+  const double bx = ratio_b(M(i + 1, j, k), M(i + 1, j, kb), M(i - 1, j, k), M(i - 1, j, kb), iga, eps);
+  const double by = ratio_b(M(i, j + 1, k), M(i, j + 1, kb), M(i, j - 1, k), M(i, j - 1, kb), iga, eps);
+  const double ub = 0.25 * ((c1(i, j, kb) + c1(i + 1, j, kb)) + (c1(i, j, k) + c1(i + 1, j, k)));
+  const double vb = 0.25 * ((c2(i, j, kb) + c2(i, j + 1, kb)) + (c2(i, j, k) + c2(i, j + 1, k)));
+  return antidiffusive(u, gf, a, ub, bx, vb, by);
+}
+
 struct FaceVelocity {
   double x, y, z;
 };
 template <class P, class C, class G>
 TDC_HD FaceVelocity antidiffusive_faces(const Vert& v, const Options& o, const P& psi, const C& c1, const C& c2,
                                         const C& c3, const G& g, int i, int j) {
-  const bool iga = o.iga;
-  const double eps = o.eps;
-  const int kb = v.kb, k = v.k0, ka = v.ka;
-  auto M = [&](int ii, int jj, int kk) { return mag(psi(ii, jj, kk), iga); };
-  FaceVelocity w;
-  {  // x face between i-1 and i
-    const double u = c1(i, j, k);
-    const double gf = 0.5 * (g(i - 1, j, k) + g(i, j, k));
-    const double a = ratio_a(M(i - 1, j, k), M(i, j, k), iga, eps);
-    const double by = ratio_b(M(i, j + 1, k), M(i - 1, j + 1, k), M(i, j - 1, k), M(i - 1, j - 1, k), iga, eps);
-    const double bz = ratio_b(M(i, j, ka), M(i - 1, j, ka), M(i, j, kb), M(i - 1, j, kb), iga, eps);
-    const double vb = 0.25 * ((c2(i - 1, j, k) + c2(i - 1, j + 1, k)) + (c2(i, j, k) + c2(i, j + 1, k)));
-    const double wb = 0.25 * ((lower_z(v, c3, i - 1, j) + upper_z(v, c3, i - 1, j)) +
-                              (lower_z(v, c3, i, j) + upper_z(v, c3, i, j)));
-    w.x = antidiffusive(u, gf, a, vb, by, wb, bz);
-  }
-  {  // y face between j-1 and j
-    const double u = c2(i, j, k);
-    const double gf = 0.5 * (g(i, j - 1, k) + g(i, j, k));
-    const double a = ratio_a(M(i, j - 1, k), M(i, j, k), iga, eps);
-    const double bx = ratio_b(M(i + 1, j, k), M(i + 1, j - 1, k), M(i - 1, j, k), M(i - 1, j - 1, k), iga, eps);
-    const double bz = ratio_b(M(i, j, ka), M(i, j - 1, ka), M(i, j, kb), M(i, j - 1, kb), iga, eps);
-    const double ub = 0.25 * ((c1(i, j - 1, k) + c1(i + 1, j - 1, k)) + (c1(i, j, k) + c1(i + 1, j, k)));
-    const double wb = 0.25 * ((lower_z(v, c3, i, j - 1) + upper_z(v, c3, i, j - 1)) +
-                              (lower_z(v, c3, i, j) + upper_z(v, c3, i, j)));
-    w.y = antidiffusive(u, gf, a, ub, bx, wb, bz);
-  }
-  if (v.lid_below) {
-    w.z = 0.0;  // no flux through a rigid lid
-  } else {  // z face between kb and k
-    const double u = c3(i, j, k);
-    const double gf = 0.5 * (g(i, j, kb) + g(i, j, k));
-    const double a = ratio_a(M(i, j, kb), M(i, j, k), iga, eps);
-    const double bx = ratio_b(M(i + 1, j, k), M(i + 1, j, kb), M(i - 1, j, k), M(i - 1, j, kb), iga, eps);
-    const double by = ratio_b(M(i, j + 1, k), M(i, j + 1, kb), M(i, j - 1, k), M(i, j - 1, kb), iga, eps);
-    const double ub = 0.25 * ((c1(i, j, kb) + c1(i + 1, j, kb)) + (c1(i, j, k) + c1(i + 1, j, k)));
-    const double vb = 0.25 * ((c2(i, j, kb) + c2(i, j + 1, kb)) + (c2(i, j, k) + c2(i, j + 1, k)));
-    w.z = antidiffusive(u, gf, a, ub, bx, vb, by);
-  }
-  return w;
+  return {antidiffusive_x(v, o, psi, c1, c2, c3, g, i, j), antidiffusive_y(v, o, psi, c1, c2, c3, g, i, j),
+          antidiffusive_z(v, o, psi, c1, c2, c3, g, i, j)};
 }
 
 // Non-oscillatory limiter, step 1: how much the antidiffusive fluxes may raise (up) or lower (down)

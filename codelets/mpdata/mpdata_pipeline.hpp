@@ -4,7 +4,7 @@
 // stencil reach of the passes after it, so one halo exchange of width halo_needed() per step
 // suffices. The same code drives the CPU and the CUDA kernels (Backend = CpuStages or CudaStages).
 #pragma once
-#include "mpdata_stages.hpp"
+#include "mpdata_fused.hpp"
 
 namespace tdc {
 namespace mpdata {
@@ -52,7 +52,11 @@ inline Scratch carve_scratch(const Options& o, const TileLayout& L, double* buff
   return s;
 }
 
+struct StepInputs;
+
 struct CpuStages {
+  bool use_fused = true;
+  bool fused_step(const Cells& s, const Options& o, Box b, const StepInputs& in, double* out) const;
   void upwind(const Cells& s, Box b, const double* psi, const double* c1, const double* c2,
               const double* c3, const double* g, double* out, bool linear) const {
     upwind_cpu(s, b, psi, c1, c2, c3, g, out, linear);
@@ -76,6 +80,8 @@ struct CpuStages {
 #if defined(TASKDYCORE_HAVE_CUDA)
 struct CudaStages {
   cudaStream_t stream;
+  bool use_fused = true;
+  bool fused_step(const Cells& s, const Options& o, Box b, const StepInputs& in, double* out) const;
   void upwind(const Cells& s, Box b, const double* psi, const double* c1, const double* c2,
               const double* c3, const double* g, double* out, bool linear) const {
     upwind_cuda(s, b, psi, c1, c2, c3, g, out, linear, stream);
@@ -107,11 +113,26 @@ struct StepInputs {
   const double* g;
 };
 
+inline bool CpuStages::fused_step(const Cells& s, const Options& o, Box b, const StepInputs& in, double* out) const {
+  if (!use_fused || !fused_supported(o)) return false;
+  step2_fused_cpu(s, o, b, in.psi0, in.c1, in.c2, in.c3, in.g, out);
+  return true;
+}
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+inline bool CudaStages::fused_step(const Cells& s, const Options& o, Box b, const StepInputs& in, double* out) const {
+  if (!use_fused || !fused_supported(o)) return false;
+  step2_fused_cuda(s, o, b, in.psi0, in.c1, in.c2, in.c3, in.g, out, stream);
+  return true;
+}
+#endif
+
 // Writes psi at the end of the step on the cells of `region` into `out` (tile layout).
 template <class Stages>
 void advance_region(const Stages& k, const Cells& s, const Options& o, Box region,
                     const StepInputs& in, const Scratch& t, double* out) {
   if (region.empty()) return;
+  if (k.fused_step(s, o, region, in, out)) return;
   const int passes = o.iord - 1;
   if (passes == 0) {
     k.upwind(s, region, in.psi0, in.c1, in.c2, in.c3, in.g, out, false);

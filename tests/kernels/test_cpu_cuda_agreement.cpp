@@ -124,19 +124,24 @@ TEST(CpuCudaAgreement, WholeStepEveryOption) {
       for (bool iga : {false, true})
         for (bool rigid : {false, true}) {
           const mpdata::Options o = options(iord, fct, iga, rigid);
-          const auto r = tdc_test::random_case(40, 33, 7, mpdata::halo_needed(o), rigid, iga, 100u + iord * 8 + fct * 4 + iga * 2 + rigid);
+          const auto r = tdc_test::random_case(45, 19, 7, mpdata::halo_needed(o), rigid, iga, 100u + iord * 8 + fct * 4 + iga * 2 + rigid);
           const std::size_t arrays = std::max(1, mpdata::scratch_plan(o).arrays());
           std::vector<double> scratch(arrays * r.L.size(), kPoison), out(r.L.size(), kPoison);
           const mpdata::Cells s{r.L, o.zb};
-          const Box all{0, 40, 0, 33};
+          const Box all{0, 45, 0, 19};
           mpdata::advance_region(mpdata::CpuStages{}, s, o, all,
                                  {r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), r.t_g.data()},
                                  mpdata::carve_scratch(o, r.L, scratch.data()), out.data());
-          DeviceArray psi(r.t_psi), c1(r.t_c1), c2(r.t_c2), c3(r.t_c3), g(r.t_g), dscratch(arrays * r.L.size(), kPoison),
-              dout(r.L.size(), kPoison);
-          mpdata::advance_region(mpdata::CudaStages{0}, s, o, all, {psi.p, c1.p, c2.p, c3.p, g.p},
-                                 mpdata::carve_scratch(o, r.L, dscratch.p), dout.p);
-          expect_bitwise(out, dout.host(), ("step iord " + std::to_string(iord) + (fct ? " fct" : "") + (iga ? " iga" : "") + (rigid ? " rigid" : "")).c_str());
+          const std::string what = "step iord " + std::to_string(iord) + (fct ? " fct" : "") + (iga ? " iga" : "") + (rigid ? " rigid" : "");
+          for (bool fused : {true, false}) {  // the fused 2.5D kernel (iord 2) and the staged kernels
+            DeviceArray psi(r.t_psi), c1(r.t_c1), c2(r.t_c2), c3(r.t_c3), g(r.t_g), dscratch(arrays * r.L.size(), kPoison),
+                dout(r.L.size(), kPoison);
+            mpdata::CudaStages cuda{0};
+            cuda.use_fused = fused;
+            mpdata::advance_region(cuda, s, o, all, {psi.p, c1.p, c2.p, c3.p, g.p},
+                                   mpdata::carve_scratch(o, r.L, dscratch.p), dout.p);
+            expect_bitwise(out, dout.host(), (what + (fused ? " (fused)" : " (staged)")).c_str());
+          }
         }
 }
 

@@ -1,0 +1,31 @@
+// The whole iord = 2 MPDATA step (donor cell, antidiffusive velocities, optional FCT limiter,
+// corrective pass) in one CUDA kernel: 2.5D blocking after Rojek et al. (paper 000, §4). A block
+// owns a horizontal tile of output columns and marches up the column; the intermediates (psi1,
+// antidiffusive velocities, limiter factors) live in shared-memory rings of a few planes, so device
+// memory sees psi0, c1..c3 and G read and psi written, about 48 B per cell. It calls the same
+// formulae as the staged kernels and so gives bitwise the same field.
+#pragma once
+#include "mpdata_stages.hpp"
+
+namespace tdc {
+namespace mpdata {
+
+// Whether the fused kernel handles these options (iord = 2; otherwise use the stages).
+inline bool fused_supported(const Options& o) { return o.iord == 2; }
+
+// The same block algorithm on the CPU: tiles of 32 × 8 columns marching up, rings in cache.
+void step2_fused_cpu(const Cells& s, const Options& o, Box out_box, const double* psi0, const double* c1,
+                     const double* c2, const double* c3, const double* g, double* out);
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+// Block shape (output columns per block); the default is the one the benchmark picked on an H100.
+struct FusedShape {
+  int tx = 32, ty = 8;
+};
+void step2_fused_cuda(const Cells& s, const Options& o, Box out_box, const double* psi0, const double* c1,
+                      const double* c2, const double* c3, const double* g, double* out, cudaStream_t st,
+                      FusedShape shape = {});
+#endif
+
+}  // namespace mpdata
+}  // namespace tdc
