@@ -10,11 +10,7 @@
 #include <fstream>
 #include <memory>
 
-#include "../codelets/common/codelet.hpp"
-#include "../graph/halo_exchange.hpp"
-#include "../graph/mpdata_graph.hpp"
-#include "../graph/reductions.hpp"
-#include "advection_case.hpp"
+#include "advection_model.hpp"
 #include "checksum.hpp"
 #include "io/field_writer.hpp"
 #include "progress.hpp"
@@ -24,30 +20,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-// Fills the owned tiles of every field from the analytic case (ghost ring included, with the
-// periodic images, so Courant numbers and G need no exchange).
-void initialise(const Decomposition& d, const AdvectionCase& ac, TiledField& psi, TiledField* c[3], TiledField* s[3],
-                TiledField& g) {
-  const TileLayout& L = d.layout();
-  for (int t = 0; t < d.tiles(); ++t) {
-    if (!psi.owned(t)) continue;
-    const int ox = d.origin_x(t), oy = d.origin_y(t);
-    for (int k = 0; k < L.nz; ++k)
-      for (int j = -L.halo; j < L.ny + L.halo; ++j)
-        for (int i = -L.halo; i < L.nx + L.halo; ++i) {
-          const std::ptrdiff_t n = L.at(i, j, k);
-          psi.host(t)[n] = ac.initial(ox + i, oy + j, k);
-          g.host(t)[n] = ac.density(k);
-          double cf[3];
-          ac.face_courant(ox + i, oy + j, k, cf);
-          for (int q = 0; q < 3; ++q) {
-            c[q]->host(t)[n] = cf[q];
-            if (s[q]) s[q]->host(t)[n] = cf[q];
-          }
-        }
-  }
-}
 
 struct ErrorNorms {
   double l2 = 0, linf = 0;
@@ -93,38 +65,18 @@ void check_courant(const AdvectionConfig& cfg) {
 
 nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunOptions& o) {
   const int rank = rt.rank();
-  const Decomposition d(cfg.grid, cfg.tiles_x, cfg.tiles_y, cfg.halo, rt.size());
-  const AdvectionCase ac(cfg);
+  AdvectionModel model(cfg, rank, rt.size());
+  const AdvectionCase& ac = model.analytic();
   const double max_courant = ac.max_courant();
-
-  TiledField psi_a("psi", d, rank), psi_b("psi_next", d, rank);
-  TiledField c1("c1", d, rank), c2("c2", d, rank), c3("c3", d, rank), g("G", d, rank);
-  std::unique_ptr<TiledField> s1, s2, s3;
-  if (ac.time_dependent()) {
-    s1 = std::make_unique<TiledField>("s1", d, rank);
-    s2 = std::make_unique<TiledField>("s2", d, rank);
-    s3 = std::make_unique<TiledField>("s3", d, rank);
-  }
-  TileStrips strips(d, rank);
-  TiledField* c[3] = {&c1, &c2, &c3};
-  TiledField* s[3] = {s1.get(), s2.get(), s3.get()};
-  initialise(d, ac, psi_a, c, s, g);
-
-  MpdataFields fields{{&psi_a, &psi_b}, &c1, &c2, &c3, &g, s1.get(), s2.get(), s3.get(), &strips};
-  const MpdataGraph graph(d, cfg.mpdata, cfg.overlap);
-  MomentsReduction moments(d, rank);
-
-  submit_halo_exchange(d, psi_a, strips);
-  moments.submit(psi_a, g, kPrioBody);
-  const Moments m0 = moments.collect();
+  const Moments m0 = model.moments();
 
   std::unique_ptr<io::FieldWriter> writer;
   std::vector<double> global;
   double output_s = 0;
-  auto write_record = [&](const TiledField& f, double time) {
+  auto write_record = [&]() {  // collective: gathers psi, rank 0 appends it
     if (o.out_dir.empty()) return;
     const auto t0 = Clock::now();
-    gather_field(d, f, rank, global);
+    model.gather(global);
     if (rank == 0) {
       if (!writer)
         writer = std::make_unique<io::FieldWriter>(
@@ -133,44 +85,34 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
                                                              {"case", cfg.name},
                                                              {"flow", to_string(cfg.flow)}},
             std::vector<std::pair<std::string, std::string>>{{"psi", "1"}});
-      writer->append(time, {global.data()});
+      writer->append(model.time(), {global.data()});
     }
     output_s += seconds_since(t0);
   };
-  write_record(psi_a, 0.0);
+  write_record();
 
-  // The stepping loop: submit steps ahead, at most `window` steps in flight on this rank.
-  int local_tiles = 0;
-  for (int t = 0; t < d.tiles(); ++t) local_tiles += d.owner(t) == rank;
-  const int window_steps = 3;
-  const unsigned window_tasks = unsigned(std::max(1, window_steps * local_tiles * (graph.tasks_per_tile() + 1)));
+  // The stepping loop: steps are submitted ahead of execution (a few in flight), output records
+  // gathered between chunks.
   Progress progress(cfg.steps, cfg.dt, cfg.progress_seconds, o.progress && rank == 0);
   rt.wait_all();
   const auto t_start = Clock::now();
-  for (long n = 0; n < cfg.steps; ++n) {
-    graph.submit_step(fields, n, ac.time_factor(n * cfg.dt));
-    if (cfg.output_interval > 0 && (n + 1) % cfg.output_interval == 0 && n + 1 < cfg.steps) {
-      write_record(*fields.psi[(n + 1) % 2], (n + 1) * cfg.dt);
-    } else {
-      starpu_task_wait_for_n_submitted(window_tasks);
+  const long chunk = cfg.output_interval > 0 ? cfg.output_interval : cfg.steps;
+  while (model.step() < cfg.steps) {
+    const long n = std::min<long>(chunk, cfg.steps - model.step());
+    for (long s = 0; s < n; ++s) {  // one step at a time so that progress lines can appear
+      model.submit_steps(1);
+      progress.update(std::max<long>(0, model.step() - 3), seconds_since(t_start) - output_s);
     }
-    progress.update(std::max<long>(0, n + 1 - window_steps), seconds_since(t_start) - output_s);
+    if (model.step() < cfg.steps) write_record();
   }
   rt.wait_all();
   const double loop_s = seconds_since(t_start) - output_s;
   progress.finish(cfg.steps, loop_s);
 
-  TiledField& final_psi = *fields.psi[cfg.steps % 2];
-  moments.submit(final_psi, g, kPrioBody);
-  const Moments m1 = moments.collect();
-  gather_field(d, final_psi, rank, global);
-  const double t_end = cfg.steps * cfg.dt;
-  if (!o.out_dir.empty() && rank == 0) {
-    const auto t0 = Clock::now();
-    if (!writer) write_record(final_psi, t_end);  // (writer exists unless out_dir is empty)
-    else writer->append(t_end, {global.data()});
-    output_s += seconds_since(t0);
-  }
+  const Moments m1 = model.moments();
+  const double t_end = model.time();
+  write_record();
+  if (o.out_dir.empty()) model.gather(global);
 
   nlohmann::json j;
   if (rank != 0) return j;
@@ -205,7 +147,7 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
   j["output_s"] = output_s;
   j["validation"] = validation;
   j["field_checksum"] = checksum_hex(global);
-  if (!o.out_dir.empty()) j["output"] = {{"fields", "fields.h5"}, {"xdmf", "fields.xmf"}, {"records", writer->records()}};
+  if (writer) j["output"] = {{"fields", "fields.h5"}, {"xdmf", "fields.xmf"}, {"records", writer->records()}};
   return j;
 }
 

@@ -1,59 +1,24 @@
 #include "mpdata_step.hpp"
 
 #include "../common/codelet.hpp"
-#include "../halo_pack/halo_pack.hpp"
 
 namespace tdc {
 namespace {
 
 // Buffers shared by the three codelets: psi0, c1, c2, c3, g, scratch, then the outputs.
-struct Inputs {
-  mpdata::StepInputs in;
-  double* scratch;
-};
-Inputs inputs_of(void* b[]) {
+mpdata::StepInputs inputs_of(void* b[]) {
   auto block = [&](int n) { return reinterpret_cast<const double*>(STARPU_BLOCK_GET_PTR(b[n])); };
-  return {{block(0), block(1), block(2), block(3), block(4)},
-          reinterpret_cast<double*>(STARPU_VECTOR_GET_PTR(b[5]))};
+  return {block(0), block(1), block(2), block(3), block(4)};
 }
-void strips_of(void* b[], int first, double* strips[4]) {
-  for (int s = 0; s < 4; ++s) strips[s] = reinterpret_cast<double*>(STARPU_VECTOR_GET_PTR(b[first + s]));
-}
-
-// The bodies are written once for both kinds of worker; Stages picks the kernels, Copy the strip copy.
-template <class Stages, class Copy>
-void border(const MpdataTaskArgs& a, void* b[], const Stages& stages, const Copy& copy) {
-  const Inputs x = inputs_of(b);
-  const mpdata::Cells cells{a.layout, a.options.zb};
-  const mpdata::Scratch t = mpdata::carve_scratch(a.options, a.layout, x.scratch);
-  double* out = x.scratch + mpdata::scratch_plan(a.options).arrays() * a.layout.size();
-  Box bands[4];
-  const int n = mpdata::border_regions(a.layout, bands);
-  for (int r = 0; r < n; ++r) mpdata::advance_region(stages, cells, a.options, bands[r], x.in, t, out);
-  double* strips[4];
-  strips_of(b, 6, strips);
-  copy(halo_pack_plan(a.layout, out, strips));
-}
-
-template <class Stages>
-void body(const MpdataTaskArgs& a, void* b[], const Stages& stages) {
-  const Inputs x = inputs_of(b);
-  const mpdata::Scratch t = mpdata::carve_scratch(a.options, a.layout, x.scratch);
-  double* psi_new = reinterpret_cast<double*>(STARPU_BLOCK_GET_PTR(b[6]));
-  mpdata::advance_region(stages, mpdata::Cells{a.layout, a.options.zb}, a.options, mpdata::body_region(a.layout),
-                         x.in, t, psi_new);
-}
-
-template <class Stages, class Copy>
-void whole(const MpdataTaskArgs& a, void* b[], const Stages& stages, const Copy& copy) {
-  const Inputs x = inputs_of(b);
-  const mpdata::Scratch t = mpdata::carve_scratch(a.options, a.layout, x.scratch);
-  double* psi_new = reinterpret_cast<double*>(STARPU_BLOCK_GET_PTR(b[6]));
-  const Box all{0, a.layout.nx, 0, a.layout.ny};
-  mpdata::advance_region(stages, mpdata::Cells{a.layout, a.options.zb}, a.options, all, x.in, t, psi_new);
-  double* strips[4];
-  strips_of(b, 7, strips);
-  copy(halo_pack_plan(a.layout, psi_new, strips));
+double* scratch_of(void* b[]) { return reinterpret_cast<double*>(STARPU_VECTOR_GET_PTR(b[5])); }
+double* block_of(void* b[], int n) { return reinterpret_cast<double*>(STARPU_BLOCK_GET_PTR(b[n])); }
+struct Strips {
+  double* p[4];
+};
+Strips strips_of(void* b[], int first) {
+  Strips s;
+  for (int n = 0; n < 4; ++n) s.p[n] = reinterpret_cast<double*>(STARPU_VECTOR_GET_PTR(b[first + n]));
+  return s;
 }
 
 MpdataTaskArgs args_of(void* cl_arg) {
@@ -62,24 +27,29 @@ MpdataTaskArgs args_of(void* cl_arg) {
   return a;
 }
 
-const auto cpu_copy = [](const CopyList& l) { strided_copies_cpu(l); };
-void border_cpu(void* b[], void* arg) { border(args_of(arg), b, mpdata::CpuStages{}, cpu_copy); }
-void body_cpu(void* b[], void* arg) { body(args_of(arg), b, mpdata::CpuStages{}); }
-void whole_cpu(void* b[], void* arg) { whole(args_of(arg), b, mpdata::CpuStages{}, cpu_copy); }
+void border_cpu(void* b[], void* arg) {
+  mpdata_border_work(args_of(arg), inputs_of(b), scratch_of(b), strips_of(b, 6).p, mpdata::CpuStages{}, CpuCopy{});
+}
+void body_cpu(void* b[], void* arg) {
+  mpdata_body_work(args_of(arg), inputs_of(b), scratch_of(b), block_of(b, 6), mpdata::CpuStages{});
+}
+void whole_cpu(void* b[], void* arg) {
+  mpdata_tile_work(args_of(arg), inputs_of(b), scratch_of(b), block_of(b, 6), strips_of(b, 7).p, mpdata::CpuStages{},
+                   CpuCopy{});
+}
 
 #if defined(TASKDYCORE_HAVE_CUDA)
-struct CudaCopy {
-  cudaStream_t stream;
-  void operator()(const CopyList& l) const { strided_copies_cuda(l, stream); }
-};
 void border_cuda(void* b[], void* arg) {
   cudaStream_t s = starpu_cuda_get_local_stream();
-  border(args_of(arg), b, mpdata::CudaStages{s}, CudaCopy{s});
+  mpdata_border_work(args_of(arg), inputs_of(b), scratch_of(b), strips_of(b, 6).p, mpdata::CudaStages{s}, CudaCopy{s});
 }
-void body_cuda(void* b[], void* arg) { body(args_of(arg), b, mpdata::CudaStages{starpu_cuda_get_local_stream()}); }
+void body_cuda(void* b[], void* arg) {
+  mpdata_body_work(args_of(arg), inputs_of(b), scratch_of(b), block_of(b, 6), mpdata::CudaStages{starpu_cuda_get_local_stream()});
+}
 void whole_cuda(void* b[], void* arg) {
   cudaStream_t s = starpu_cuda_get_local_stream();
-  whole(args_of(arg), b, mpdata::CudaStages{s}, CudaCopy{s});
+  mpdata_tile_work(args_of(arg), inputs_of(b), scratch_of(b), block_of(b, 6), strips_of(b, 7).p, mpdata::CudaStages{s},
+                   CudaCopy{s});
 }
 #else
 constexpr starpu_cuda_func_t border_cuda = nullptr, body_cuda = nullptr, whole_cuda = nullptr;
@@ -101,12 +71,8 @@ Codelet& whole_codelet() {
 
 }  // namespace
 
-std::size_t mpdata_border_scratch_bytes(const MpdataTaskArgs& a) {
-  return (mpdata::scratch_plan(a.options).arrays() + 1) * a.layout.size() * sizeof(double);
-}
-std::size_t mpdata_body_scratch_bytes(const MpdataTaskArgs& a) {
-  return std::max<std::size_t>(1, mpdata::scratch_plan(a.options).arrays()) * a.layout.size() * sizeof(double);
-}
+std::size_t mpdata_border_scratch_bytes(const MpdataTaskArgs& a) { return mpdata_border_scratch_doubles(a) * sizeof(double); }
+std::size_t mpdata_body_scratch_bytes(const MpdataTaskArgs& a) { return mpdata_body_scratch_doubles(a) * sizeof(double); }
 
 void insert_mpdata_border(const MpdataTaskArgs& a, const MpdataTileHandles& in, starpu_data_handle_t scratch,
                           const starpu_data_handle_t strips[4]) {

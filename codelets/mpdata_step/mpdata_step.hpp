@@ -6,14 +6,9 @@
 #pragma once
 #include <starpu.h>
 
-#include "../mpdata/mpdata_pipeline.hpp"
+#include "mpdata_step_kernels.hpp"
 
 namespace tdc {
-
-struct MpdataTaskArgs {
-  TileLayout layout;
-  mpdata::Options options;
-};
 
 struct MpdataTileHandles {
   starpu_data_handle_t psi0, c1, c2, c3, g;

@@ -1,0 +1,83 @@
+#include "advection_model.hpp"
+
+#include <starpu.h>
+
+#include "../codelets/common/codelet.hpp"
+#include "../graph/halo_exchange.hpp"
+
+namespace tdc {
+namespace {
+
+std::unique_ptr<TiledField> optional_field(bool wanted, const char* name, const Decomposition& d, int rank) {
+  return wanted ? std::make_unique<TiledField>(name, d, rank) : nullptr;
+}
+
+// Fills the owned tiles of every field from the analytic case (ghost ring included, with the
+// periodic images, so Courant numbers and G need no exchange).
+void initialise(const Decomposition& d, const AdvectionCase& ac, TiledField& psi, TiledField* c[3], TiledField* s[3],
+                TiledField& g) {
+  const TileLayout& L = d.layout();
+  for (int t = 0; t < d.tiles(); ++t) {
+    if (!psi.owned(t)) continue;
+    const int ox = d.origin_x(t), oy = d.origin_y(t);
+    for (int k = 0; k < L.nz; ++k)
+      for (int j = -L.halo; j < L.ny + L.halo; ++j)
+        for (int i = -L.halo; i < L.nx + L.halo; ++i) {
+          const std::ptrdiff_t n = L.at(i, j, k);
+          psi.host(t)[n] = ac.initial(ox + i, oy + j, k);
+          g.host(t)[n] = ac.density(k);
+          double cf[3];
+          ac.face_courant(ox + i, oy + j, k, cf);
+          for (int q = 0; q < 3; ++q) {
+            c[q]->host(t)[n] = cf[q];
+            if (s[q]) s[q]->host(t)[n] = cf[q];
+          }
+        }
+  }
+}
+
+}  // namespace
+
+AdvectionModel::AdvectionModel(const AdvectionConfig& cfg, int rank, int ranks)
+    : cfg_(cfg),
+      rank_(rank),
+      d_(cfg.grid, cfg.tiles_x, cfg.tiles_y, cfg.halo, ranks),
+      case_(cfg),
+      psi_a_("psi", d_, rank),
+      psi_b_("psi_next", d_, rank),
+      c1_("c1", d_, rank),
+      c2_("c2", d_, rank),
+      c3_("c3", d_, rank),
+      g_("G", d_, rank),
+      s1_(optional_field(case_.time_dependent(), "s1", d_, rank)),
+      s2_(optional_field(case_.time_dependent(), "s2", d_, rank)),
+      s3_(optional_field(case_.time_dependent(), "s3", d_, rank)),
+      strips_(d_, rank),
+      fields_{{&psi_a_, &psi_b_}, &c1_, &c2_, &c3_, &g_, s1_.get(), s2_.get(), s3_.get(), &strips_},
+      graph_(d_, cfg.mpdata, cfg.overlap),
+      reduction_(d_, rank) {
+  TiledField* c[3] = {&c1_, &c2_, &c3_};
+  TiledField* s[3] = {s1_.get(), s2_.get(), s3_.get()};
+  initialise(d_, case_, psi_a_, c, s, g_);
+  for (int t = 0; t < d_.tiles(); ++t) local_tiles_ += d_.owner(t) == rank;
+  submit_halo_exchange(d_, psi_a_, strips_);
+}
+
+void AdvectionModel::submit_steps(long count, int window_steps) {
+  // Tasks per step on this rank: the graph's per tile, plus scale_courant for time-dependent flows.
+  const int per_tile = graph_.tasks_per_tile() + (s1_ ? 1 : 0);
+  const unsigned window = unsigned(std::max(1, window_steps * local_tiles_ * per_tile));
+  for (long n = 0; n < count; ++n, ++step_) {
+    graph_.submit_step(fields_, step_, case_.time_factor(step_ * cfg_.dt));
+    starpu_task_wait_for_n_submitted(window);
+  }
+}
+
+Moments AdvectionModel::moments() {
+  reduction_.submit(psi(), g_, kPrioBody);
+  return reduction_.collect();
+}
+
+void AdvectionModel::gather(std::vector<double>& global) const { gather_field(d_, psi(), rank_, global); }
+
+}  // namespace tdc
