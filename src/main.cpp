@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "advection_run.hpp"
+#include "bench_mpdata.hpp"
 #include "config.hpp"
 #include "runtime.hpp"
 
@@ -82,6 +83,83 @@ int run_command(int argc, char** argv, const std::string& case_file, const std::
   return 0;
 }
 
+// "256x128x64" -> {256, 128, 64}; exit-2 errors name the option.
+std::vector<int> parse_dims(const std::string& text, std::size_t count, const char* option) {
+  std::vector<int> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t x = text.find('x', start);
+    const std::string part = text.substr(start, x == std::string::npos ? std::string::npos : x - start);
+    try {
+      std::size_t used = 0;
+      const int v = std::stoi(part, &used);
+      if (used != part.size() || v <= 0) throw std::invalid_argument(part);
+      out.push_back(v);
+    } catch (const std::exception&) {
+      throw tdc::ConfigError(option, "'" + text + "' is not " + std::to_string(count) + " positive integers joined by 'x'");
+    }
+    if (x == std::string::npos) break;
+    start = x + 1;
+  }
+  if (out.size() != count)
+    throw tdc::ConfigError(option, "'" + text + "' is not " + std::to_string(count) + " positive integers joined by 'x'");
+  return out;
+}
+
+bool on_off(const std::string& v, const char* option) {
+  if (v == "on") return true;
+  if (v == "off") return false;
+  throw tdc::ConfigError(option, "expected on or off, got '" + v + "'");
+}
+
+struct BenchText {
+  std::string grid = "256x256x256", tiles = "1x1", fct = "on", overlap = "on", direct = "on", json;
+  int steps = 20, repeats = 5, warmup = 5;
+};
+
+int bench_command(int argc, char** argv, const BenchText& b) {
+  tdc::BenchOptions o;
+  try {
+    const auto g = parse_dims(b.grid, 3, "--grid");
+    const auto t = parse_dims(b.tiles, 2, "--tiles");
+    o.nx = g[0];
+    o.ny = g[1];
+    o.nz = g[2];
+    o.tiles_x = t[0];
+    o.tiles_y = t[1];
+    o.fct = on_off(b.fct, "--fct");
+    o.overlap = on_off(b.overlap, "--overlap");
+    o.direct = on_off(b.direct, "--direct");
+    o.steps = b.steps;
+    o.repeats = b.repeats;
+    o.warmup = b.warmup;
+    if (o.nx % o.tiles_x || o.ny % o.tiles_y) throw tdc::ConfigError("--tiles", "tiles must divide the grid");
+    if (o.nx / o.tiles_x < 3 || o.ny / o.tiles_y < 3) throw tdc::ConfigError("--tiles", "tiles narrower than the halo (3)");
+    if (o.steps < 1 || o.repeats < 1 || o.warmup < 0) throw tdc::ConfigError("--steps", "steps and repeats must be positive");
+    if (!b.json.empty() && fs::exists(b.json)) throw tdc::ConfigError("--json", "'" + b.json + "' exists; not overwriting it");
+  } catch (const tdc::ConfigError& e) {
+    if (tdc::launcher_rank() == 0) std::fprintf(stderr, "taskdycore: error: %s\n", e.what());
+    return 2;
+  }
+  tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{});
+  const nlohmann::json j = tdc::bench_mpdata(o, rt);
+  if (rt.rank() != 0) return 0;
+  std::printf("bench mpdata: grid %dx%dx%d, tiles %dx%d, iord 2, FCT %s, overlap %s; %d CPU + %d CUDA workers, %s\n",
+              o.nx, o.ny, o.nz, o.tiles_x, o.tiles_y, b.fct.c_str(), b.overlap.c_str(), rt.cpu_workers(),
+              rt.cuda_workers(), rt.scheduler().c_str());
+  std::printf("  graph : %9.3f ms/step  %10.1f Mcell/s  %7.1f GB/s effective (48 B/cell)\n", j["ms_per_step"].get<double>(),
+              j["mcells_per_s"].get<double>(), j["effective_gbs"].get<double>());
+  if (j.contains("copy_gbs"))
+    std::printf("  device copy %.0f GB/s -> roofline %.1f Gcell/s; graph reaches %.1f %% of it\n", j["copy_gbs"].get<double>(),
+                j["roofline_gcells_per_s"].get<double>(), 100 * j["bandwidth_fraction"].get<double>());
+  if (j.contains("direct_ms_per_step"))
+    std::printf("  direct: %9.3f ms/step  %10.1f Mcell/s;  graph/direct = %.3f;  same field: %s\n",
+                j["direct_ms_per_step"].get<double>(), 1e3 * j["direct_gcells_per_s"].get<double>(),
+                j["graph_over_direct"].get<double>(), j["direct_matches_graph"].get<bool>() ? "yes" : "NO");
+  if (!b.json.empty()) write_atomically(b.json, j.dump(2) + "\n");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -100,6 +178,20 @@ int main(int argc, char** argv) {
 
   auto* info = app.add_subcommand("info", "StarPU build, workers, devices and MPI ranks");
 
+  auto* bench = app.add_subcommand("bench", "benchmarks");
+  bench->require_subcommand(1);
+  auto* bench_mpdata = bench->add_subcommand("mpdata", "MPDATA (iord 2) steps: task graph vs direct kernels vs device copy");
+  BenchText bt;
+  bench_mpdata->add_option("--grid", bt.grid, "NXxNYxNZ (default 256x256x256)");
+  bench_mpdata->add_option("--tiles", bt.tiles, "TXxTY (default 1x1)");
+  bench_mpdata->add_option("--fct", bt.fct, "on|off (default on)");
+  bench_mpdata->add_option("--overlap", bt.overlap, "border/body split: on|off (default on)");
+  bench_mpdata->add_option("--direct", bt.direct, "also time the kernels without StarPU (GPU): on|off");
+  bench_mpdata->add_option("--steps", bt.steps, "steps per timed run (default 20)");
+  bench_mpdata->add_option("--repeat", bt.repeats, "timed runs; the median is reported (default 5)");
+  bench_mpdata->add_option("--warmup", bt.warmup, "untimed steps first (default 5)");
+  bench_mpdata->add_option("--json", bt.json, "write the figures to this (new) file");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -108,6 +200,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (*run) return run_command(argc, argv, case_file, sets, out_dir, trace_dir, force);
+    if (*bench_mpdata) return bench_command(argc, argv, bt);
     if (*info) {
       tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{});
       if (rt.rank() == 0) std::cout << tdc::runtime_info(rt);

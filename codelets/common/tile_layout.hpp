@@ -5,7 +5,8 @@
 #if defined(__CUDACC__)
 #define TDC_HD __host__ __device__ __forceinline__
 #else
-#define TDC_HD inline
+// Formulae must inline into the loops that call them, or the loops do not vectorise.
+#define TDC_HD inline __attribute__((always_inline))
 #endif
 
 namespace tdc {

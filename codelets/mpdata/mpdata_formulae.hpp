@@ -8,9 +8,9 @@
 // the *lower* faces of each cell: c1(i,j,k) on face i-1/2, c2 on j-1/2, c3 on k-1/2. G is the
 // density/Jacobian at cell centres.
 //
-// Arrays are read through accessors a(i, j, plane) (tile arrays, or the fused kernel's on-chip
-// planes); `Vert` says which planes hold the cell's lower and upper neighbours, so the same formula
-// serves global arrays indexed by level and ring buffers indexed by pipeline plane.
+// Arrays are read as `Planes`: the three horizontal planes below, at and above the cell's level
+// (tile arrays in memory, or the fused kernel's on-chip rings), each a pointer to column (0, 0) and
+// a row stride, so that every read is a fixed offset the compiler can hoist and vectorise.
 #pragma once
 #include "../common/tile_layout.hpp"
 
@@ -25,24 +25,29 @@ struct Options {
   double eps = 1e-15;      // keeps the ratios finite where psi vanishes
 };
 
-// The vertical situation of one cell.
-struct Vert {
-  int kb, k0, ka;          // planes (as the accessors index them) of the cell below, the cell, the cell above
-  bool lid_below;          // a rigid lid carries no flux through the lower face
-  bool lid_above;          // ... or the upper face
+// The three planes of one array around a level: below, self (the level) and above.
+struct Planes {
+  const double *b, *s, *a;
+  int row;
+  TDC_HD double below(int i, int j) const { return (b + std::ptrdiff_t(row) * j)[i]; }
+  TDC_HD double self(int i, int j) const { return (s + std::ptrdiff_t(row) * j)[i]; }
+  TDC_HD double above(int i, int j) const { return (a + std::ptrdiff_t(row) * j)[i]; }
 };
-// For arrays indexed by level: rigid lids clamp the neighbours (zero gradient), periodic wraps.
-TDC_HD Vert level_vert(int k, int nz, ZBoundary zb) {
+// Rigid lids carry no flux through the lower face of the bottom level or the upper face of the top.
+struct Lids {
+  bool below, above;
+};
+TDC_HD Lids level_lids(int k, int nz, ZBoundary zb) {
   const bool rigid = zb == ZBoundary::Rigid;
-  return {k_below(k, nz, zb), k, k_above(k, nz, zb), rigid && k == 0, rigid && k == nz - 1};
+  return {rigid && k == 0, rigid && k == nz - 1};
 }
-
-// A tile array read by (i, j, level).
-struct TileArray {
-  const double* p;
-  TileLayout L;
-  TDC_HD double operator()(int i, int j, int k) const { return p[L.at(i, j, k)]; }
-};
+// The planes of a tile array around level k: rigid lids clamp the neighbours (zero gradient),
+// periodic wraps.
+TDC_HD Planes level_planes(const double* p, const TileLayout& L, int k, ZBoundary zb) {
+  const double* origin = p + L.at(0, 0, 0);
+  return {origin + L.plane() * k_below(k, L.nz, zb), origin + L.plane() * k, origin + L.plane() * k_above(k, L.nz, zb),
+          L.sx()};
+}
 
 TDC_HD double pos(double x) { return x > 0.0 ? x : 0.0; }
 TDC_HD double neg(double x) { return x < 0.0 ? x : 0.0; }
@@ -53,13 +58,15 @@ TDC_HD double min3(double a, double b, double c) {
 TDC_HD double fabs_(double x) { return x < 0.0 ? -x : x; }
 
 // Vertical face values under the boundary rule.
-template <class A>
-TDC_HD double lower_z(const Vert& v, const A& c3, int i, int j) {
-  return v.lid_below ? 0.0 : c3(i, j, v.k0);
+// (The planes are loaded even under a lid, where they are valid clamped planes, so that the choice
+// is a select rather than a branch and CPU loops vectorise.)
+TDC_HD double lower_z(const Lids& l, const Planes& c3, int i, int j) {
+  const double c = c3.self(i, j);
+  return l.below ? 0.0 : c;
 }
-template <class A>
-TDC_HD double upper_z(const Vert& v, const A& c3, int i, int j) {
-  return v.lid_above ? 0.0 : c3(i, j, v.ka);
+TDC_HD double upper_z(const Lids& l, const Planes& c3, int i, int j) {
+  const double c = c3.above(i, j);
+  return l.above ? 0.0 : c;
 }
 
 // Donor-cell (upwind) flux through a face with Courant number c between left and right cells; the
@@ -69,25 +76,23 @@ TDC_HD double face_flux(double left, double right, double c, bool linear) {
 }
 
 // psi - div(F)/G at cell (i, j) from the six face Courant numbers.
-template <class P, class G>
-TDC_HD double upwind_from_faces(const Vert& v, const P& psi, const G& g, int i, int j, double cx0, double cx1,
-                                double cy0, double cy1, double cz0, double cz1, bool linear) {
-  const double p = psi(i, j, v.k0);
-  const double fx0 = face_flux(psi(i - 1, j, v.k0), p, cx0, linear);
-  const double fx1 = face_flux(p, psi(i + 1, j, v.k0), cx1, linear);
-  const double fy0 = face_flux(psi(i, j - 1, v.k0), p, cy0, linear);
-  const double fy1 = face_flux(p, psi(i, j + 1, v.k0), cy1, linear);
-  const double fz0 = face_flux(psi(i, j, v.kb), p, cz0, linear);
-  const double fz1 = face_flux(p, psi(i, j, v.ka), cz1, linear);
-  return p - ((fx1 - fx0) + (fy1 - fy0) + (fz1 - fz0)) / g(i, j, v.k0);
+TDC_HD double upwind_from_faces(const Planes& psi, const Planes& g, int i, int j, double cx0, double cx1, double cy0,
+                                double cy1, double cz0, double cz1, bool linear) {
+  const double p = psi.self(i, j);
+  const double fx0 = face_flux(psi.self(i - 1, j), p, cx0, linear);
+  const double fx1 = face_flux(p, psi.self(i + 1, j), cx1, linear);
+  const double fy0 = face_flux(psi.self(i, j - 1), p, cy0, linear);
+  const double fy1 = face_flux(p, psi.self(i, j + 1), cy1, linear);
+  const double fz0 = face_flux(psi.below(i, j), p, cz0, linear);
+  const double fz1 = face_flux(p, psi.above(i, j), cz1, linear);
+  return p - ((fx1 - fx0) + (fy1 - fy0) + (fz1 - fz0)) / g.self(i, j);
 }
 
 // One upwind pass at cell (i, j).
-template <class P, class C, class G>
-TDC_HD double upwind_cell(const Vert& v, const P& psi, const C& c1, const C& c2, const C& c3, const G& g, int i,
-                          int j, bool linear) {
-  return upwind_from_faces(v, psi, g, i, j, c1(i, j, v.k0), c1(i + 1, j, v.k0), c2(i, j, v.k0), c2(i, j + 1, v.k0),
-                           lower_z(v, c3, i, j), upper_z(v, c3, i, j), linear);
+TDC_HD double upwind_cell(const Lids& l, const Planes& psi, const Planes& c1, const Planes& c2, const Planes& c3,
+                          const Planes& g, int i, int j, bool linear) {
+  return upwind_from_faces(psi, g, i, j, c1.self(i, j), c1.self(i + 1, j), c2.self(i, j), c2.self(i, j + 1),
+                           lower_z(l, c3, i, j), upper_z(l, c3, i, j), linear);
 }
 
 // The "A" and "B" ratios: (normalised) first derivatives along and across a face. The plain scheme
@@ -111,66 +116,65 @@ TDC_HD double antidiffusive(double u, double g_face, double a, double v_bar, dou
 // Antidiffusive velocities on the lower x, y and z faces of cell (i, j), from the current solution
 // psi and the previous pass's velocities c1..c3 (one function per face, so that a kernel can compute
 // each only where it is needed).
-template <class P, class C, class G>
-TDC_HD double antidiffusive_x(const Vert& v, const Options& o, const P& psi, const C& c1, const C& c2, const C& c3,
-                              const G& g, int i, int j) {
+TDC_HD double antidiffusive_x(const Lids& l, const Options& o, const Planes& psi, const Planes& c1, const Planes& c2,
+                              const Planes& c3, const Planes& g, int i, int j) {
   const bool iga = o.iga;
   const double eps = o.eps;
-  const int kb = v.kb, k = v.k0, ka = v.ka;
-  auto M = [&](int ii, int jj, int kk) { return mag(psi(ii, jj, kk), iga); };
-  const double u = c1(i, j, k);
-  const double gf = 0.5 * (g(i - 1, j, k) + g(i, j, k));
-  const double a = ratio_a(M(i - 1, j, k), M(i, j, k), iga, eps);
-  const double by = ratio_b(M(i, j + 1, k), M(i - 1, j + 1, k), M(i, j - 1, k), M(i - 1, j - 1, k), iga, eps);
-  const double bz = ratio_b(M(i, j, ka), M(i - 1, j, ka), M(i, j, kb), M(i - 1, j, kb), iga, eps);
-  const double vb = 0.25 * ((c2(i - 1, j, k) + c2(i - 1, j + 1, k)) + (c2(i, j, k) + c2(i, j + 1, k)));
-  const double wb = 0.25 * ((lower_z(v, c3, i - 1, j) + upper_z(v, c3, i - 1, j)) +
-                            (lower_z(v, c3, i, j) + upper_z(v, c3, i, j)));
+  auto Mb = [&](int ii, int jj) { return mag(psi.below(ii, jj), iga); };
+  auto Ms = [&](int ii, int jj) { return mag(psi.self(ii, jj), iga); };
+  auto Ma = [&](int ii, int jj) { return mag(psi.above(ii, jj), iga); };
+  const double u = c1.self(i, j);
+  const double gf = 0.5 * (g.self(i - 1, j) + g.self(i, j));
+  const double a = ratio_a(Ms(i - 1, j), Ms(i, j), iga, eps);
+  const double by = ratio_b(Ms(i, j + 1), Ms(i - 1, j + 1), Ms(i, j - 1), Ms(i - 1, j - 1), iga, eps);
+  const double bz = ratio_b(Ma(i, j), Ma(i - 1, j), Mb(i, j), Mb(i - 1, j), iga, eps);
+  const double vb = 0.25 * ((c2.self(i - 1, j) + c2.self(i - 1, j + 1)) + (c2.self(i, j) + c2.self(i, j + 1)));
+  const double wb = 0.25 * ((lower_z(l, c3, i - 1, j) + upper_z(l, c3, i - 1, j)) +
+                            (lower_z(l, c3, i, j) + upper_z(l, c3, i, j)));
   return antidiffusive(u, gf, a, vb, by, wb, bz);
 }
-template <class P, class C, class G>
-TDC_HD double antidiffusive_y(const Vert& v, const Options& o, const P& psi, const C& c1, const C& c2, const C& c3,
-                              const G& g, int i, int j) {
+TDC_HD double antidiffusive_y(const Lids& l, const Options& o, const Planes& psi, const Planes& c1, const Planes& c2,
+                              const Planes& c3, const Planes& g, int i, int j) {
   const bool iga = o.iga;
   const double eps = o.eps;
-  const int kb = v.kb, k = v.k0, ka = v.ka;
-  auto M = [&](int ii, int jj, int kk) { return mag(psi(ii, jj, kk), iga); };
-  const double u = c2(i, j, k);
-  const double gf = 0.5 * (g(i, j - 1, k) + g(i, j, k));
-  const double a = ratio_a(M(i, j - 1, k), M(i, j, k), iga, eps);
-  const double bx = ratio_b(M(i + 1, j, k), M(i + 1, j - 1, k), M(i - 1, j, k), M(i - 1, j - 1, k), iga, eps);
-  const double bz = ratio_b(M(i, j, ka), M(i, j - 1, ka), M(i, j, kb), M(i, j - 1, kb), iga, eps);
-  const double ub = 0.25 * ((c1(i, j - 1, k) + c1(i + 1, j - 1, k)) + (c1(i, j, k) + c1(i + 1, j, k)));
-  const double wb = 0.25 * ((lower_z(v, c3, i, j - 1) + upper_z(v, c3, i, j - 1)) +
-                            (lower_z(v, c3, i, j) + upper_z(v, c3, i, j)));
+  auto Mb = [&](int ii, int jj) { return mag(psi.below(ii, jj), iga); };
+  auto Ms = [&](int ii, int jj) { return mag(psi.self(ii, jj), iga); };
+  auto Ma = [&](int ii, int jj) { return mag(psi.above(ii, jj), iga); };
+  const double u = c2.self(i, j);
+  const double gf = 0.5 * (g.self(i, j - 1) + g.self(i, j));
+  const double a = ratio_a(Ms(i, j - 1), Ms(i, j), iga, eps);
+  const double bx = ratio_b(Ms(i + 1, j), Ms(i + 1, j - 1), Ms(i - 1, j), Ms(i - 1, j - 1), iga, eps);
+  const double bz = ratio_b(Ma(i, j), Ma(i, j - 1), Mb(i, j), Mb(i, j - 1), iga, eps);
+  const double ub = 0.25 * ((c1.self(i, j - 1) + c1.self(i + 1, j - 1)) + (c1.self(i, j) + c1.self(i + 1, j)));
+  const double wb = 0.25 * ((lower_z(l, c3, i, j - 1) + upper_z(l, c3, i, j - 1)) +
+                            (lower_z(l, c3, i, j) + upper_z(l, c3, i, j)));
   return antidiffusive(u, gf, a, ub, bx, wb, bz);
 }
-template <class P, class C, class G>
-TDC_HD double antidiffusive_z(const Vert& v, const Options& o, const P& psi, const C& c1, const C& c2, const C& c3,
-                              const G& g, int i, int j) {
-  if (v.lid_below) return 0.0;  // no flux through a rigid lid
+TDC_HD double antidiffusive_z(const Lids& l, const Options& o, const Planes& psi, const Planes& c1, const Planes& c2,
+                              const Planes& c3, const Planes& g, int i, int j) {
   const bool iga = o.iga;
   const double eps = o.eps;
-  const int kb = v.kb, k = v.k0;
-  auto M = [&](int ii, int jj, int kk) { return mag(psi(ii, jj, kk), iga); };
-  const double u = c3(i, j, k);
-  const double gf = 0.5 * (g(i, j, kb) + g(i, j, k));
-  const double a = ratio_a(M(i, j, kb), M(i, j, k), iga, eps);
-  const double bx = ratio_b(M(i + 1, j, k), M(i + 1, j, kb), M(i - 1, j, k), M(i - 1, j, kb), iga, eps);
-  const double by = ratio_b(M(i, j + 1, k), M(i, j + 1, kb), M(i, j - 1, k), M(i, j - 1, kb), iga, eps);
-  const double ub = 0.25 * ((c1(i, j, kb) + c1(i + 1, j, kb)) + (c1(i, j, k) + c1(i + 1, j, k)));
-  const double vb = 0.25 * ((c2(i, j, kb) + c2(i, j + 1, kb)) + (c2(i, j, k) + c2(i, j + 1, k)));
-  return antidiffusive(u, gf, a, ub, bx, vb, by);
+  auto Mb = [&](int ii, int jj) { return mag(psi.below(ii, jj), iga); };
+  auto Ms = [&](int ii, int jj) { return mag(psi.self(ii, jj), iga); };
+  auto Ma = [&](int ii, int jj) { return mag(psi.above(ii, jj), iga); };
+  const double u = c3.self(i, j);
+  const double gf = 0.5 * (g.below(i, j) + g.self(i, j));
+  const double a = ratio_a(Mb(i, j), Ms(i, j), iga, eps);
+  const double bx = ratio_b(Ms(i + 1, j), Mb(i + 1, j), Ms(i - 1, j), Mb(i - 1, j), iga, eps);
+  const double by = ratio_b(Ms(i, j + 1), Mb(i, j + 1), Ms(i, j - 1), Mb(i, j - 1), iga, eps);
+  const double ub = 0.25 * ((c1.below(i, j) + c1.below(i + 1, j)) + (c1.self(i, j) + c1.self(i + 1, j)));
+  const double vb = 0.25 * ((c2.below(i, j) + c2.below(i, j + 1)) + (c2.self(i, j) + c2.self(i, j + 1)));
+  const double w = antidiffusive(u, gf, a, ub, bx, vb, by);
+  return l.below ? 0.0 : w;  // no flux through a rigid lid
 }
 
 struct FaceVelocity {
   double x, y, z;
 };
-template <class P, class C, class G>
-TDC_HD FaceVelocity antidiffusive_faces(const Vert& v, const Options& o, const P& psi, const C& c1, const C& c2,
-                                        const C& c3, const G& g, int i, int j) {
-  return {antidiffusive_x(v, o, psi, c1, c2, c3, g, i, j), antidiffusive_y(v, o, psi, c1, c2, c3, g, i, j),
-          antidiffusive_z(v, o, psi, c1, c2, c3, g, i, j)};
+TDC_HD FaceVelocity antidiffusive_faces(const Lids& l, const Options& o, const Planes& psi, const Planes& c1,
+                                        const Planes& c2, const Planes& c3, const Planes& g, int i, int j) {
+  return {antidiffusive_x(l, o, psi, c1, c2, c3, g, i, j), antidiffusive_y(l, o, psi, c1, c2, c3, g, i, j),
+          antidiffusive_z(l, o, psi, c1, c2, c3, g, i, j)};
 }
 
 // Non-oscillatory limiter, step 1: how much the antidiffusive fluxes may raise (up) or lower (down)
@@ -179,32 +183,32 @@ TDC_HD FaceVelocity antidiffusive_faces(const Vert& v, const Options& o, const P
 struct Beta {
   double up, down;
 };
-template <class P0, class P, class V, class G>
-TDC_HD Beta fct_beta_cell(const Vert& v, const Options& o, const P0& psi0, const P& psi1, const P& psi,
-                          const V& v1, const V& v2, const V& v3, const G& g, int i, int j) {
-  const int kb = v.kb, k = v.k0, ka = v.ka;
-  const int ni[7] = {i, i - 1, i + 1, i, i, i, i};
-  const int nj[7] = {j, j, j, j - 1, j + 1, j, j};
-  const int nk[7] = {k, k, k, k, k, kb, ka};
-  double mx = psi0(i, j, k), mn = mx;
+TDC_HD Beta fct_beta_cell(const Lids& l, const Options& o, const Planes& psi0, const Planes& psi1, const Planes& psi,
+                          const Planes& v1, const Planes& v2, const Planes& v3, const Planes& g, int i, int j) {
+  // The cell and its six face neighbours, in a fixed order.
+  const double n0[7] = {psi0.self(i, j),     psi0.self(i - 1, j), psi0.self(i + 1, j), psi0.self(i, j - 1),
+                        psi0.self(i, j + 1), psi0.below(i, j),    psi0.above(i, j)};
+  const double n1[7] = {psi1.self(i, j),     psi1.self(i - 1, j), psi1.self(i + 1, j), psi1.self(i, j - 1),
+                        psi1.self(i, j + 1), psi1.below(i, j),    psi1.above(i, j)};
+  double mx = n0[0], mn = n0[0];
   for (int q = 0; q < 7; ++q) {
-    const double a = psi0(ni[q], nj[q], nk[q]), b = psi1(ni[q], nj[q], nk[q]);
+    const double a = n0[q], b = n1[q];
     mx = a > mx ? a : mx;
     mx = b > mx ? b : mx;
     mn = a < mn ? a : mn;
     mn = b < mn ? b : mn;
   }
   const bool lin = o.iga;
-  const double p = psi(i, j, k);
-  const double fx0 = face_flux(psi(i - 1, j, k), p, v1(i, j, k), lin);
-  const double fx1 = face_flux(p, psi(i + 1, j, k), v1(i + 1, j, k), lin);
-  const double fy0 = face_flux(psi(i, j - 1, k), p, v2(i, j, k), lin);
-  const double fy1 = face_flux(p, psi(i, j + 1, k), v2(i, j + 1, k), lin);
-  const double fz0 = face_flux(psi(i, j, kb), p, lower_z(v, v3, i, j), lin);
-  const double fz1 = face_flux(p, psi(i, j, ka), upper_z(v, v3, i, j), lin);
+  const double p = psi.self(i, j);
+  const double fx0 = face_flux(psi.self(i - 1, j), p, v1.self(i, j), lin);
+  const double fx1 = face_flux(p, psi.self(i + 1, j), v1.self(i + 1, j), lin);
+  const double fy0 = face_flux(psi.self(i, j - 1), p, v2.self(i, j), lin);
+  const double fy1 = face_flux(p, psi.self(i, j + 1), v2.self(i, j + 1), lin);
+  const double fz0 = face_flux(psi.below(i, j), p, lower_z(l, v3, i, j), lin);
+  const double fz1 = face_flux(p, psi.above(i, j), upper_z(l, v3, i, j), lin);
   const double in = (pos(fx0) - neg(fx1)) + (pos(fy0) - neg(fy1)) + (pos(fz0) - neg(fz1));
   const double out = (pos(fx1) - neg(fx0)) + (pos(fy1) - neg(fy0)) + (pos(fz1) - neg(fz0));
-  const double gc = g(i, j, k);
+  const double gc = g.self(i, j);
   return {(mx - p) * gc / (in + o.eps), (p - mn) * gc / (out + o.eps)};
 }
 

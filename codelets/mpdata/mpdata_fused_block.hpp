@@ -7,20 +7,6 @@ namespace tdc {
 namespace mpdata {
 namespace fused {
 
-// Reads three consecutive planes (below, self, above) of a 2D-strided array: either planes of a
-// tile array in device memory or slots of a shared-memory ring. `base_*` point at horizontal
-// position (0, 0) of each plane; plane indices are compared with `k0`, never used as offsets, so the
-// accessor serves periodic wrap, clamped lids and ring slots alike.
-struct ThreePlanes {
-  const double *below, *self, *above;
-  int k0;
-  int row;
-  TDC_HD double operator()(int i, int j, int k) const {
-    const double* b = k == k0 ? self : (k < k0 ? below : above);
-    return b[i + row * j];
-  }
-};
-
 struct Geometry {
   TileLayout L;
   bool periodic;
@@ -28,18 +14,10 @@ struct Geometry {
     if (periodic) return ((v % L.nz) + L.nz) % L.nz;
     return v < 0 ? 0 : (v >= L.nz ? L.nz - 1 : v);
   }
-  // Planes below/at/above level-plane `v` of a tile array, with the level rule (wrap or clamp).
-  TDC_HD ThreePlanes global(const double* p, int v) const {
-    const int k = phys(v);
-    const ZBoundary zb = periodic ? ZBoundary::Periodic : ZBoundary::Rigid;
-    const double* origin = p + L.at(0, 0, 0);
-    return {origin + L.plane() * k_below(k, L.nz, zb), origin + L.plane() * k, origin + L.plane() * k_above(k, L.nz, zb),
-            v, L.sx()};
-  }
-  TDC_HD Vert vert(int v) const {
-    const int k = phys(v);
-    return {v - 1, v, v + 1, !periodic && k == 0, !periodic && k == L.nz - 1};
-  }
+  TDC_HD ZBoundary zb() const { return periodic ? ZBoundary::Periodic : ZBoundary::Rigid; }
+  // Planes below/at/above the level of pipeline plane `v` of a tile array (wrap or clamp).
+  TDC_HD Planes global(const double* p, int v) const { return level_planes(p, L, phys(v), zb()); }
+  TDC_HD Lids lids(int v) const { return level_lids(phys(v), L.nz, zb()); }
 };
 
 // A ring of D planes of a W × H region whose (0, 0) sits at absolute column (ox, oy).
@@ -50,9 +28,10 @@ struct Ring {
   TDC_HD static int slot(int v) { return ((v % D) + D) % D; }
   TDC_HD double* plane(int v) const { return data + slot(v) * (W * H); }
   TDC_HD double& at(int v, int i, int j) const { return plane(v)[(i - ox) + W * (j - oy)]; }
-  TDC_HD ThreePlanes around(int v) const {
+  // Pipeline planes v-1, v, v+1: the neighbours below and above in the pipeline's (virtual) order.
+  TDC_HD Planes around(int v) const {
     const int shift = ox + W * oy;
-    return {plane(v - 1) - shift, plane(v) - shift, plane(v + 1) - shift, v, W};
+    return {plane(v - 1) - shift, plane(v) - shift, plane(v + 1) - shift, W};
   }
 };
 
@@ -94,8 +73,8 @@ TDC_HD void fused_block(const Exec& ex, const Geometry& geo, const Options& o, B
   for (int m = 1 - P::LAG; m <= nz - 1 + P::LAG; ++m) {
     // A: donor-cell solution on pipeline plane m (reads device memory only).
     {
-      const Vert v = geo.vert(m);
-      const ThreePlanes P0 = geo.global(psi0, m), C1 = geo.global(c1, m), C2 = geo.global(c2, m),
+      const Lids v = geo.lids(m);
+      const Planes P0 = geo.global(psi0, m), C1 = geo.global(c1, m), C2 = geo.global(c2, m),
                         C3 = geo.global(c3, m), G = geo.global(g, m);
       ex.region(I0 - P::R1, J0 - P::R1, ow + 2 * P::R1, oh + 2 * P::R1,
                  [&](int i, int j) { psi1.at(m, i, j) = upwind_cell(v, P0, C1, C2, C3, G, i, j, false); });
@@ -104,8 +83,8 @@ TDC_HD void fused_block(const Exec& ex, const Geometry& geo, const Options& o, B
     // B: antidiffusive velocities on the lower faces of plane q = m - 1.
     const int q = m - 1;
     if (q >= P::FIRST_V) {
-      const Vert v = geo.vert(q);
-      const ThreePlanes P1 = psi1.around(q), C1 = geo.global(c1, q), C2 = geo.global(c2, q), C3 = geo.global(c3, q),
+      const Lids v = geo.lids(q);
+      const Planes P1 = psi1.around(q), C1 = geo.global(c1, q), C2 = geo.global(c2, q), C3 = geo.global(c3, q),
                         G = geo.global(g, q);
       const int e = P::EV;
       ex.region(I0 - e, J0 - e, ow + 2 * e + 1, oh + 2 * e,
@@ -120,8 +99,8 @@ TDC_HD void fused_block(const Exec& ex, const Geometry& geo, const Options& o, B
     if (FCT) {
       const int r = m - 2;
       if (r >= -1) {
-        const Vert v = geo.vert(r);
-        const ThreePlanes P0 = geo.global(psi0, r), P1 = psi1.around(r), V1 = vel[0].around(r), V2 = vel[1].around(r),
+        const Lids v = geo.lids(r);
+        const Planes P0 = geo.global(psi0, r), P1 = psi1.around(r), V1 = vel[0].around(r), V2 = vel[1].around(r),
                           V3 = vel[2].around(r), G = geo.global(g, r);
         ex.region(I0 - 1, J0 - 1, ow + 2, oh + 2, [&](int i, int j) {
           const Beta b = fct_beta_cell(v, o, P0, P1, P1, V1, V2, V3, G, i, j);
@@ -134,13 +113,13 @@ TDC_HD void fused_block(const Exec& ex, const Geometry& geo, const Options& o, B
     // D: the corrective pass on output plane k = m - LAG, with the limited velocities formed on the fly.
     const int k = m - P::LAG;
     if (k >= 0 && k < nz) {
-      const Vert v = geo.vert(k);
-      const ThreePlanes P1 = psi1.around(k), G = geo.global(g, k);
+      const Lids v = geo.lids(k);
+      const Planes P1 = psi1.around(k), G = geo.global(g, k);
       ex.region(I0, J0, ow, oh, [&](int i, int j) {
         double cx0 = vel[0].at(k, i, j), cx1 = vel[0].at(k, i + 1, j);
         double cy0 = vel[1].at(k, i, j), cy1 = vel[1].at(k, i, j + 1);
-        double cz0 = v.lid_below ? 0.0 : vel[2].at(k, i, j);
-        double cz1 = v.lid_above ? 0.0 : vel[2].at(k + 1, i, j);
+        double cz0 = v.below ? 0.0 : vel[2].at(k, i, j);
+        double cz1 = v.above ? 0.0 : vel[2].at(k + 1, i, j);
         if (FCT) {
           auto U = [&](int kk, int ii, int jj) { return up.at(kk, ii, jj); };
           auto Dn = [&](int kk, int ii, int jj) { return down.at(kk, ii, jj); };
@@ -148,10 +127,10 @@ TDC_HD void fused_block(const Exec& ex, const Geometry& geo, const Options& o, B
           cx1 = fct_limit_face(cx1, U(k, i, j), Dn(k, i, j), U(k, i + 1, j), Dn(k, i + 1, j));
           cy0 = fct_limit_face(cy0, U(k, i, j - 1), Dn(k, i, j - 1), U(k, i, j), Dn(k, i, j));
           cy1 = fct_limit_face(cy1, U(k, i, j), Dn(k, i, j), U(k, i, j + 1), Dn(k, i, j + 1));
-          if (!v.lid_below) cz0 = fct_limit_face(cz0, U(k - 1, i, j), Dn(k - 1, i, j), U(k, i, j), Dn(k, i, j));
-          if (!v.lid_above) cz1 = fct_limit_face(cz1, U(k, i, j), Dn(k, i, j), U(k + 1, i, j), Dn(k + 1, i, j));
+          if (!v.below) cz0 = fct_limit_face(cz0, U(k - 1, i, j), Dn(k - 1, i, j), U(k, i, j), Dn(k, i, j));
+          if (!v.above) cz1 = fct_limit_face(cz1, U(k, i, j), Dn(k, i, j), U(k + 1, i, j), Dn(k + 1, i, j));
         }
-        out[geo.L.at(i, j, k)] = upwind_from_faces(v, P1, G, i, j, cx0, cx1, cy0, cy1, cz0, cz1, o.iga);
+        out[geo.L.at(i, j, k)] = upwind_from_faces(P1, G, i, j, cx0, cx1, cy0, cy1, cz0, cz1, o.iga);
       });
     }
     // The next iteration overwrites the oldest ring slots: everyone must be done reading them.

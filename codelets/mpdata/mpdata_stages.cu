@@ -28,7 +28,8 @@ __global__ void upwind_kernel(Cells s, Box box, const double* psi, const double*
                               const double* c3, const double* g, double* out, bool linear) {
   const CellIndex c = cell_index(s, box);
   if (c.inside)
-    out[s.L.at(c.i, c.j, c.k)] = upwind_cell(s.vert(c.k), s(psi), s(c1), s(c2), s(c3), s(g), c.i, c.j, linear);
+    out[s.L.at(c.i, c.j, c.k)] = upwind_cell(s.lids(c.k), s.at(psi, c.k), s.at(c1, c.k), s.at(c2, c.k), s.at(c3, c.k),
+                                             s.at(g, c.k), c.i, c.j, linear);
 }
 
 __global__ void antidiffusive_kernel(Cells s, Options o, Box box, const double* psi, const double* c1,
@@ -36,7 +37,8 @@ __global__ void antidiffusive_kernel(Cells s, Options o, Box box, const double* 
                                      double* v2, double* v3) {
   const CellIndex c = cell_index(s, box);
   if (!c.inside) return;
-  const FaceVelocity v = antidiffusive_faces(s.vert(c.k), o, s(psi), s(c1), s(c2), s(c3), s(g), c.i, c.j);
+  const FaceVelocity v = antidiffusive_faces(s.lids(c.k), o, s.at(psi, c.k), s.at(c1, c.k), s.at(c2, c.k), s.at(c3, c.k),
+                                             s.at(g, c.k), c.i, c.j);
   const std::ptrdiff_t n = s.L.at(c.i, c.j, c.k);
   v1[n] = v.x;
   v2[n] = v.y;
@@ -48,7 +50,8 @@ __global__ void fct_beta_kernel(Cells s, Options o, Box box, const double* psi0,
                                 const double* g, double* up, double* down) {
   const CellIndex c = cell_index(s, box);
   if (!c.inside) return;
-  const Beta b = fct_beta_cell(s.vert(c.k), o, s(psi0), s(psi1), s(psi), s(v1), s(v2), s(v3), s(g), c.i, c.j);
+  const Beta b = fct_beta_cell(s.lids(c.k), o, s.at(psi0, c.k), s.at(psi1, c.k), s.at(psi, c.k), s.at(v1, c.k),
+                               s.at(v2, c.k), s.at(v3, c.k), s.at(g, c.k), c.i, c.j);
   up[s.L.at(c.i, c.j, c.k)] = b.up;
   down[s.L.at(c.i, c.j, c.k)] = b.down;
 }
@@ -60,9 +63,8 @@ __global__ void fct_limit_kernel(Cells s, Box box, const double* up, const doubl
   const std::ptrdiff_t n = s.L.at(c.i, c.j, c.k), w = s.L.at(c.i - 1, c.j, c.k), so = s.L.at(c.i, c.j - 1, c.k);
   v1[n] = fct_limit_face(v1[n], up[w], down[w], up[n], down[n]);
   v2[n] = fct_limit_face(v2[n], up[so], down[so], up[n], down[n]);
-  const Vert v = s.vert(c.k);
-  if (!v.lid_below) {
-    const std::ptrdiff_t b = s.L.at(c.i, c.j, v.kb);
+  if (!s.lids(c.k).below) {
+    const std::ptrdiff_t b = s.L.at(c.i, c.j, k_below(c.k, s.L.nz, s.zb));
     v3[n] = fct_limit_face(v3[n], up[b], down[b], up[n], down[n]);
   }
 }

@@ -14,8 +14,8 @@ namespace mpdata {
 struct Cells {
   TileLayout L;
   ZBoundary zb;
-  TDC_HD Vert vert(int k) const { return level_vert(k, L.nz, zb); }
-  TDC_HD TileArray operator()(const double* p) const { return TileArray{p, L}; }
+  TDC_HD Lids lids(int k) const { return level_lids(k, L.nz, zb); }
+  TDC_HD Planes at(const double* p, int k) const { return level_planes(p, L, k, zb); }
 };
 
 // out = psi - div(F(psi, c))/G on the cells of `box` (linear fluxes when `linear`).
