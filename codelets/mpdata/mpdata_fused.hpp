@@ -12,6 +12,10 @@ namespace mpdata {
 
 // Whether the fused kernel handles these options (iord = 2; otherwise use the stages).
 inline bool fused_supported(const Options& o) { return o.iord == 2; }
+// Which variant runs by default: fused on CUDA (it saves device-memory traffic), staged on the CPU
+// (its simple loops vectorise, the fused block's do not; measured in docs/performance.md).
+// TASKDYCORE_KERNEL=staged|fused overrides both; results are bitwise the same either way.
+bool fused_by_default(bool cuda);
 
 // The same block algorithm on the CPU: tiles of 32 × 8 columns marching up, rings in cache.
 void step2_fused_cpu(const Cells& s, const Options& o, Box out_box, const double* psi0, const double* c1,
@@ -22,9 +26,11 @@ void step2_fused_cpu(const Cells& s, const Options& o, Box out_box, const double
 struct FusedShape {
   int tx = 32, ty = 8;
 };
+// TASKDYCORE_FUSED_BLOCK=32x4 picks the other compiled block shape (for comparisons).
+FusedShape fused_shape_by_default();
 void step2_fused_cuda(const Cells& s, const Options& o, Box out_box, const double* psi0, const double* c1,
                       const double* c2, const double* c3, const double* g, double* out, cudaStream_t st,
-                      FusedShape shape = {});
+                      FusedShape shape = fused_shape_by_default());
 #endif
 
 }  // namespace mpdata

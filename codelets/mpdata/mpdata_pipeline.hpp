@@ -55,7 +55,7 @@ inline Scratch carve_scratch(const Options& o, const TileLayout& L, double* buff
 struct StepInputs;
 
 struct CpuStages {
-  bool use_fused = true;
+  bool use_fused = fused_by_default(false);
   bool fused_step(const Cells& s, const Options& o, Box b, const StepInputs& in, double* out) const;
   void upwind(const Cells& s, Box b, const double* psi, const double* c1, const double* c2,
               const double* c3, const double* g, double* out, bool linear) const {
@@ -80,7 +80,7 @@ struct CpuStages {
 #if defined(TASKDYCORE_HAVE_CUDA)
 struct CudaStages {
   cudaStream_t stream;
-  bool use_fused = true;
+  bool use_fused = fused_by_default(true);
   bool fused_step(const Cells& s, const Options& o, Box b, const StepInputs& in, double* out) const;
   void upwind(const Cells& s, Box b, const double* psi, const double* c1, const double* c2,
               const double* c3, const double* g, double* out, bool linear) const {

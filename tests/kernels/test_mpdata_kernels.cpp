@@ -127,10 +127,11 @@ TEST(FusedStep, BitwiseTheStagedKernels) {
           const mpdata::Scratch t = mpdata::carve_scratch(o, r.L, scratch.data());
           for (Box b : {Box{0, 45, 0, 19}, Box{3, 42, 3, 16}, Box{0, 45, 0, 3}, Box{-0, 3, 3, 16}}) {
             std::vector<double> staged(r.L.size(), std::numeric_limits<double>::quiet_NaN()), fused = staged;
-            mpdata::CpuStages plain;
+            mpdata::CpuStages plain, blocked;
             plain.use_fused = false;
+            blocked.use_fused = true;
             mpdata::advance_region(plain, s, o, b, in, t, staged.data());
-            mpdata::advance_region(mpdata::CpuStages{}, s, o, b, in, t, fused.data());
+            mpdata::advance_region(blocked, s, o, b, in, t, fused.data());
             ASSERT_EQ(0, std::memcmp(staged.data(), fused.data(), staged.size() * sizeof(double)))
                 << "fct " << fct << " iga " << iga << " rigid " << rigid << " nz " << nz << " box " << b.i0 << ".."
                 << b.i1 << " x " << b.j0 << ".." << b.j1;
