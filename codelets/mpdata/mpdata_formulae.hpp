@@ -219,5 +219,21 @@ TDC_HD double fct_limit_face(double v, double up_lo, double down_lo, double up_h
   return pos(v) * min3(1.0, down_lo, up_hi) + neg(v) * min3(1.0, up_lo, down_hi);
 }
 
+// The final corrective pass with the FCT limiter applied on the fly: each of the cell's six face
+// velocities is limited with the factors of the two cells it joins (as fct_limit_face would have
+// stored it) and the result applied upwind; no limited velocity is written to memory.
+TDC_HD double limited_upwind_cell(const Lids& l, const Planes& psi, const Planes& v1, const Planes& v2,
+                                  const Planes& v3, const Planes& up, const Planes& dn, const Planes& g, int i, int j,
+                                  bool linear) {
+  const double u = up.self(i, j), d = dn.self(i, j);
+  const double cx0 = fct_limit_face(v1.self(i, j), up.self(i - 1, j), dn.self(i - 1, j), u, d);
+  const double cx1 = fct_limit_face(v1.self(i + 1, j), u, d, up.self(i + 1, j), dn.self(i + 1, j));
+  const double cy0 = fct_limit_face(v2.self(i, j), up.self(i, j - 1), dn.self(i, j - 1), u, d);
+  const double cy1 = fct_limit_face(v2.self(i, j + 1), u, d, up.self(i, j + 1), dn.self(i, j + 1));
+  const double cz0 = fct_limit_face(lower_z(l, v3, i, j), up.below(i, j), dn.below(i, j), u, d);
+  const double cz1 = fct_limit_face(upper_z(l, v3, i, j), u, d, up.above(i, j), dn.above(i, j));
+  return upwind_from_faces(psi, g, i, j, cx0, cx1, cy0, cy1, l.below ? 0.0 : cz0, l.above ? 0.0 : cz1, linear);
+}
+
 }  // namespace mpdata
 }  // namespace tdc

@@ -12,9 +12,10 @@ namespace mpdata {
 
 // Whether the fused kernel handles these options (iord = 2; otherwise use the stages).
 inline bool fused_supported(const Options& o) { return o.iord == 2; }
-// Which variant runs by default: fused on CUDA (it saves device-memory traffic), staged on the CPU
-// (its simple loops vectorise, the fused block's do not; measured in docs/performance.md).
-// TASKDYCORE_KERNEL=staged|fused overrides both; results are bitwise the same either way.
+// Which variant runs by default: the staged kernels on both devices. On the CPU their simple loops
+// vectorise (the fused block's do not); on the GPU the fused kernel is latency-bound (one block
+// marches all levels with four barriers per level) and was measured slower (docs/performance.md).
+// TASKDYCORE_KERNEL=fused selects it; results are bitwise the same either way.
 bool fused_by_default(bool cuda);
 
 // The same block algorithm on the CPU: tiles of 32 × 8 columns marching up, rings in cache.

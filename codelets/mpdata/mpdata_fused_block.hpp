@@ -116,21 +116,13 @@ TDC_HD void fused_block(const Exec& ex, const Geometry& geo, const Options& o, B
       const Lids v = geo.lids(k);
       const Planes P1 = psi1.around(k), G = geo.global(g, k);
       ex.region(I0, J0, ow, oh, [&](int i, int j) {
-        double cx0 = vel[0].at(k, i, j), cx1 = vel[0].at(k, i + 1, j);
-        double cy0 = vel[1].at(k, i, j), cy1 = vel[1].at(k, i, j + 1);
-        double cz0 = v.below ? 0.0 : vel[2].at(k, i, j);
-        double cz1 = v.above ? 0.0 : vel[2].at(k + 1, i, j);
+        const Planes V1 = vel[0].around(k), V2 = vel[1].around(k), V3 = vel[2].around(k);
         if (FCT) {
-          auto U = [&](int kk, int ii, int jj) { return up.at(kk, ii, jj); };
-          auto Dn = [&](int kk, int ii, int jj) { return down.at(kk, ii, jj); };
-          cx0 = fct_limit_face(cx0, U(k, i - 1, j), Dn(k, i - 1, j), U(k, i, j), Dn(k, i, j));
-          cx1 = fct_limit_face(cx1, U(k, i, j), Dn(k, i, j), U(k, i + 1, j), Dn(k, i + 1, j));
-          cy0 = fct_limit_face(cy0, U(k, i, j - 1), Dn(k, i, j - 1), U(k, i, j), Dn(k, i, j));
-          cy1 = fct_limit_face(cy1, U(k, i, j), Dn(k, i, j), U(k, i, j + 1), Dn(k, i, j + 1));
-          if (!v.below) cz0 = fct_limit_face(cz0, U(k - 1, i, j), Dn(k - 1, i, j), U(k, i, j), Dn(k, i, j));
-          if (!v.above) cz1 = fct_limit_face(cz1, U(k, i, j), Dn(k, i, j), U(k + 1, i, j), Dn(k + 1, i, j));
+          out[geo.L.at(i, j, k)] =
+              limited_upwind_cell(v, P1, V1, V2, V3, up.around(k), down.around(k), G, i, j, o.iga);
+        } else {
+          out[geo.L.at(i, j, k)] = upwind_cell(v, P1, V1, V2, V3, G, i, j, o.iga);
         }
-        out[geo.L.at(i, j, k)] = upwind_from_faces(P1, G, i, j, cx0, cx1, cy0, cy1, cz0, cz1, o.iga);
       });
     }
     // The next iteration overwrites the oldest ring slots: everyone must be done reading them.

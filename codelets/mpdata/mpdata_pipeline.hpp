@@ -75,6 +75,10 @@ struct CpuStages {
                  double* v3) const {
     fct_limit_cpu(s, b, up, down, v1, v2, v3);
   }
+  void limited_upwind(const Cells& s, Box b, const double* psi, const double* v1, const double* v2, const double* v3,
+                      const double* up, const double* down, const double* g, double* out, bool linear) const {
+    limited_upwind_cpu(s, b, psi, v1, v2, v3, up, down, g, out, linear);
+  }
 };
 
 #if defined(TASKDYCORE_HAVE_CUDA)
@@ -99,6 +103,10 @@ struct CudaStages {
   void fct_limit(const Cells& s, Box b, const double* up, const double* down, double* v1, double* v2,
                  double* v3) const {
     fct_limit_cuda(s, b, up, down, v1, v2, v3, stream);
+  }
+  void limited_upwind(const Cells& s, Box b, const double* psi, const double* v1, const double* v2, const double* v3,
+                      const double* up, const double* down, const double* g, double* out, bool linear) const {
+    limited_upwind_cuda(s, b, psi, v1, v2, v3, up, down, g, out, linear, stream);
   }
 };
 #endif
@@ -147,12 +155,18 @@ void advance_region(const Stages& k, const Cells& s, const Options& o, Box regio
     double* const* v = t.vel[(p - 1) % 2];
     k.antidiffusive(s, o, rp.grown(o.fct ? 1 : 0).with_upper_faces(), cur, vel[0], vel[1], vel[2],
                     in.g, v[0], v[1], v[2]);
+    double* next = (p == passes) ? out : t.psi_ab[(p - 1) % 2];
     if (o.fct) {
       k.fct_beta(s, o, rp.grown(1), in.psi0, t.psi1, cur, v[0], v[1], v[2], in.g, t.up, t.down);
-      k.fct_limit(s, rp.with_upper_faces(), t.up, t.down, v[0], v[1], v[2]);
+      if (p == passes) {  // the last pass limits on the fly: the limited velocities are not needed again
+        k.limited_upwind(s, rp, cur, v[0], v[1], v[2], t.up, t.down, in.g, next, o.iga);
+      } else {
+        k.fct_limit(s, rp.with_upper_faces(), t.up, t.down, v[0], v[1], v[2]);
+        k.upwind(s, rp, cur, v[0], v[1], v[2], in.g, next, o.iga);
+      }
+    } else {
+      k.upwind(s, rp, cur, v[0], v[1], v[2], in.g, next, o.iga);
     }
-    double* next = (p == passes) ? out : t.psi_ab[(p - 1) % 2];
-    k.upwind(s, rp, cur, v[0], v[1], v[2], in.g, next, o.iga);
     cur = next;
     for (int d = 0; d < 3; ++d) vel[d] = v[d];
   }

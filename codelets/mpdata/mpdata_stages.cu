@@ -32,6 +32,16 @@ __global__ void upwind_kernel(Cells s, Box box, const double* psi, const double*
                                              s.at(g, c.k), c.i, c.j, linear);
 }
 
+__global__ void limited_upwind_kernel(Cells s, Box box, const double* psi, const double* v1, const double* v2,
+                                      const double* v3, const double* up, const double* down, const double* g,
+                                      double* out, bool linear) {
+  const CellIndex c = cell_index(s, box);
+  if (c.inside)
+    out[s.L.at(c.i, c.j, c.k)] = limited_upwind_cell(s.lids(c.k), s.at(psi, c.k), s.at(v1, c.k), s.at(v2, c.k),
+                                                     s.at(v3, c.k), s.at(up, c.k), s.at(down, c.k), s.at(g, c.k), c.i,
+                                                     c.j, linear);
+}
+
 __global__ void antidiffusive_kernel(Cells s, Options o, Box box, const double* psi, const double* c1,
                                      const double* c2, const double* c3, const double* g, double* v1,
                                      double* v2, double* v3) {
@@ -75,6 +85,14 @@ void upwind_cuda(const Cells& s, Box box, const double* psi, const double* c1, c
                  const double* c3, const double* g, double* out, bool linear, cudaStream_t st) {
   if (box.empty()) return;
   upwind_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, box, psi, c1, c2, c3, g, out, linear);
+  TDC_CUDA_CHECK(cudaGetLastError());
+}
+
+void limited_upwind_cuda(const Cells& s, Box box, const double* psi, const double* v1, const double* v2,
+                         const double* v3, const double* up, const double* down, const double* g, double* out,
+                         bool linear, cudaStream_t st) {
+  if (box.empty()) return;
+  limited_upwind_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, box, psi, v1, v2, v3, up, down, g, out, linear);
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -33,7 +33,15 @@ void fct_beta_cpu(const Cells& s, const Options& o, Box box, const double* psi0,
 void fct_limit_cpu(const Cells& s, Box box, const double* up, const double* down, double* v1,
                    double* v2, double* v3);
 
+// The last FCT pass: out = upwind with v1..v3 limited on the fly by up/down (no limited velocities stored).
+void limited_upwind_cpu(const Cells& s, Box box, const double* psi, const double* v1, const double* v2,
+                        const double* v3, const double* up, const double* down, const double* g, double* out,
+                        bool linear);
+
 #if defined(TASKDYCORE_HAVE_CUDA)
+void limited_upwind_cuda(const Cells& s, Box box, const double* psi, const double* v1, const double* v2,
+                         const double* v3, const double* up, const double* down, const double* g, double* out,
+                         bool linear, cudaStream_t st);
 void upwind_cuda(const Cells& s, Box box, const double* psi, const double* c1, const double* c2,
                  const double* c3, const double* g, double* out, bool linear, cudaStream_t st);
 void antidiffusive_cuda(const Cells& s, const Options& o, Box box, const double* psi, const double* c1,

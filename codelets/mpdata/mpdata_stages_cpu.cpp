@@ -13,6 +13,19 @@ void upwind_cpu(const Cells& s, Box box, const double* psi, const double* c1, co
   }
 }
 
+void limited_upwind_cpu(const Cells& s, Box box, const double* psi, const double* v1, const double* v2,
+                        const double* v3, const double* up, const double* down, const double* g, double* out,
+                        bool linear) {
+  for (int k = 0; k < s.L.nz; ++k) {
+    const Lids l = s.lids(k);
+    const Planes P = s.at(psi, k), V1 = s.at(v1, k), V2 = s.at(v2, k), V3 = s.at(v3, k), U = s.at(up, k),
+                 D = s.at(down, k), G = s.at(g, k);
+    for (int j = box.j0; j < box.j1; ++j)
+      for (int i = box.i0; i < box.i1; ++i)
+        out[s.L.at(i, j, k)] = limited_upwind_cell(l, P, V1, V2, V3, U, D, G, i, j, linear);
+  }
+}
+
 void antidiffusive_cpu(const Cells& s, const Options& o, Box box, const double* psi, const double* c1,
                        const double* c2, const double* c3, const double* g, double* v1, double* v2,
                        double* v3) {
