@@ -38,7 +38,20 @@ void initialise(const Decomposition& d, const AdvectionCase& ac, TiledField& psi
 
 }  // namespace
 
-AdvectionModel::AdvectionModel(const AdvectionConfig& cfg, int rank, int ranks)
+// The interiors of the owned tiles from a global field ([nz][ny][nx]); ghosts come from the halo exchange.
+void load_interiors(const Decomposition& d, const std::vector<double>& global, TiledField& psi) {
+  const TileLayout& L = d.layout();
+  const int gnx = L.nx * d.tiles_x(), gny = L.ny * d.tiles_y();
+  for (int t = 0; t < d.tiles(); ++t) {
+    if (!psi.owned(t)) continue;
+    for (int k = 0; k < L.nz; ++k)
+      for (int j = 0; j < L.ny; ++j)
+        for (int i = 0; i < L.nx; ++i)
+          psi.host(t)[L.at(i, j, k)] = global[(std::size_t(k) * gny + d.origin_y(t) + j) * gnx + d.origin_x(t) + i];
+  }
+}
+
+AdvectionModel::AdvectionModel(const AdvectionConfig& cfg, int rank, int ranks, const io::CheckpointState* restart)
     : cfg_(cfg),
       rank_(rank),
       d_(cfg.grid, cfg.tiles_x, cfg.tiles_y, cfg.halo, ranks),
@@ -59,8 +72,14 @@ AdvectionModel::AdvectionModel(const AdvectionConfig& cfg, int rank, int ranks)
   TiledField* c[3] = {&c1_, &c2_, &c3_};
   TiledField* s[3] = {s1_.get(), s2_.get(), s3_.get()};
   initialise(d_, case_, psi_a_, c, s, g_);
+  if (restart) {
+    load_interiors(d_, restart->psi, psi_a_);
+    step_ = restart->step;
+    // The field of step n lives in psi[n % 2]: keep that invariant (the graph alternates on it).
+    if (step_ % 2) std::swap(fields_.psi[0], fields_.psi[1]);
+  }
   for (int t = 0; t < d_.tiles(); ++t) local_tiles_ += d_.owner(t) == rank;
-  submit_halo_exchange(d_, psi_a_, strips_);
+  submit_halo_exchange(d_, psi_a_, strips_);  // psi_a_ holds the state of step_ either way
 }
 
 void AdvectionModel::submit_steps(long count, int window_steps) {

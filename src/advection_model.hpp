@@ -8,12 +8,14 @@
 #include "../graph/mpdata_graph.hpp"
 #include "../graph/reductions.hpp"
 #include "advection_case.hpp"
+#include "io/checkpoint.hpp"
 
 namespace tdc {
 
 class AdvectionModel {
  public:
-  AdvectionModel(const AdvectionConfig& cfg, int rank, int ranks);
+  // `restart` (optional) replaces the analytic initial state by a checkpoint's field and step.
+  AdvectionModel(const AdvectionConfig& cfg, int rank, int ranks, const io::CheckpointState* restart = nullptr);
   const Decomposition& decomposition() const { return d_; }
   const AdvectionCase& analytic() const { return case_; }
   long step() const { return step_; }

@@ -12,8 +12,10 @@
 
 #include "advection_model.hpp"
 #include "checksum.hpp"
+#include "io/checkpoint.hpp"
 #include "io/field_writer.hpp"
 #include "progress.hpp"
+#include "stop_request.hpp"
 
 namespace tdc {
 namespace {
@@ -63,12 +65,39 @@ void check_courant(const AdvectionConfig& cfg) {
                                      std::to_string(c) + " > 1: MPDATA would be unstable; reduce time.dt");
 }
 
+void check_restart(const AdvectionConfig& cfg, const std::string& path) {
+  try {
+    const io::CheckpointState s = io::read_checkpoint(path, trajectory_fingerprint(cfg), false);
+    if (s.nx != cfg.grid.nx || s.ny != cfg.grid.ny || s.nz != cfg.grid.nz)
+      throw ConfigError("--restart", "'" + path + "' holds a field of another size");
+    if (s.step >= cfg.steps)
+      throw ConfigError("time.steps", "is " + std::to_string(cfg.steps) + " but the checkpoint '" + path +
+                                          "' is already at step " + std::to_string(s.step));
+  } catch (const io::CheckpointError& e) {
+    throw ConfigError(e.key(), e.what());
+  }
+}
+
 nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunOptions& o) {
   const int rank = rt.rank();
-  AdvectionModel model(cfg, rank, rt.size());
+  std::unique_ptr<io::CheckpointState> restart;
+  if (!o.restart.empty())
+    restart = std::make_unique<io::CheckpointState>(io::read_checkpoint(o.restart, trajectory_fingerprint(cfg)));
+  AdvectionModel model(cfg, rank, rt.size(), restart.get());
+  restart.reset();  // the field is in the tiles now
   const AdvectionCase& ac = model.analytic();
   const double max_courant = ac.max_courant();
-  const Moments m0 = model.moments();
+  const long first_step = model.step();
+  const Moments m_start = model.moments();
+  // Budgets of the run's initial state, carried across restarts so changes are over the whole run.
+  double mass0 = dd_value(m_start.mass), min0 = m_start.min, max0 = m_start.max;
+  if (!o.restart.empty() && rank == 0) {
+    for (const auto& [name, v] : io::read_checkpoint(o.restart, trajectory_fingerprint(cfg), false).budgets) {
+      if (name == "mass_initial") mass0 = v;
+      if (name == "initial_min") min0 = v;
+      if (name == "initial_max") max0 = v;
+    }
+  }
 
   std::unique_ptr<io::FieldWriter> writer;
   std::vector<double> global;
@@ -89,41 +118,74 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
     }
     output_s += seconds_since(t0);
   };
+  auto write_checkpoint = [&]() {  // collective: gathers psi, rank 0 writes checkpoint.h5 atomically
+    if (o.out_dir.empty()) return;
+    const auto t0 = Clock::now();
+    io::CheckpointState s;
+    model.gather(s.psi);
+    if (rank == 0) {
+      s.step = model.step();
+      s.time = model.time();
+      s.nx = cfg.grid.nx;
+      s.ny = cfg.grid.ny;
+      s.nz = cfg.grid.nz;
+      s.budgets = {{"mass_initial", mass0}, {"initial_min", min0}, {"initial_max", max0}};
+      io::write_checkpoint(o.out_dir + "/checkpoint.h5", s, trajectory_fingerprint(cfg));
+    }
+    output_s += seconds_since(t0);
+  };
   write_record();
 
-  // The stepping loop: steps are submitted ahead of execution (a few in flight), output records
-  // gathered between chunks.
-  Progress progress(cfg.steps, cfg.dt, cfg.progress_seconds, o.progress && rank == 0);
+  // The stepping loop: steps are submitted ahead of execution (a few in flight). Output records and
+  // checkpoints are written at chunk boundaries; a SIGINT/SIGTERM stops the run at a step boundary
+  // (with several ranks: at the next chunk boundary, agreed by all) with a final checkpoint.
+  install_stop_handlers();
+  auto multiple = [](long step, int every) { return every > 0 && step % every == 0; };
+  auto next_boundary = [&](long step) {
+    long b = cfg.steps;
+    for (int every : {cfg.output_interval, cfg.checkpoint_interval})
+      if (every > 0) b = std::min(b, (step / every + 1) * every);
+    return b;
+  };
+  Progress progress(first_step, cfg.steps, cfg.dt, cfg.progress_seconds, o.progress && rank == 0);
   rt.wait_all();
   const auto t_start = Clock::now();
-  const long chunk = cfg.output_interval > 0 ? cfg.output_interval : cfg.steps;
-  while (model.step() < cfg.steps) {
-    const long n = std::min<long>(chunk, cfg.steps - model.step());
-    for (long s = 0; s < n; ++s) {  // one step at a time so that progress lines can appear
+  int stopped = 0;
+  while (model.step() < cfg.steps && !stopped) {
+    const long boundary = next_boundary(model.step());
+    while (model.step() < boundary) {
       model.submit_steps(1);
-      progress.update(std::max<long>(0, model.step() - 3), seconds_since(t_start) - output_s);
+      progress.update(std::max<long>(first_step, model.step() - 3), seconds_since(t_start) - output_s);
+      if (rt.size() == 1 && stop_signal()) break;
     }
-    if (model.step() < cfg.steps) write_record();
+    stopped = agreed_stop_signal(rank, rt.size());
+    if (stopped || model.step() >= cfg.steps) break;
+    if (multiple(model.step(), cfg.output_interval)) write_record();
+    if (multiple(model.step(), cfg.checkpoint_interval)) write_checkpoint();
   }
   rt.wait_all();
+  const long steps_run = model.step() - first_step;
   const double loop_s = seconds_since(t_start) - output_s;
-  progress.finish(cfg.steps, loop_s);
+  if (stopped && rank == 0)
+    std::printf("taskdycore: stopped by signal %d after step %ld; writing a checkpoint\n", stopped, model.step());
+  progress.finish(model.step(), loop_s);
 
   const Moments m1 = model.moments();
   const double t_end = model.time();
   write_record();
+  write_checkpoint();
   if (o.out_dir.empty()) model.gather(global);
 
   nlohmann::json j;
   if (rank != 0) return j;
-  const double mass0 = dd_value(m0.mass), mass1 = dd_value(m1.mass);
+  const double mass1 = dd_value(m1.mass);
   nlohmann::json validation = {{"mass_initial", mass0},
                                {"mass_final", mass1},
                                {"mass_rel_change", std::fabs(mass1 - mass0) / std::fabs(mass0)},
                                {"min", m1.min},
                                {"max", m1.max},
-                               {"initial_min", m0.min},
-                               {"initial_max", m0.max}};
+                               {"initial_min", min0},
+                               {"initial_max", max0}};
   if (ac.has_exact(t_end)) {
     const ErrorNorms e = error_norms(cfg, ac, global, t_end);
     validation["l2_error"] = e.l2;
@@ -137,17 +199,22 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
   j["workers"] = {{"cpu", rt.cpu_workers()}, {"cuda", rt.cuda_workers()}};
   j["scheduler"] = rt.scheduler();
   j["mpdata"] = {{"iord", cfg.mpdata.iord}, {"fct", cfg.mpdata.fct}, {"iga", cfg.mpdata.iga}};
-  j["steps"] = cfg.steps;
+  j["steps"] = model.step();
+  j["steps_this_run"] = steps_run;
+  if (!o.restart.empty()) j["restarted_from"] = {{"file", o.restart}, {"step", first_step}};
+  if (stopped) j["interrupted_by_signal"] = stopped;
   j["dt"] = cfg.dt;
   j["time_end"] = t_end;
   j["max_courant"] = max_courant;
-  j["ms_per_step"] = 1e3 * loop_s / cfg.steps;
-  j["mcells_per_s"] = cfg.grid.cells() * cfg.steps / loop_s / 1e6;
+  j["ms_per_step"] = 1e3 * loop_s / std::max<long>(1, steps_run);
+  j["mcells_per_s"] = cfg.grid.cells() * steps_run / loop_s / 1e6;
   j["stepping_s"] = loop_s;
   j["output_s"] = output_s;
   j["validation"] = validation;
   j["field_checksum"] = checksum_hex(global);
-  if (writer) j["output"] = {{"fields", "fields.h5"}, {"xdmf", "fields.xmf"}, {"records", writer->records()}};
+  if (writer)
+    j["output"] = {{"fields", "fields.h5"}, {"xdmf", "fields.xmf"}, {"records", writer->records()},
+                   {"checkpoint", "checkpoint.h5"}};
   return j;
 }
 

@@ -13,6 +13,7 @@ namespace tdc {
 struct RunOptions {
   std::string out_dir;      // empty: write nothing (tests)
   bool progress = true;
+  std::string restart;      // checkpoint to resume from (empty: start from the analytic state)
 };
 
 // Returns the summary (on rank 0; other ranks get what they know). Throws ConfigError for
@@ -21,5 +22,8 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
 
 // The Courant check, separately, so that the CLI can refuse a run before anything starts.
 void check_courant(const AdvectionConfig& cfg);
+// Checks that `path` is a checkpoint this configuration can resume (throws ConfigError naming the
+// key or --restart), without reading the field.
+void check_restart(const AdvectionConfig& cfg, const std::string& path);
 
 }  // namespace tdc

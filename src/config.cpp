@@ -1,6 +1,7 @@
 #include "config.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <set>
@@ -192,6 +193,7 @@ AdvectionConfig read(toml::value& root, const std::vector<std::string>& override
   c.scale_height = r.number("density.scale_height", 0.0);
 
   c.output_interval = int(r.integer("output.interval", 0));
+  c.checkpoint_interval = int(r.integer("output.checkpoint_interval", 0));
   c.progress_seconds = r.number("output.progress_seconds", 5.0);
   c.scheduler = r.choice("runtime.scheduler", "dmdas", {"dmdas", "dmda", "lws", "ws", "eager", "prio", "random"});
   r.reject_unknown();
@@ -234,6 +236,7 @@ AdvectionConfig read(toml::value& root, const std::vector<std::string>& override
   require(!(c.z_boundary == ZBoundary::Rigid && c.flow == Flow::Deformational), "grid.z_boundary",
           "the deformational flow is periodic in z");
   require(c.output_interval >= 0, "output.interval", "must be zero or positive");
+  require(c.checkpoint_interval >= 0, "output.checkpoint_interval", "must be zero or positive");
   require(c.progress_seconds > 0, "output.progress_seconds", "must be positive");
   return c;
 }
@@ -261,6 +264,43 @@ AdvectionConfig parse_config(const std::string& text, const std::vector<std::str
     throw ConfigError("<text>", std::string("not valid TOML: ") + e.what());
   }
   return read(root, overrides);
+}
+
+std::vector<std::pair<std::string, std::string>> trajectory_fingerprint(const AdvectionConfig& c) {
+  auto num = [](double v) {
+    char s[40];
+    std::snprintf(s, sizeof s, "%.17g", v);
+    return std::string(s);
+  };
+  auto nums = [&](const double* v, int n) {
+    std::string s = "[";
+    for (int q = 0; q < n; ++q) s += (q ? ", " : "") + num(v[q]);
+    return s + "]";
+  };
+  return {{"case.name", c.name},
+          {"case.flow", to_string(c.flow)},
+          {"grid.nx", std::to_string(c.grid.nx)},
+          {"grid.ny", std::to_string(c.grid.ny)},
+          {"grid.nz", std::to_string(c.grid.nz)},
+          {"grid.lx", num(c.grid.lx)},
+          {"grid.ly", num(c.grid.ly)},
+          {"grid.lz", num(c.grid.lz)},
+          {"grid.z_boundary", c.z_boundary == ZBoundary::Rigid ? "rigid" : "periodic"},
+          {"time.dt", num(c.dt)},
+          {"mpdata.iord", std::to_string(c.mpdata.iord)},
+          {"mpdata.fct", c.mpdata.fct ? "true" : "false"},
+          {"mpdata.iga", c.mpdata.iga ? "true" : "false"},
+          {"flow.velocity", nums(c.velocity.data(), 3)},
+          {"flow.omega", num(c.omega)},
+          {"flow.center", nums(c.rotation_center.data(), 2)},
+          {"flow.period", num(c.period)},
+          {"initial.shape", c.shape == Shape::Cone ? "cone" : "gaussian"},
+          {"initial.center", nums(c.center.data(), 3)},
+          {"initial.radius", num(c.radius)},
+          {"initial.amplitude", num(c.amplitude)},
+          {"initial.background", num(c.background)},
+          {"initial.dims", std::to_string(c.shape_dims)},
+          {"density.scale_height", num(c.scale_height)}};
 }
 
 const char* to_string(Flow f) {

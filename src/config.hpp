@@ -48,6 +48,7 @@ struct AdvectionConfig {
   double scale_height = 0.0;                      // > 0: G = exp(-z / H)
   // output and runtime
   int output_interval = 0;                        // steps between field records (0: first and last only)
+  int checkpoint_interval = 0;                    // steps between checkpoints (0: at the end and on SIGINT/SIGTERM only)
   double progress_seconds = 5.0;
   std::string scheduler = "dmdas";
 };
@@ -58,5 +59,9 @@ AdvectionConfig load_config(const std::string& path, const std::vector<std::stri
 AdvectionConfig parse_config(const std::string& toml_text, const std::vector<std::string>& overrides);
 
 const char* to_string(Flow f);
+
+// The settings that determine a run's trajectory, as "key" -> text: a checkpoint can only be
+// resumed by a run that agrees on all of them (tiles, ranks, output and step count may differ).
+std::vector<std::pair<std::string, std::string>> trajectory_fingerprint(const AdvectionConfig& c);
 
 }  // namespace tdc

@@ -39,12 +39,13 @@ void write_atomically(const fs::path& path, const std::string& text) {
 }
 
 int run_command(int argc, char** argv, const std::string& case_file, const std::vector<std::string>& sets,
-                std::string out_dir, const std::string& trace_dir, bool force) {
+                std::string out_dir, const std::string& trace_dir, bool force, const std::string& restart) {
   const bool root = tdc::launcher_rank() == 0;
   tdc::AdvectionConfig cfg;
   try {
     cfg = tdc::load_config(case_file, sets);
     tdc::check_courant(cfg);
+    if (!restart.empty()) tdc::check_restart(cfg, restart);
     if (out_dir.empty()) out_dir = "runs/" + cfg.name + "-" + timestamp();
     if (is_nonempty_dir(out_dir) && !force)
       throw tdc::ConfigError("--out", "'" + out_dir + "' exists and is not empty; refusing to overwrite it (choose "
@@ -60,6 +61,7 @@ int run_command(int argc, char** argv, const std::string& case_file, const std::
   if (rt.rank() == 0) {
     fs::create_directories(out_dir);
     if (force) {
+      // (checkpoint.h5 is not removed: it is replaced atomically, and may be the one we resume from)
       for (const char* f : {"fields.h5", "fields.xmf", "summary.json"}) fs::remove(fs::path(out_dir) / f);
     }
     std::printf("taskdycore: case '%s' (%s), grid %dx%dx%d, tiles %dx%d, %d rank(s), %d CPU + %d CUDA workers, "
@@ -69,7 +71,8 @@ int run_command(int argc, char** argv, const std::string& case_file, const std::
     std::fflush(stdout);
   }
   rt.wait_all();
-  const nlohmann::json summary = tdc::run_advection(cfg, rt, tdc::RunOptions{out_dir, true});
+  const nlohmann::json summary = tdc::run_advection(cfg, rt, tdc::RunOptions{out_dir, true, restart});
+  const int signal = summary.contains("interrupted_by_signal") ? summary["interrupted_by_signal"].get<int>() : 0;
   if (rt.rank() == 0) {
     write_atomically(fs::path(out_dir) / "summary.json", summary.dump(2) + "\n");
     const auto& v = summary["validation"];
@@ -77,10 +80,12 @@ int run_command(int argc, char** argv, const std::string& case_file, const std::
                 summary["ms_per_step"].get<double>(), summary["mcells_per_s"].get<double>(),
                 v["mass_rel_change"].get<double>(), v["min"].get<double>(), v["max"].get<double>());
     if (v.contains("l2_error")) std::printf(", l2 error %.4g", v["l2_error"].get<double>());
-    std::printf("\ntaskdycore: output in %s (summary.json, fields.h5, fields.xmf)\n", out_dir.c_str());
+    std::printf("\ntaskdycore: output in %s (summary.json, fields.h5, fields.xmf, checkpoint.h5)\n", out_dir.c_str());
+    if (signal)
+      std::printf("taskdycore: interrupted; resume with --restart %s/checkpoint.h5\n", out_dir.c_str());
     if (!trace_dir.empty()) std::printf("taskdycore: FxT trace in %s (analyse with tools/trace %s)\n", trace_dir.c_str(), trace_dir.c_str());
   }
-  return 0;
+  return signal ? 128 + signal : 0;
 }
 
 // "256x128x64" -> {256, 128, 64}; exit-2 errors name the option.
@@ -167,7 +172,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   auto* run = app.add_subcommand("run", "run a case described by a TOML file");
-  std::string case_file, out_dir, trace_dir;
+  std::string case_file, out_dir, trace_dir, restart;
   std::vector<std::string> sets;
   bool force = false;
   run->add_option("case", case_file, "case file (TOML), e.g. cases/solid_body_rotation.toml")->required();
@@ -175,6 +180,7 @@ int main(int argc, char** argv) {
   run->add_option("--out", out_dir, "output directory (default runs/<case>-<time>); must be new or empty");
   run->add_option("--trace", trace_dir, "record an FxT trace into this directory (analyse with tools/trace)");
   run->add_flag("--force", force, "write into a non-empty output directory, replacing its files");
+  run->add_option("--restart", restart, "resume from a checkpoint (DIR/checkpoint.h5 of an earlier run)");
 
   auto* info = app.add_subcommand("info", "StarPU build, workers, devices and MPI ranks");
 
@@ -199,7 +205,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   try {
-    if (*run) return run_command(argc, argv, case_file, sets, out_dir, trace_dir, force);
+    if (*run) return run_command(argc, argv, case_file, sets, out_dir, trace_dir, force, restart);
     if (*bench_mpdata) return bench_command(argc, argv, bt);
     if (*info) {
       tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{});

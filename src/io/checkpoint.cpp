@@ -1,0 +1,126 @@
+#include "checkpoint.hpp"
+
+#include <hdf5.h>
+#include <hdf5_hl.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+namespace tdc::io {
+namespace {
+
+constexpr const char* kFormat = "taskdycore-checkpoint-1";
+
+// Owns an HDF5 identifier and closes it with the right function.
+struct Id {
+  hid_t id;
+  herr_t (*close)(hid_t);
+  Id(hid_t i, herr_t (*c)(hid_t)) : id(i), close(c) {}
+  ~Id() {
+    if (id >= 0) close(id);
+  }
+  Id(const Id&) = delete;
+  Id& operator=(const Id&) = delete;
+};
+
+void check(herr_t r, const char* call, const std::string& path) {
+  if (r < 0) throw CheckpointError("--restart", std::string("HDF5 call ") + call + " failed for '" + path + "'");
+}
+
+std::string read_string_attr(hid_t obj, const char* name) {
+  if (H5Aexists(obj, name) <= 0) return "";
+  H5T_class_t cls;
+  size_t size = 0;
+  if (H5LTget_attribute_info(obj, ".", name, nullptr, &cls, &size) < 0 || cls != H5T_STRING) return "";
+  std::string s(size + 1, '\0');
+  if (H5LTget_attribute_string(obj, ".", name, s.data()) < 0) return "";
+  s.resize(std::strlen(s.c_str()));
+  return s;
+}
+
+}  // namespace
+
+void write_checkpoint(const std::string& path, const CheckpointState& s, const Fingerprint& f) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  const std::string tmp = path + ".tmp";
+  std::filesystem::remove(tmp);
+  {
+    Id file(H5Fcreate(tmp.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    check(file.id, "H5Fcreate", tmp);
+    check(H5LTset_attribute_string(file.id, "/", "format", kFormat), "H5LTset_attribute_string", tmp);
+    const long long step = s.step;
+    check(H5LTset_attribute_long_long(file.id, "/", "step", &step, 1), "H5LTset_attribute_long_long", tmp);
+    check(H5LTset_attribute_double(file.id, "/", "time", &s.time, 1), "H5LTset_attribute_double", tmp);
+    Id config(H5Gcreate2(file.id, "config", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    check(config.id, "H5Gcreate2", tmp);
+    for (const auto& [key, value] : f)
+      check(H5LTset_attribute_string(config.id, ".", key.c_str(), value.c_str()), "H5LTset_attribute_string", tmp);
+    Id budgets(H5Gcreate2(file.id, "budgets", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    check(budgets.id, "H5Gcreate2", tmp);
+    for (const auto& [name, value] : s.budgets)
+      check(H5LTset_attribute_double(budgets.id, ".", name.c_str(), &value, 1), "H5LTset_attribute_double", tmp);
+    const hsize_t dims[3] = {hsize_t(s.nz), hsize_t(s.ny), hsize_t(s.nx)};
+    check(H5LTmake_dataset_double(file.id, "psi", 3, dims, s.psi.data()), "H5LTmake_dataset_double", tmp);
+    check(H5Fflush(file.id, H5F_SCOPE_GLOBAL), "H5Fflush", tmp);
+  }
+  std::filesystem::rename(tmp, path);  // atomic: readers see the old checkpoint or the new one
+}
+
+CheckpointState read_checkpoint(const std::string& path, const Fingerprint& expected, bool with_field) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  if (!std::filesystem::is_regular_file(path)) throw CheckpointError("--restart", "no such file: '" + path + "'");
+  if (H5Fis_hdf5(path.c_str()) <= 0)
+    throw CheckpointError("--restart", "'" + path + "' is not an HDF5 file (truncated or not a checkpoint)");
+  Id file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  if (file.id < 0) throw CheckpointError("--restart", "cannot open '" + path + "' (truncated or corrupt?)");
+  if (read_string_attr(file.id, "format") != kFormat)
+    throw CheckpointError("--restart", "'" + path + "' is not a taskdycore checkpoint (format attribute missing)");
+  {
+    Id config(H5Gopen2(file.id, "config", H5P_DEFAULT), H5Gclose);
+    if (config.id < 0) throw CheckpointError("--restart", "'" + path + "' has no configuration record");
+    for (const auto& [key, value] : expected) {
+      const std::string stored = read_string_attr(config.id, key.c_str());
+      if (stored != value)
+        throw CheckpointError(key, "restart file '" + path + "' was written with " + key + " = " +
+                                       (stored.empty() ? "(absent)" : stored) + ", this run has " + value);
+    }
+  }
+  CheckpointState s;
+  long long step = 0;
+  check(H5LTget_attribute_long_long(file.id, "/", "step", &step), "H5LTget_attribute_long_long", path);
+  s.step = long(step);
+  check(H5LTget_attribute_double(file.id, "/", "time", &s.time), "H5LTget_attribute_double", path);
+  {
+    Id budgets(H5Gopen2(file.id, "budgets", H5P_DEFAULT), H5Gclose);
+    if (budgets.id >= 0) {
+      std::vector<std::string> names;
+      auto collect = [](hid_t, const char* name, const H5A_info_t*, void* out) -> herr_t {
+        static_cast<std::vector<std::string>*>(out)->push_back(name);
+        return 0;
+      };
+      H5Aiterate2(budgets.id, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect, &names);
+      for (const auto& name : names) {
+        double v = 0;
+        check(H5LTget_attribute_double(budgets.id, ".", name.c_str(), &v), "H5LTget_attribute_double", path);
+        s.budgets.emplace_back(name, v);
+      }
+    }
+  }
+  int rank = 0;
+  hsize_t dims[3] = {0, 0, 0};
+  if (H5LTget_dataset_ndims(file.id, "psi", &rank) < 0 || rank != 3 ||
+      H5LTget_dataset_info(file.id, "psi", dims, nullptr, nullptr) < 0)
+    throw CheckpointError("--restart", "'" + path + "' has no 3D dataset 'psi'");
+  s.nz = int(dims[0]);
+  s.ny = int(dims[1]);
+  s.nx = int(dims[2]);
+  if (with_field) {
+    s.psi.resize(std::size_t(s.nx) * s.ny * s.nz);
+    if (H5LTread_dataset_double(file.id, "psi", s.psi.data()) < 0)
+      throw CheckpointError("--restart", "cannot read 'psi' from '" + path + "' (truncated?)");
+  }
+  return s;
+}
+
+}  // namespace tdc::io

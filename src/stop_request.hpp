@@ -1,0 +1,15 @@
+// SIGINT/SIGTERM during a run: the handler only records the request; the stepping loop sees it at a
+// step boundary, writes a final checkpoint and exits (status 128 + signal). With several ranks the
+// request is agreed on at chunk boundaries, so that every rank stops after the same step.
+#pragma once
+
+namespace tdc {
+
+void install_stop_handlers();
+// The signal received (0: none) on this rank.
+int stop_signal();
+// Collective over ranks: the first signal any rank received (0: none). Uses StarPU-MPI data
+// exchanges, not MPI calls beside StarPU's own thread.
+int agreed_stop_signal(int rank, int ranks);
+
+}  // namespace tdc
