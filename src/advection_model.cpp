@@ -68,7 +68,8 @@ AdvectionModel::AdvectionModel(const AdvectionConfig& cfg, int rank, int ranks, 
       strips_(d_, rank),
       fields_{{&psi_a_, &psi_b_}, &c1_, &c2_, &c3_, &g_, s1_.get(), s2_.get(), s3_.get(), &strips_},
       graph_(d_, cfg.mpdata, cfg.overlap),
-      reduction_(d_, rank) {
+      reduction_(d_, rank),
+      diagnostics_(cfg.diagnostics_interval > 0 ? std::make_unique<AsyncDiagnostics>(d_, rank) : nullptr) {
   TiledField* c[3] = {&c1_, &c2_, &c3_};
   TiledField* s[3] = {s1_.get(), s2_.get(), s3_.get()};
   initialise(d_, case_, psi_a_, c, s, g_);
@@ -85,11 +86,25 @@ AdvectionModel::AdvectionModel(const AdvectionConfig& cfg, int rank, int ranks, 
 void AdvectionModel::submit_steps(long count, int window_steps) {
   // Tasks per step on this rank: the graph's per tile, plus scale_courant for time-dependent flows.
   const int per_tile = graph_.tasks_per_tile() + (s1_ ? 1 : 0);
-  const unsigned window = unsigned(std::max(1, window_steps * local_tiles_ * per_tile));
-  for (long n = 0; n < count; ++n, ++step_) {
+  // Pending low-priority diagnostics count too (a ring of 4 snapshots, 2 tasks per tile each).
+  const int diagnostics = diagnostics_ ? 4 * 2 * local_tiles_ : 0;
+  const unsigned window = unsigned(std::max(1, window_steps * local_tiles_ * per_tile + diagnostics));
+  for (long n = 0; n < count; ++n) {
     graph_.submit_step(fields_, step_, case_.time_factor(step_ * cfg_.dt));
+    ++step_;
+    if (diagnostics_ && step_ % cfg_.diagnostics_interval == 0) submit_diagnostics();
     starpu_task_wait_for_n_submitted(window);
   }
+}
+
+void AdvectionModel::submit_diagnostics() {
+  if (diagnostics_) diagnostics_->submit(psi(), g_, step_, time());
+}
+
+std::vector<DiagnosticRecord> AdvectionModel::take_diagnostics(bool wait_all) {
+  if (!diagnostics_) return {};
+  if (wait_all) diagnostics_->collect_all();
+  return diagnostics_->take_collected();
 }
 
 Moments AdvectionModel::moments() {

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "../graph/diagnostics.hpp"
 #include "../graph/mpdata_graph.hpp"
 #include "../graph/reductions.hpp"
 #include "advection_case.hpp"
@@ -22,8 +23,13 @@ class AdvectionModel {
   double time() const { return step_ * cfg_.dt; }
   const TiledField& psi() const { return *fields_.psi[step_ % 2]; }
 
-  // Submits `count` steps; returns once at most `window_steps` steps are still in flight here.
+  // Submits `count` steps, and the asynchronous diagnostics of every diagnostics.interval-th state;
+  // returns once at most `window_steps` steps are still in flight here.
   void submit_steps(long count, int window_steps = 3);
+  // Submits the diagnostics of the current state now (e.g. the initial state).
+  void submit_diagnostics();
+  // Collective: diagnostics records finished so far (all of them with `wait_all`), rank 0.
+  std::vector<DiagnosticRecord> take_diagnostics(bool wait_all);
   // Collective: per-tile compensated moments of psi, combined on rank 0.
   Moments moments();
   // Collective: psi gathered on rank 0 ([nz][ny][nx], x fastest).
@@ -40,6 +46,7 @@ class AdvectionModel {
   MpdataFields fields_;
   MpdataGraph graph_;
   MomentsReduction reduction_;
+  std::unique_ptr<AsyncDiagnostics> diagnostics_;
   long step_ = 0;
   int local_tiles_ = 0;
 };

@@ -35,6 +35,7 @@ AdvectionConfig bench_config(const BenchOptions& o) {
   c.omega = 2 * M_PI;
   c.dt = 1.6 / (c.omega * (o.nx + o.ny));  // largest Courant sum 0.8, at the domain's corners
   c.steps = o.warmup + o.repeats * o.steps;
+  c.diagnostics_interval = o.diagnostics;
   c.shape = Shape::Cone;
   c.center = {0.5, 0.75, 0.5};
   c.radius = 0.15;
@@ -59,6 +60,7 @@ nlohmann::json bench_mpdata(const BenchOptions& o, Runtime& rt) {
   }
   std::vector<double> field;
   model.gather(field);
+  model.take_diagnostics(true);
 
   nlohmann::json j;
   if (rt.rank() != 0) return j;
@@ -68,6 +70,7 @@ nlohmann::json bench_mpdata(const BenchOptions& o, Runtime& rt) {
   j["tiles"] = {o.tiles_x, o.tiles_y};
   j["fct"] = o.fct;
   j["overlap"] = o.overlap;
+  j["diagnostics_interval"] = o.diagnostics;
   j["iord"] = 2;
   j["steps"] = o.steps;
   j["repeats"] = o.repeats;

@@ -14,6 +14,7 @@ struct BenchOptions {
   int tiles_x = 1, tiles_y = 1;
   int steps = 20, repeats = 5, warmup = 5;
   bool fct = true, overlap = true, direct = true;
+  int diagnostics = 0;  // steps between asynchronous diagnostics (0: none)
 };
 
 // Minimal traffic of one step in bytes per cell: read psi, c1, c2, c3, G and write psi (FP64).

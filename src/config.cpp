@@ -194,6 +194,7 @@ AdvectionConfig read(toml::value& root, const std::vector<std::string>& override
 
   c.output_interval = int(r.integer("output.interval", 0));
   c.checkpoint_interval = int(r.integer("output.checkpoint_interval", 0));
+  c.diagnostics_interval = int(r.integer("diagnostics.interval", 10));
   c.progress_seconds = r.number("output.progress_seconds", 5.0);
   c.scheduler = r.choice("runtime.scheduler", "dmdas", {"dmdas", "dmda", "lws", "ws", "eager", "prio", "random"});
   r.reject_unknown();
@@ -237,6 +238,7 @@ AdvectionConfig read(toml::value& root, const std::vector<std::string>& override
           "the deformational flow is periodic in z");
   require(c.output_interval >= 0, "output.interval", "must be zero or positive");
   require(c.checkpoint_interval >= 0, "output.checkpoint_interval", "must be zero or positive");
+  require(c.diagnostics_interval >= 0, "diagnostics.interval", "must be zero (none) or positive");
   require(c.progress_seconds > 0, "output.progress_seconds", "must be positive");
   return c;
 }

@@ -48,7 +48,8 @@ struct AdvectionConfig {
   double scale_height = 0.0;                      // > 0: G = exp(-z / H)
   // output and runtime
   int output_interval = 0;                        // steps between field records (0: first and last only)
-  int checkpoint_interval = 0;                    // steps between checkpoints (0: at the end and on SIGINT/SIGTERM only)
+  int checkpoint_interval = 0;
+  int diagnostics_interval = 10;                  // steps between diagnostics records (0: none)                    // steps between checkpoints (0: at the end and on SIGINT/SIGTERM only)
   double progress_seconds = 5.0;
   std::string scheduler = "dmdas";
 };

@@ -119,7 +119,7 @@ bool on_off(const std::string& v, const char* option) {
 
 struct BenchText {
   std::string grid = "256x256x256", tiles = "1x1", fct = "on", overlap = "on", direct = "on", json;
-  int steps = 20, repeats = 5, warmup = 5;
+  int steps = 20, repeats = 5, warmup = 5, diagnostics = 0;
 };
 
 int bench_command(int argc, char** argv, const BenchText& b) {
@@ -138,6 +138,8 @@ int bench_command(int argc, char** argv, const BenchText& b) {
     o.steps = b.steps;
     o.repeats = b.repeats;
     o.warmup = b.warmup;
+    o.diagnostics = b.diagnostics;
+    if (o.diagnostics < 0) throw tdc::ConfigError("--diagnostics", "must be zero (none) or positive");
     if (o.nx % o.tiles_x || o.ny % o.tiles_y) throw tdc::ConfigError("--tiles", "tiles must divide the grid");
     if (o.nx / o.tiles_x < 3 || o.ny / o.tiles_y < 3) throw tdc::ConfigError("--tiles", "tiles narrower than the halo (3)");
     if (o.steps < 1 || o.repeats < 1 || o.warmup < 0) throw tdc::ConfigError("--steps", "steps and repeats must be positive");
@@ -149,8 +151,9 @@ int bench_command(int argc, char** argv, const BenchText& b) {
   tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{});
   const nlohmann::json j = tdc::bench_mpdata(o, rt);
   if (rt.rank() != 0) return 0;
-  std::printf("bench mpdata: grid %dx%dx%d, tiles %dx%d, iord 2, FCT %s, overlap %s; %d CPU + %d CUDA workers, %s\n",
-              o.nx, o.ny, o.nz, o.tiles_x, o.tiles_y, b.fct.c_str(), b.overlap.c_str(), rt.cpu_workers(),
+  std::printf("bench mpdata: grid %dx%dx%d, tiles %dx%d, iord 2, FCT %s, overlap %s, diagnostics every %d; %d CPU + %d "
+              "CUDA workers, %s\n",
+              o.nx, o.ny, o.nz, o.tiles_x, o.tiles_y, b.fct.c_str(), b.overlap.c_str(), o.diagnostics, rt.cpu_workers(),
               rt.cuda_workers(), rt.scheduler().c_str());
   std::printf("  graph : %9.3f ms/step  %10.1f Mcell/s  %7.1f GB/s effective (48 B/cell)\n", j["ms_per_step"].get<double>(),
               j["mcells_per_s"].get<double>(), j["effective_gbs"].get<double>());
@@ -197,6 +200,7 @@ int main(int argc, char** argv) {
   bench_mpdata->add_option("--repeat", bt.repeats, "timed runs; the median is reported (default 5)");
   bench_mpdata->add_option("--warmup", bt.warmup, "untimed steps first (default 5)");
   bench_mpdata->add_option("--json", bt.json, "write the figures to this (new) file");
+  bench_mpdata->add_option("--diagnostics", bt.diagnostics, "asynchronous diagnostics every N steps (default 0: none)");
 
   try {
     app.parse(argc, argv);

@@ -12,14 +12,14 @@ std::int64_t next_data_tag() {
   return tag++;
 }
 
-TiledField::TiledField(std::string name, const Decomposition& d, int rank)
+TiledField::TiledField(std::string name, const Decomposition& d, int rank, bool host_memory)
     : name_(std::move(name)), host_(d.tiles(), nullptr), handles_(d.tiles(), nullptr) {
   const TileLayout& L = d.layout();
   bytes_ = L.size() * sizeof(double);
   for (int t = 0; t < d.tiles(); ++t) {
     const int owner = d.owner(t);
     int home = -1;
-    if (owner == rank) {
+    if (owner == rank && host_memory) {
       void* p = nullptr;
       if (starpu_malloc(&p, bytes_) != 0) throw std::runtime_error("cannot allocate field " + name_);
       std::memset(p, 0, bytes_);

@@ -16,7 +16,9 @@ std::int64_t next_data_tag();
 
 class TiledField {
  public:
-  TiledField(std::string name, const Decomposition& d, int rank);
+  // host_memory = false: StarPU allocates the tiles where they are first written (snapshots,
+  // temporaries), no host copy.
+  TiledField(std::string name, const Decomposition& d, int rank, bool host_memory = true);
   ~TiledField();
   TiledField(const TiledField&) = delete;
   TiledField& operator=(const TiledField&) = delete;

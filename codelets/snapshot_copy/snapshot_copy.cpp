@@ -1,0 +1,46 @@
+#include "snapshot_copy.hpp"
+
+#include <cstring>
+
+#include "../common/codelet.hpp"
+#if defined(TASKDYCORE_HAVE_CUDA)
+#include "../common/cuda_check.hpp"
+#endif
+
+namespace tdc {
+
+void snapshot_copy_cpu(std::size_t n, const double* src, double* dst) { std::memcpy(dst, src, n * sizeof(double)); }
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+void snapshot_copy_cuda(std::size_t n, const double* src, double* dst, cudaStream_t stream) {
+  TDC_CUDA_CHECK(cudaMemcpyAsync(dst, src, n * sizeof(double), cudaMemcpyDeviceToDevice, stream));
+}
+#endif
+
+namespace {
+
+std::size_t count(void* b) {
+  return std::size_t(STARPU_BLOCK_GET_NX(b)) * STARPU_BLOCK_GET_NY(b) * STARPU_BLOCK_GET_NZ(b);
+}
+const double* src_of(void* b[]) { return reinterpret_cast<const double*>(STARPU_BLOCK_GET_PTR(b[0])); }
+double* dst_of(void* b[]) { return reinterpret_cast<double*>(STARPU_BLOCK_GET_PTR(b[1])); }
+
+void copy_cpu(void* b[], void*) { snapshot_copy_cpu(count(b[0]), src_of(b), dst_of(b)); }
+#if defined(TASKDYCORE_HAVE_CUDA)
+void copy_cuda(void* b[], void*) { snapshot_copy_cuda(count(b[0]), src_of(b), dst_of(b), starpu_cuda_get_local_stream()); }
+#else
+constexpr starpu_cuda_func_t copy_cuda = nullptr;
+#endif
+
+Codelet& codelet() {
+  static Codelet cl("snapshot_copy", {STARPU_R, STARPU_W}, copy_cpu, copy_cuda);
+  return cl;
+}
+
+}  // namespace
+
+void insert_snapshot_copy(starpu_data_handle_t src, starpu_data_handle_t dst, int priority) {
+  insert_task(codelet(), STARPU_R, src, STARPU_W, dst, STARPU_PRIORITY, priority, STARPU_NAME, "snapshot_copy");
+}
+
+}  // namespace tdc
