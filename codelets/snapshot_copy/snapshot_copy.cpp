@@ -1,21 +1,8 @@
 #include "snapshot_copy.hpp"
 
-#include <cstring>
-
 #include "../common/codelet.hpp"
-#if defined(TASKDYCORE_HAVE_CUDA)
-#include "../common/cuda_check.hpp"
-#endif
 
 namespace tdc {
-
-void snapshot_copy_cpu(std::size_t n, const double* src, double* dst) { std::memcpy(dst, src, n * sizeof(double)); }
-
-#if defined(TASKDYCORE_HAVE_CUDA)
-void snapshot_copy_cuda(std::size_t n, const double* src, double* dst, cudaStream_t stream) {
-  TDC_CUDA_CHECK(cudaMemcpyAsync(dst, src, n * sizeof(double), cudaMemcpyDeviceToDevice, stream));
-}
-#endif
 
 namespace {
 

@@ -3,18 +3,9 @@
 #pragma once
 #include <starpu.h>
 
-#include <cstddef>
-
-#if defined(TASKDYCORE_HAVE_CUDA)
-#include <cuda_runtime_api.h>
-#endif
+#include "snapshot_copy_kernel.hpp"
 
 namespace tdc {
-
-void snapshot_copy_cpu(std::size_t n, const double* src, double* dst);
-#if defined(TASKDYCORE_HAVE_CUDA)
-void snapshot_copy_cuda(std::size_t n, const double* src, double* dst, cudaStream_t stream);
-#endif
 
 void insert_snapshot_copy(starpu_data_handle_t src, starpu_data_handle_t dst, int priority);
 

@@ -11,6 +11,7 @@
 #include "codelets/halo_unpack/halo_unpack_plan.hpp"
 #include "codelets/mpdata/mpdata_pipeline.hpp"
 #include "codelets/scale_courant/scale_courant_kernel.hpp"
+#include "codelets/snapshot_copy/snapshot_copy_kernel.hpp"
 #include "codelets/tile_moments/tile_moments_kernel.hpp"
 #include "tile_fixture.hpp"
 
@@ -197,6 +198,11 @@ TEST(CpuCudaAgreement, TileMomentsAndScale) {
   DeviceArray c1(r.t_c1), dscaled(r.L.size(), kPoison);
   scale_cuda(r.L.size(), 0.73, c1.p, dscaled.p, 0);
   expect_bitwise(scaled, dscaled.host(), "scale courant");
+  std::vector<double> copied(r.L.size(), kPoison);
+  snapshot_copy_cpu(r.L.size(), r.t_psi.data(), copied.data());
+  DeviceArray dcopied(r.L.size(), kPoison);
+  snapshot_copy_cuda(r.L.size(), psi.p, dcopied.p, 0);
+  expect_bitwise(copied, dcopied.host(), "snapshot copy");
 }
 #endif
 
