@@ -41,7 +41,7 @@ refuse "not a taskdycore checkpoint" straight/fields.h5
 
 # SIGINT mid-run: exit 130 with a checkpoint that resumes to the straight answer.
 long=(--set grid.nx=16 --set grid.ny=16 --set grid.nz=16 --set time.dt=0.02 --set flow.period=1.0 --set output.interval=0
-      --set output.progress_seconds=0.2 --set time.steps=6000)
+      --set output.progress_seconds=0.2 --set time.steps=20000)  # long enough that the signals land mid-run
 "$bin" run "$case_file" "${long[@]}" --out long_straight > log 2>&1 || { cat log; exit 1; }
 "$bin" run "$case_file" "${long[@]}" --out interrupted > int.log 2>&1 &
 pid=$!
@@ -53,10 +53,10 @@ if [ $rc -eq 130 ] && [ -s interrupted/checkpoint.h5 ]; then
 else fail "SIGINT: status $rc (expected 130), checkpoint: $(ls interrupted 2>&1)"; cat int.log; fi
 
 # kill -9 while checkpoints are being written: the last complete checkpoint stays usable.
-"$bin" run "$case_file" "${long[@]}" --set output.checkpoint_interval=200 --out killed > kill.log 2>&1 &
+"$bin" run "$case_file" "${long[@]}" --set output.checkpoint_interval=500 --out killed > kill.log 2>&1 &
 pid=$!
 for _ in $(seq 100); do [ -s killed/checkpoint.h5 ] && break; sleep 0.05; done
-sleep 0.3; kill -KILL $pid; wait $pid 2>/dev/null
+sleep 0.2; kill -KILL $pid; wait $pid 2>/dev/null
 if "$bin" run "$case_file" "${long[@]}" --restart killed/checkpoint.h5 --out after_kill > log 2>&1 && \
    [ "$(field long_straight/summary.json)" = "$(field after_kill/summary.json)" ]; then
   ok "after kill -9 the checkpoint resumes to the same field"
