@@ -57,7 +57,7 @@ int run_command(int argc, char** argv, const std::string& case_file, const std::
     return 2;
   }
 
-  tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{cfg.scheduler, trace_dir});
+  tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{cfg.scheduler, trace_dir, cfg.cpu_step_tasks});
   if (rt.rank() == 0) {
     fs::create_directories(out_dir);
     if (force) {
@@ -118,7 +118,7 @@ bool on_off(const std::string& v, const char* option) {
 }
 
 struct BenchText {
-  std::string grid = "256x256x256", tiles = "1x1", fct = "on", overlap = "on", direct = "on", json;
+  std::string grid = "256x256x256", tiles = "1x1", fct = "on", overlap = "on", direct = "on", cpu_steps = "off", json;
   int steps = 20, repeats = 5, warmup = 5, diagnostics = 0;
 };
 
@@ -148,7 +148,17 @@ int bench_command(int argc, char** argv, const BenchText& b) {
     if (tdc::launcher_rank() == 0) std::fprintf(stderr, "taskdycore: error: %s\n", e.what());
     return 2;
   }
-  tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{});
+  bool cpu_steps = false;
+  try {
+    cpu_steps = on_off(b.cpu_steps, "--cpu-steps");
+  } catch (const tdc::ConfigError& e) {
+    if (tdc::launcher_rank() == 0) std::fprintf(stderr, "taskdycore: error: %s\n", e.what());
+    return 2;
+  }
+  tdc::RuntimeOptions ro;
+  ro.cpu_step_tasks = cpu_steps;
+  o.cpu_steps = cpu_steps;
+  tdc::Runtime rt(&argc, &argv, ro);
   const nlohmann::json j = tdc::bench_mpdata(o, rt);
   if (rt.rank() != 0) return 0;
   std::printf("bench mpdata: grid %dx%dx%d, tiles %dx%d, iord 2, FCT %s, overlap %s, diagnostics every %d; %d CPU + %d "
@@ -200,6 +210,7 @@ int main(int argc, char** argv) {
   bench_mpdata->add_option("--repeat", bt.repeats, "timed runs; the median is reported (default 5)");
   bench_mpdata->add_option("--warmup", bt.warmup, "untimed steps first (default 5)");
   bench_mpdata->add_option("--json", bt.json, "write the figures to this (new) file");
+  bench_mpdata->add_option("--cpu-steps", bt.cpu_steps, "let CPU workers take step tasks beside GPUs: on|off (default off)");
   bench_mpdata->add_option("--diagnostics", bt.diagnostics, "asynchronous diagnostics every N steps (default 0: none)");
 
   try {
