@@ -71,7 +71,7 @@ nlohmann::json bench_mpdata(const BenchOptions& o, Runtime& rt) {
   j["fct"] = o.fct;
   j["overlap"] = o.overlap;
   j["diagnostics_interval"] = o.diagnostics;
-  j["cpu_step_tasks"] = o.cpu_steps;
+  j["cpu_tasks_with_gpu"] = o.cpu_steps;
   j["iord"] = 2;
   j["steps"] = o.steps;
   j["repeats"] = o.repeats;

@@ -15,7 +15,7 @@ struct BenchOptions {
   int steps = 20, repeats = 5, warmup = 5;
   bool fct = true, overlap = true, direct = true;
   int diagnostics = 0;  // steps between asynchronous diagnostics (0: none)
-  bool cpu_steps = false;  // (reported) CPU workers allowed to take step tasks beside GPUs
+  bool cpu_steps = false;  // (reported) CPU workers allowed to take GPU-capable tasks beside GPUs
 };
 
 // Minimal traffic of one step in bytes per cell: read psi, c1, c2, c3, G and write psi (FP64).

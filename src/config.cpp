@@ -197,7 +197,7 @@ AdvectionConfig read(toml::value& root, const std::vector<std::string>& override
   c.diagnostics_interval = int(r.integer("diagnostics.interval", 10));
   c.progress_seconds = r.number("output.progress_seconds", 5.0);
   c.scheduler = r.choice("runtime.scheduler", "dmdas", {"dmdas", "dmda", "lws", "ws", "eager", "prio", "random"});
-  c.cpu_step_tasks = r.boolean("runtime.cpu_step_tasks", false);
+  c.cpu_tasks_with_gpu = r.boolean("runtime.cpu_tasks_with_gpu", false);
   r.reject_unknown();
 
   // Values that cannot work.

@@ -52,7 +52,7 @@ struct AdvectionConfig {
   int diagnostics_interval = 10;                  // steps between diagnostics records (0: none)                    // steps between checkpoints (0: at the end and on SIGINT/SIGTERM only)
   double progress_seconds = 5.0;
   std::string scheduler = "dmdas";
-  bool cpu_step_tasks = false;                    // let CPU workers take time-step tasks beside GPUs
+  bool cpu_tasks_with_gpu = false;                // let CPU workers take GPU-capable tasks beside GPUs
 };
 
 // key=value overrides as given on the command line ("mpdata.iord=3", "case.flow=translation").

@@ -57,7 +57,7 @@ int run_command(int argc, char** argv, const std::string& case_file, const std::
     return 2;
   }
 
-  tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{cfg.scheduler, trace_dir, cfg.cpu_step_tasks});
+  tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{cfg.scheduler, trace_dir, cfg.cpu_tasks_with_gpu});
   if (rt.rank() == 0) {
     fs::create_directories(out_dir);
     if (force) {
@@ -156,7 +156,7 @@ int bench_command(int argc, char** argv, const BenchText& b) {
     return 2;
   }
   tdc::RuntimeOptions ro;
-  ro.cpu_step_tasks = cpu_steps;
+  ro.cpu_tasks_with_gpu = cpu_steps;
   o.cpu_steps = cpu_steps;
   tdc::Runtime rt(&argc, &argv, ro);
   const nlohmann::json j = tdc::bench_mpdata(o, rt);
@@ -210,7 +210,7 @@ int main(int argc, char** argv) {
   bench_mpdata->add_option("--repeat", bt.repeats, "timed runs; the median is reported (default 5)");
   bench_mpdata->add_option("--warmup", bt.warmup, "untimed steps first (default 5)");
   bench_mpdata->add_option("--json", bt.json, "write the figures to this (new) file");
-  bench_mpdata->add_option("--cpu-steps", bt.cpu_steps, "let CPU workers take step tasks beside GPUs: on|off (default off)");
+  bench_mpdata->add_option("--cpu-steps", bt.cpu_steps, "let CPU workers take GPU-capable tasks beside GPUs: on|off (default off)");
   bench_mpdata->add_option("--diagnostics", bt.diagnostics, "asynchronous diagnostics every N steps (default 0: none)");
 
   try {

@@ -58,7 +58,7 @@ Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
   starpu_conf_init(&conf);
   const int ret = starpu_mpi_init_conf(argc, argv, 1, MPI_COMM_WORLD, &conf);
   if (ret != 0) throw std::runtime_error("StarPU-MPI failed to start (" + std::to_string(ret) + ")");
-  set_cpu_step_tasks(o.cpu_step_tasks);
+  set_cpu_tasks_with_gpu(o.cpu_tasks_with_gpu);
   starpu_mpi_comm_rank(MPI_COMM_WORLD, &rank_);
   starpu_mpi_comm_size(MPI_COMM_WORLD, &size_);
 }

@@ -8,7 +8,7 @@ namespace tdc {
 struct RuntimeOptions {
   std::string scheduler = "dmdas";  // taken unless STARPU_SCHED is set in the environment
   std::string trace_dir;            // non-empty: record an FxT trace there
-  bool cpu_step_tasks = false;      // CPU workers may take time-step tasks although GPUs are present
+  bool cpu_tasks_with_gpu = false;  // CPU workers may take GPU-capable tasks although GPUs are present
 };
 
 class Runtime {

@@ -3,20 +3,20 @@
 namespace tdc {
 namespace {
 
-bool g_cpu_step_tasks = false;
+bool g_cpu_tasks_with_gpu = false;
 
-// Step codelets: a CPU worker may take them only where no CUDA worker exists, or when allowed.
-int step_can_execute(unsigned workerid, starpu_task*, unsigned) {
-  if (g_cpu_step_tasks || starpu_worker_get_type(int(workerid)) != STARPU_CPU_WORKER) return 1;
+// A CPU worker may take a GPU-capable task only where no CUDA worker exists, or when allowed.
+int gpu_first(unsigned workerid, starpu_task*, unsigned) {
+  if (g_cpu_tasks_with_gpu || starpu_worker_get_type(int(workerid)) != STARPU_CPU_WORKER) return 1;
   return starpu_worker_get_count_by_type(STARPU_CUDA_WORKER) == 0 ? 1 : 0;
 }
 
 }  // namespace
 
-void set_cpu_step_tasks(bool allowed) { g_cpu_step_tasks = allowed; }
+void set_cpu_tasks_with_gpu(bool allowed) { g_cpu_tasks_with_gpu = allowed; }
 
 Codelet::Codelet(const char* name, std::initializer_list<starpu_data_access_mode> modes,
-                 starpu_cpu_func_t cpu, starpu_cuda_func_t cuda, Role role) {
+                 starpu_cpu_func_t cpu, starpu_cuda_func_t cuda) {
   if (modes.size() > STARPU_NMAXBUFS)
     throw std::logic_error(std::string("codelet ") + name + " has more buffers than StarPU allows");
   starpu_perfmodel_init(&model_);
@@ -35,7 +35,7 @@ Codelet::Codelet(const char* name, std::initializer_list<starpu_data_access_mode
 #else
   (void)cuda;
 #endif
-  if (role == Role::Step && cuda) codelet_.can_execute = step_can_execute;
+  if (cuda) codelet_.can_execute = gpu_first;
   codelet_.nbuffers = int(modes.size());
   int n = 0;
   for (starpu_data_access_mode m : modes) codelet_.modes[n++] = m;

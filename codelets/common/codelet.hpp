@@ -10,20 +10,17 @@
 
 namespace tdc {
 
-// What a codelet is for, which decides where it may run: time-step work stays on GPUs when the
-// node has any (unless the run allows CPU workers to take it, see set_cpu_step_tasks); diagnostics
-// and other work go to whichever worker is free.
-enum class Role { Step, Any };
-
-// Measured on an H100 node: 16 CPU cores deliver under 1 % of the GPU's MPDATA rate, and dmdas
-// placing tiles on them made steps 4-7 % slower (docs/performance.md). Default: false.
-void set_cpu_step_tasks(bool allowed);
+// Where codelets with a CUDA implementation may run when the node has GPUs: on the GPUs only,
+// unless the run lets CPU workers take them too. Measured on an H100 node: 15 CPU cores deliver
+// under 1 % of the GPU's MPDATA rate; dmdas placing tiles on them made steps 4-10 % slower, and
+// diagnostics placed on them stalled the steps (docs/performance.md). Default: GPUs only.
+void set_cpu_tasks_with_gpu(bool allowed);
 
 class Codelet {
  public:
   // `cuda` may be null (CPU-only codelet); CUDA functions are asynchronous on the worker's stream.
   Codelet(const char* name, std::initializer_list<starpu_data_access_mode> modes, starpu_cpu_func_t cpu,
-          starpu_cuda_func_t cuda, Role role = Role::Step);
+          starpu_cuda_func_t cuda);
   Codelet(const Codelet&) = delete;
   Codelet& operator=(const Codelet&) = delete;
   starpu_codelet* get() { return &codelet_; }

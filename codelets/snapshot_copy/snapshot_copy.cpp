@@ -20,7 +20,7 @@ constexpr starpu_cuda_func_t copy_cuda = nullptr;
 #endif
 
 Codelet& codelet() {
-  static Codelet cl("snapshot_copy", {STARPU_R, STARPU_W}, copy_cpu, copy_cuda, Role::Any);
+  static Codelet cl("snapshot_copy", {STARPU_R, STARPU_W}, copy_cpu, copy_cuda);
   return cl;
 }
 

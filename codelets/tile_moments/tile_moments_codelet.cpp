@@ -23,7 +23,7 @@ constexpr starpu_cuda_func_t moments_cuda = nullptr;
 #endif
 
 Codelet& codelet() {
-  static Codelet cl("tile_moments", {STARPU_R, STARPU_R, STARPU_SCRATCH, STARPU_W}, moments_cpu, moments_cuda, Role::Any);
+  static Codelet cl("tile_moments", {STARPU_R, STARPU_R, STARPU_SCRATCH, STARPU_W}, moments_cpu, moments_cuda);
   return cl;
 }
 
