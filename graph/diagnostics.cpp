@@ -6,6 +6,7 @@
 
 #include "../codelets/common/codelet.hpp"
 #include "../codelets/snapshot_copy/snapshot_copy.hpp"
+#include "reductions.hpp"
 
 namespace tdc {
 
@@ -34,16 +35,7 @@ void AsyncDiagnostics::submit(const TiledField& psi, const TiledField& g, long s
 
 void AsyncDiagnostics::collect(int slot) {
   Slot& s = slots_[slot];
-  Moments total{};
-  for (int t = 0; t < d_.tiles(); ++t) {
-    starpu_mpi_get_data_on_node(MPI_COMM_WORLD, s.partials->handle(t), 0);
-    if (rank_ != 0) continue;
-    starpu_data_acquire(s.partials->handle(t), STARPU_R);
-    const Moments m = moments_from(static_cast<const double*>(starpu_data_get_local_ptr(s.partials->handle(t))));
-    starpu_data_release(s.partials->handle(t));
-    total = t == 0 ? m : combine(total, m);  // tile order: reproducible
-  }
-  collected_.push_back({s.step, s.time, total});
+  collected_.push_back({s.step, s.time, collect_tile_moments(d_, rank_, *s.partials)});
   s.pending = false;
 }
 

@@ -1,8 +1,9 @@
 // Asynchronous diagnostics: every N steps the field is copied into a snapshot (a short task), and
 // the budgets of the snapshot (tile_moments, compensated and in a fixed order) are computed at the
-// lowest priority by whichever worker is idle. Snapshots rotate through a ring of slots; a slot's
-// results are collected only when it is about to be reused (or at the end), by which time they are
-// long done, so the time step never waits for a diagnostic.
+// lowest priority. Snapshots rotate through a ring of slots; a slot's results are collected only
+// when it is about to be reused (or at the end). With diagnostics every few steps they are long
+// done by then; with diagnostics every step the host may wait for the oldest one (measured cost in
+// docs/performance.md).
 #pragma once
 #include <memory>
 #include <vector>

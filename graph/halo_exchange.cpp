@@ -6,11 +6,13 @@
 namespace tdc {
 
 void submit_halo_unpack(const Decomposition& d, const TiledField& f, const TileStrips& strips) {
-  static const int offset[kNeighbourSlots][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1}};
   for (int t = 0; t < d.tiles(); ++t) {
     starpu_data_handle_t nb[kNeighbourSlots];
-    for (int s = 0; s < kNeighbourSlots; ++s)
-      nb[s] = strips.side(d.neighbour(t, offset[s][0], offset[s][1]), neighbour_strip_side(s));
+    for (int s = 0; s < kNeighbourSlots; ++s) {
+      int dx, dy;
+      neighbour_offset(s, dx, dy);
+      nb[s] = strips.side(d.neighbour(t, dx, dy), neighbour_strip_side(s));
+    }
     insert_halo_unpack(d.layout(), f.handle(t), strips.of(t), nb);
   }
 }

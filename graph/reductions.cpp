@@ -12,17 +12,19 @@ void MomentsReduction::submit(const TiledField& psi, const TiledField& g, int pr
     insert_tile_moments(d_.layout(), psi.handle(t), g.handle(t), scratch_.handle(), partials_.handle(t), priority);
 }
 
-Moments MomentsReduction::collect() {
+Moments collect_tile_moments(const Decomposition& d, int rank, const TileVectors& partials) {
   Moments total{};
-  for (int t = 0; t < d_.tiles(); ++t) {
-    starpu_mpi_get_data_on_node(MPI_COMM_WORLD, partials_.handle(t), 0);
-    if (rank_ != 0) continue;
-    starpu_data_acquire(partials_.handle(t), STARPU_R);
-    const Moments m = moments_from(static_cast<const double*>(starpu_data_get_local_ptr(partials_.handle(t))));
-    starpu_data_release(partials_.handle(t));
+  for (int t = 0; t < d.tiles(); ++t) {
+    starpu_mpi_get_data_on_node(MPI_COMM_WORLD, partials.handle(t), 0);
+    if (rank != 0) continue;
+    starpu_data_acquire(partials.handle(t), STARPU_R);
+    const Moments m = moments_from(static_cast<const double*>(starpu_data_get_local_ptr(partials.handle(t))));
+    starpu_data_release(partials.handle(t));
     total = t == 0 ? m : combine(total, m);
   }
   return total;
 }
+
+Moments MomentsReduction::collect() { return collect_tile_moments(d_, rank_, partials_); }
 
 }  // namespace tdc

@@ -7,6 +7,10 @@
 
 namespace tdc {
 
+// Collective: brings every tile's partial moments to rank 0 and combines them in tile order (the
+// order that makes the result independent of the layout); other ranks get zeros.
+Moments collect_tile_moments(const Decomposition& d, int rank, const TileVectors& partials);
+
 class MomentsReduction {
  public:
   MomentsReduction(const Decomposition& d, int rank);

@@ -85,19 +85,19 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
   if (!o.restart.empty())
     restart = std::make_unique<io::CheckpointState>(io::read_checkpoint(o.restart, trajectory_fingerprint(cfg)));
   AdvectionModel model(cfg, rank, rt.size(), restart.get());
-  restart.reset();  // the field is in the tiles now
   const AdvectionCase& ac = model.analytic();
   const double max_courant = ac.max_courant();
   const long first_step = model.step();
   const Moments m_start = model.moments();
   // Budgets of the run's initial state, carried across restarts so changes are over the whole run.
   double mass0 = dd_value(m_start.mass), min0 = m_start.min, max0 = m_start.max;
-  if (!o.restart.empty() && rank == 0) {
-    for (const auto& [name, v] : io::read_checkpoint(o.restart, trajectory_fingerprint(cfg), false).budgets) {
+  if (restart) {
+    for (const auto& [name, v] : restart->budgets) {
       if (name == "mass_initial") mass0 = v;
       if (name == "initial_min") min0 = v;
       if (name == "initial_max") max0 = v;
     }
+    restart.reset();  // the field is in the tiles now
   }
 
   std::unique_ptr<io::FieldWriter> writer;
@@ -168,8 +168,10 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
   // (with several ranks: at the next chunk boundary, agreed by all) with a final checkpoint.
   install_stop_handlers();
   auto multiple = [](long step, int every) { return every > 0 && step % every == 0; };
+  // With several ranks a stop request is agreed on at chunk boundaries: at least every 20 steps.
+  const long agree_every = rt.size() > 1 ? 20 : cfg.steps;
   auto next_boundary = [&](long step) {
-    long b = cfg.steps;
+    long b = std::min<long>(cfg.steps, step + agree_every);
     for (int every : {cfg.output_interval, cfg.checkpoint_interval})
       if (every > 0) b = std::min(b, (step / every + 1) * every);
     return b;
@@ -214,6 +216,7 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
   if (o.out_dir.empty()) model.gather(global);
 
   nlohmann::json j;
+  if (stopped) j["interrupted_by_signal"] = stopped;  // every rank exits with 128 + signal
   if (rank != 0) return j;
   const double mass1 = dd_value(m1.mass);
   nlohmann::json validation = {{"mass_initial", mass0},
@@ -239,7 +242,6 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
   j["steps"] = model.step();
   j["steps_this_run"] = steps_run;
   if (!o.restart.empty()) j["restarted_from"] = {{"file", o.restart}, {"step", first_step}};
-  if (stopped) j["interrupted_by_signal"] = stopped;
   j["dt"] = cfg.dt;
   j["time_end"] = t_end;
   j["max_courant"] = max_courant;

@@ -16,8 +16,8 @@ struct RunOptions {
   std::string restart;      // checkpoint to resume from (empty: start from the analytic state)
 };
 
-// Returns the summary (on rank 0; other ranks get what they know). Throws ConfigError for
-// configurations found impossible only once the flow is known (Courant number > 1).
+// Returns the summary (on rank 0; other ranks get what they know). Check the configuration first
+// (load_config, check_courant, check_restart): this runs what it is given.
 nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunOptions& o);
 
 // The Courant check, separately, so that the CLI can refuse a run before anything starts.

@@ -125,7 +125,6 @@ DirectTiming direct_mpdata_cuda(const AdvectionConfig& cfg, int warmup, int repe
   TDC_CUDA_CHECK(cudaStreamCreate(&stream));
   const mpdata::CudaStages stages{stream};
   const CudaCopy copy{stream};
-  static const int offset[kNeighbourSlots][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1}};
 
   long step = 0;
   auto one_step = [&]() {
@@ -142,8 +141,11 @@ DirectTiming direct_mpdata_cuda(const AdvectionConfig& cfg, int warmup, int repe
     for (int t = 0; t < d.tiles(); ++t) {
       const double* own[4] = {tiles[t].strips[0], tiles[t].strips[1], tiles[t].strips[2], tiles[t].strips[3]};
       const double* nb[kNeighbourSlots];
-      for (int s = 0; s < kNeighbourSlots; ++s)
-        nb[s] = tiles[d.neighbour(t, offset[s][0], offset[s][1])].strips[neighbour_strip_side(s)];
+      for (int s = 0; s < kNeighbourSlots; ++s) {
+        int dx, dy;
+        neighbour_offset(s, dx, dy);
+        nb[s] = tiles[d.neighbour(t, dx, dy)].strips[neighbour_strip_side(s)];
+      }
       strided_copies_cuda(halo_unpack_plan(L, tiles[t].psi[(step + 1) % 2], own, nb), stream);
     }
     ++step;

@@ -1,6 +1,7 @@
 // taskdycore command line: run a case, describe the runtime, or benchmark.
 // Exit status: 0 success, 2 bad input (nothing written), 1 failure during the run.
 #include <CLI/CLI.hpp>
+#include <mpi.h>
 
 #include <chrono>
 #include <cstdio>
@@ -71,7 +72,15 @@ int run_command(int argc, char** argv, const std::string& case_file, const std::
     std::fflush(stdout);
   }
   rt.wait_all();
-  const nlohmann::json summary = tdc::run_advection(cfg, rt, tdc::RunOptions{out_dir, true, restart});
+  nlohmann::json summary;
+  try {
+    summary = tdc::run_advection(cfg, rt, tdc::RunOptions{out_dir, true, restart});
+  } catch (const std::exception& e) {
+    // The other ranks wait in collective exchanges: end the whole job rather than hang in shutdown.
+    std::fprintf(stderr, "taskdycore: rank %d failed: %s\n", rt.rank(), e.what());
+    if (rt.size() > 1) MPI_Abort(MPI_COMM_WORLD, 1);
+    throw;
+  }
   const int signal = summary.contains("interrupted_by_signal") ? summary["interrupted_by_signal"].get<int>() : 0;
   if (rt.rank() == 0) {
     write_atomically(fs::path(out_dir) / "summary.json", summary.dump(2) + "\n");

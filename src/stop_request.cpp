@@ -41,12 +41,16 @@ int agreed_stop_signal(int rank, int ranks) {
   starpu_mpi_data_register(d, next_data_tag(), 0);
   for (int r = 0; r < ranks; ++r) starpu_mpi_get_data_on_node(MPI_COMM_WORLD, h[r], 0);
   if (rank == 0) {
+    int first = 0;
     for (int r = 0; r < ranks; ++r) {
       starpu_data_acquire(h[r], STARPU_R);
       const int v = *static_cast<const int*>(starpu_data_get_local_ptr(h[r]));
       starpu_data_release(h[r]);
-      if (!decision && v) decision = v;
+      if (!first && v) first = v;
     }
+    starpu_data_acquire(d, STARPU_W);
+    *static_cast<int*>(starpu_data_get_local_ptr(d)) = first;
+    starpu_data_release(d);
   }
   for (int r = 1; r < ranks; ++r) starpu_mpi_get_data_on_node(MPI_COMM_WORLD, d, r);
   starpu_data_acquire(d, STARPU_R);

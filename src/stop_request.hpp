@@ -8,7 +8,7 @@ namespace tdc {
 void install_stop_handlers();
 // The signal received (0: none) on this rank.
 int stop_signal();
-// Collective over ranks: the first signal any rank received (0: none). Uses StarPU-MPI data
+// Collective over ranks: a signal some rank received (the lowest-numbered such rank's; 0: none). Uses StarPU-MPI data
 // exchanges, not MPI calls beside StarPU's own thread.
 int agreed_stop_signal(int rank, int ranks);
 

@@ -12,7 +12,7 @@ namespace tdc {
 
 // Where codelets with a CUDA implementation may run when the node has GPUs: on the GPUs only,
 // unless the run lets CPU workers take them too. Measured on an H100 node: 15 CPU cores deliver
-// under 1 % of the GPU's MPDATA rate; dmdas placing tiles on them made steps 4-10 % slower, and
+// under 1 % of the GPU's MPDATA rate; dmdas placing tiles on them made steps 4-16 % slower, and
 // diagnostics placed on them stalled the steps (docs/performance.md). Default: GPUs only.
 void set_cpu_tasks_with_gpu(bool allowed);
 

@@ -7,6 +7,12 @@ int neighbour_strip_side(int slot) {
   return side[slot];
 }
 
+void neighbour_offset(int slot, int& dx, int& dy) {
+  static const int offset[kNeighbourSlots][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1}};
+  dx = offset[slot][0];
+  dy = offset[slot][1];
+}
+
 CopyList halo_unpack_plan(const TileLayout& L, double* field, const double* const own[4],
                           const double* const nb[kNeighbourSlots]) {
   const int h = L.halo, nx = L.nx, ny = L.ny;

@@ -19,6 +19,8 @@ enum NeighbourSlot : int {
 };
 // The side of the neighbour's strips that slot reads.
 int neighbour_strip_side(int slot);
+// Where that neighbour is, in tiles: (dx, dy).
+void neighbour_offset(int slot, int& dx, int& dy);
 
 CopyList halo_unpack_plan(const TileLayout& L, double* field, const double* const own[4],
                           const double* const neighbours[kNeighbourSlots]);

@@ -31,11 +31,9 @@ void launch(const Cells& s, const Options& o, Box box, const double* psi0, const
             const double* c3, const double* g, double* out, cudaStream_t st) {
   using P = fused::Plan<FCT, TX, TY>;
   const std::size_t bytes = sizeof(double) * P::doubles;
-  static bool configured = false;  // the attribute is per kernel and per device; setting it twice is harmless
-  if (!configured) {
-    TDC_CUDA_CHECK(cudaFuncSetAttribute(fused_kernel<FCT, TX, TY>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
-    configured = true;
-  }
+  // More than 48 KB of dynamic shared memory must be allowed per kernel and per device; the call is
+  // cheap beside the kernel, so it is made on every launch (any device, any worker thread).
+  TDC_CUDA_CHECK(cudaFuncSetAttribute(fused_kernel<FCT, TX, TY>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
   const dim3 grid((box.width() + TX - 1) / TX, (box.height() + TY - 1) / TY);
   fused_kernel<FCT, TX, TY><<<grid, dim3(TX, TY), bytes, st>>>(fused::Geometry{s.L, s.zb == ZBoundary::Periodic}, o, box, psi0,
                                                                c1, c2, c3, g, out);

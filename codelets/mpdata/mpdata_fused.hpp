@@ -16,7 +16,7 @@ inline bool fused_supported(const Options& o) { return o.iord == 2; }
 // vectorise (the fused block's do not); on the GPU the fused kernel is latency-bound (one block
 // marches all levels with four barriers per level) and was measured slower (docs/performance.md).
 // TASKDYCORE_KERNEL=fused selects it; results are bitwise the same either way.
-bool fused_by_default(bool cuda);
+bool fused_by_default();
 
 // The same block algorithm on the CPU: tiles of 32 × 8 columns marching up, rings in cache.
 void step2_fused_cpu(const Cells& s, const Options& o, Box out_box, const double* psi0, const double* c1,

@@ -32,12 +32,9 @@ void run(const Cells& s, const Options& o, Box box, const double* psi0, const do
 
 }  // namespace
 
-bool fused_by_default(bool cuda) {
+bool fused_by_default() {
   const char* choice = std::getenv("TASKDYCORE_KERNEL");
-  if (choice && std::strcmp(choice, "staged") == 0) return false;
-  if (choice && std::strcmp(choice, "fused") == 0) return true;
-  (void)cuda;
-  return false;
+  return choice && std::strcmp(choice, "fused") == 0;
 }
 
 #if defined(TASKDYCORE_HAVE_CUDA)

@@ -55,7 +55,7 @@ inline Scratch carve_scratch(const Options& o, const TileLayout& L, double* buff
 struct StepInputs;
 
 struct CpuStages {
-  bool use_fused = fused_by_default(false);
+  bool use_fused = fused_by_default();
   bool fused_step(const Cells& s, const Options& o, Box b, const StepInputs& in, double* out) const;
   void upwind(const Cells& s, Box b, const double* psi, const double* c1, const double* c2,
               const double* c3, const double* g, double* out, bool linear) const {
@@ -84,7 +84,7 @@ struct CpuStages {
 #if defined(TASKDYCORE_HAVE_CUDA)
 struct CudaStages {
   cudaStream_t stream;
-  bool use_fused = fused_by_default(true);
+  bool use_fused = fused_by_default();
   bool fused_step(const Cells& s, const Options& o, Box b, const StepInputs& in, double* out) const;
   void upwind(const Cells& s, Box b, const double* psi, const double* c1, const double* c2,
               const double* c3, const double* g, double* out, bool linear) const {
@@ -111,8 +111,8 @@ struct CudaStages {
 };
 #endif
 
-// The input arrays of a step: psi0 with a valid ghost ring of halo_needed() columns, the Courant
-// numbers and G valid one column further.
+// The input arrays of a step: psi0, the Courant numbers and G, all with a valid ghost ring of
+// halo_needed() columns (the Courant numbers and G are read at most halo_needed() - 1 out).
 struct StepInputs {
   const double* psi0;
   const double* c1;

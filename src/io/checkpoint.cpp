@@ -24,8 +24,8 @@ struct Id {
   Id& operator=(const Id&) = delete;
 };
 
-void check(herr_t r, const char* call, const std::string& path) {
-  if (r < 0) throw CheckpointError("--restart", std::string("HDF5 call ") + call + " failed for '" + path + "'");
+void check(herr_t r, const char* call, const std::string& path, const char* key = "--restart") {
+  if (r < 0) throw CheckpointError(key, std::string("HDF5 call ") + call + " failed for '" + path + "'");
 }
 
 std::string read_string_attr(hid_t obj, const char* name) {
@@ -44,25 +44,30 @@ std::string read_string_attr(hid_t obj, const char* name) {
 void write_checkpoint(const std::string& path, const CheckpointState& s, const Fingerprint& f) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   const std::string tmp = path + ".tmp";
+  const char* key = "checkpoint";
   std::filesystem::remove(tmp);
-  {
-    Id file(H5Fcreate(tmp.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
-    check(file.id, "H5Fcreate", tmp);
-    check(H5LTset_attribute_string(file.id, "/", "format", kFormat), "H5LTset_attribute_string", tmp);
+  try {
+    const hid_t file = H5Fcreate(tmp.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+    check(file, "H5Fcreate", tmp, key);
+    bool ok = H5LTset_attribute_string(file, "/", "format", kFormat) >= 0;
     const long long step = s.step;
-    check(H5LTset_attribute_long_long(file.id, "/", "step", &step, 1), "H5LTset_attribute_long_long", tmp);
-    check(H5LTset_attribute_double(file.id, "/", "time", &s.time, 1), "H5LTset_attribute_double", tmp);
-    Id config(H5Gcreate2(file.id, "config", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
-    check(config.id, "H5Gcreate2", tmp);
-    for (const auto& [key, value] : f)
-      check(H5LTset_attribute_string(config.id, ".", key.c_str(), value.c_str()), "H5LTset_attribute_string", tmp);
-    Id budgets(H5Gcreate2(file.id, "budgets", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
-    check(budgets.id, "H5Gcreate2", tmp);
+    ok = ok && H5LTset_attribute_long_long(file, "/", "step", &step, 1) >= 0;
+    ok = ok && H5LTset_attribute_double(file, "/", "time", &s.time, 1) >= 0;
+    const hid_t config = H5Gcreate2(file, "config", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    for (const auto& [name, value] : f)
+      ok = ok && config >= 0 && H5LTset_attribute_string(config, ".", name.c_str(), value.c_str()) >= 0;
+    const hid_t budgets = H5Gcreate2(file, "budgets", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     for (const auto& [name, value] : s.budgets)
-      check(H5LTset_attribute_double(budgets.id, ".", name.c_str(), &value, 1), "H5LTset_attribute_double", tmp);
+      ok = ok && budgets >= 0 && H5LTset_attribute_double(budgets, ".", name.c_str(), &value, 1) >= 0;
     const hsize_t dims[3] = {hsize_t(s.nz), hsize_t(s.ny), hsize_t(s.nx)};
-    check(H5LTmake_dataset_double(file.id, "psi", 3, dims, s.psi.data()), "H5LTmake_dataset_double", tmp);
-    check(H5Fflush(file.id, H5F_SCOPE_GLOBAL), "H5Fflush", tmp);
+    ok = ok && H5LTmake_dataset_double(file, "psi", 3, dims, s.psi.data()) >= 0;
+    if (config >= 0) H5Gclose(config);
+    if (budgets >= 0) H5Gclose(budgets);
+    ok = (H5Fclose(file) >= 0) && ok;  // the close writes the last blocks: its result counts
+    if (!ok) throw CheckpointError(key, "writing the checkpoint '" + tmp + "' failed");
+  } catch (...) {
+    std::filesystem::remove(tmp);  // the previous checkpoint stays as it was
+    throw;
   }
   std::filesystem::rename(tmp, path);  // atomic: readers see the old checkpoint or the new one
 }

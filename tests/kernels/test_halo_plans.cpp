@@ -36,14 +36,15 @@ void exchange_and_check(int gnx, int gny, int nz, int tiles_x, int tiles_y, int 
     }
     strided_copies_cpu(halo_pack_plan(L, tile[t].data(), s));
   }
-  static const int offset[kNeighbourSlots][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1}};
   for (int t = 0; t < T; ++t) {
     const int tx = t % tiles_x, ty = t / tiles_x;
     const double* own[4];
     const double* nb[kNeighbourSlots];
     for (int side = 0; side < 4; ++side) own[side] = strips[4 * t + side].data();
     for (int s = 0; s < kNeighbourSlots; ++s) {
-      const int nx_ = (tx + offset[s][0] + tiles_x) % tiles_x, ny_ = (ty + offset[s][1] + tiles_y) % tiles_y;
+      int dx, dy;
+      neighbour_offset(s, dx, dy);
+      const int nx_ = (tx + dx + tiles_x) % tiles_x, ny_ = (ty + dy + tiles_y) % tiles_y;
       nb[s] = strips[4 * (nx_ + tiles_x * ny_) + neighbour_strip_side(s)].data();
     }
     std::vector<double> filled(L.size(), std::numeric_limits<double>::quiet_NaN());
