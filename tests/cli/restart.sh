@@ -52,6 +52,16 @@ if [ $rc -eq 130 ] && [ -s interrupted/checkpoint.h5 ]; then
   [ "$(field long_straight/summary.json)" = "$(field finished/summary.json)" ] && ok "SIGINT at step $(grep -o 'after step [0-9]*' int.log), resumed: same field" || fail "resumed after SIGINT differs"
 else fail "SIGINT: status $rc (expected 130), checkpoint: $(ls interrupted 2>&1)"; cat int.log; fi
 
+# SIGINT to mpirun on 2 ranks: the ranks agree on the stop, write one checkpoint, and it resumes.
+mpirun -np 2 -x STARPU_NCPU=1 "$bin" run "$case_file" "${long[@]}" --out interrupted_np2 > int2.log 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q "  step " int2.log 2>/dev/null && break; sleep 0.1; done
+kill -INT $pid; wait $pid
+if grep -q "interrupted; resume" int2.log && [ -s interrupted_np2/checkpoint.h5 ]; then
+  "$bin" run "$case_file" "${long[@]}" --restart interrupted_np2/checkpoint.h5 --out finished_np2 > log 2>&1 || { cat log; exit 1; }
+  [ "$(field long_straight/summary.json)" = "$(field finished_np2/summary.json)" ] && ok "SIGINT on 2 ranks at $(grep -o 'after step [0-9]*' int2.log), resumed on 1: same field" || fail "resumed after 2-rank SIGINT differs"
+else fail "2-rank SIGINT did not stop with a checkpoint"; cat int2.log; fi
+
 # kill -9 while checkpoints are being written: the last complete checkpoint stays usable.
 "$bin" run "$case_file" "${long[@]}" --set output.checkpoint_interval=500 --out killed > kill.log 2>&1 &
 pid=$!
