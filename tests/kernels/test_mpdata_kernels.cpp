@@ -20,6 +20,15 @@ std::string name_of(const Variant& v) {
   return "iord" + std::to_string(v.iord) + (v.fct ? "_fct" : "") + (v.iga ? "_iga" : "") + (v.rigid ? "_rigid" : "_periodic");
 }
 
+mpdata::Options options_of(const Variant& v) {
+  mpdata::Options o;
+  o.iord = v.iord;
+  o.fct = v.fct;
+  o.iga = v.iga;
+  o.zb = v.rigid ? ZBoundary::Rigid : ZBoundary::Periodic;
+  return o;
+}
+
 class PipelineVsReference : public ::testing::TestWithParam<Variant> {};
 
 std::vector<double> run_pipeline(const tdc_test::RandomCase& r, const mpdata::Options& o, const std::vector<Box>& regions) {
@@ -35,11 +44,7 @@ std::vector<double> run_pipeline(const tdc_test::RandomCase& r, const mpdata::Op
 
 TEST_P(PipelineVsReference, AgreesToRoundOff) {
   const Variant v = GetParam();
-  mpdata::Options o;
-  o.iord = v.iord;
-  o.fct = v.fct;
-  o.iga = v.iga;
-  o.zb = v.rigid ? ZBoundary::Rigid : ZBoundary::Periodic;
+  const mpdata::Options o = options_of(v);
   const int nx = 13, ny = 11, nz = 5;
   const auto r = tdc_test::random_case(nx, ny, nz, mpdata::halo_needed(o), v.rigid, v.iga, 1234u + v.iord);
   const auto out = run_pipeline(r, o, {Box{0, nx, 0, ny}});
@@ -62,11 +67,7 @@ TEST_P(PipelineVsReference, AgreesToRoundOff) {
 
 TEST_P(PipelineVsReference, BorderPlusBodyIsBitwiseTheWholeTile) {
   const Variant v = GetParam();
-  mpdata::Options o;
-  o.iord = v.iord;
-  o.fct = v.fct;
-  o.iga = v.iga;
-  o.zb = v.rigid ? ZBoundary::Rigid : ZBoundary::Periodic;
+  const mpdata::Options o = options_of(v);
   const int nx = 16, ny = 14, nz = 4;
   const auto r = tdc_test::random_case(nx, ny, nz, mpdata::halo_needed(o), v.rigid, v.iga, 99u);
   const auto whole = run_pipeline(r, o, {Box{0, nx, 0, ny}});
@@ -115,11 +116,7 @@ TEST(FusedStep, BitwiseTheStagedKernels) {
     for (bool iga : {false, true})
       for (bool rigid : {false, true})
         for (int nz : {1, 2, 3, 7}) {
-          mpdata::Options o;
-          o.iord = 2;
-          o.fct = fct;
-          o.iga = iga;
-          o.zb = rigid ? ZBoundary::Rigid : ZBoundary::Periodic;
+          const mpdata::Options o = options_of(Variant{2, fct, iga, rigid});
           const auto r = tdc_test::random_case(45, 19, nz, 3, rigid, iga, 500u + nz + 8 * fct + 16 * iga + 32 * rigid);
           const mpdata::Cells s{r.L, o.zb};
           const mpdata::StepInputs in{r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), r.t_g.data()};

@@ -1,0 +1,22 @@
+# Sourced by the tools/gpu_*.sh scripts on the device machine: the bundle's environment, a results
+# folder packed into $OUT/results.tgz at exit, and `bench NAME ENV... -- ARGS...` / `run NAME ENV... -- ARGS...`
+# which run taskdycore with extra environment, keep the log and JSON, and print the key line.
+source "$1/env.sh"
+res=/tmp/results; rm -rf "$res"; mkdir -p "$res"
+export STARPU_HOME=/tmp/starpu-home STARPU_FXT_TRACE=0 STARPU_SILENT=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+trap 'tar czf "$OUT/results.tgz" -C "$res" .' EXIT
+split_env() { envs=(); while [ "$1" != "--" ]; do envs+=("$1"); shift; done; shift; rest=("$@"); }
+bench() {
+  local name=$1; shift; split_env "$@"
+  env "${envs[@]}" timeout 240 taskdycore bench mpdata "${rest[@]}" --json "$res/$name.json" > "$res/$name.log" 2>&1
+  echo "$name (exit $?): $(grep -E 'graph :|graph/direct|reaches' "$res/$name.log" | tr -s ' ' | tr '\n' ' ')"
+}
+run() {
+  local name=$1; shift; split_env "$@"
+  env "${envs[@]}" timeout 240 taskdycore run "${rest[@]}" --out "$res/$name" > "$res/$name.log" 2>&1
+  echo "$name exit $? $(grep -E 'ms/step, ' "$res/$name.log" | tail -1) $(grep -h field_checksum "$res/$name/summary.json" 2>/dev/null)"
+}
+tests() {
+  timeout 240 test_kernels > "$res/test_kernels.txt" 2>&1; echo "kernel tests exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$res/test_kernels.txt" | tr '\n' ' ')"
+  STARPU_NCPU=2 timeout 240 test_model > "$res/test_model.txt" 2>&1; echo "model tests exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$res/test_model.txt" | tr '\n' ' ')"
+}
