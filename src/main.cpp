@@ -221,6 +221,8 @@ int main(int argc, char** argv) {
   bench_mpdata->add_option("--json", bt.json, "write the figures to this (new) file");
   bench_mpdata->add_option("--cpu-steps", bt.cpu_steps, "let CPU workers take GPU-capable tasks beside GPUs: on|off (default off)");
   bench_mpdata->add_option("--diagnostics", bt.diagnostics, "asynchronous diagnostics every N steps (default 0: none)");
+  for (CLI::Option* opt : bench_mpdata->get_options())  // a repeated option: the last value counts
+    opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 
   try {
     app.parse(argc, argv);
