@@ -44,4 +44,4 @@ if want trace; then
     --set time.dt=0.00055 --set time.steps=10 --set output.interval=0 --set grid.z_boundary=periodic --set tiles.x=2 \
     --set tiles.y=2 --trace "$res/trace"
 fi
-for d in "$res"/*/summary.json; do [ -e "$d" ] && rm -f "$(dirname "$d")/fields.h5" "$(dirname "$d")/fields.xmf"; done
+for d in "$res"/*/summary.json; do if [ -e "$d" ]; then rm -f "$(dirname "$d")/fields.h5" "$(dirname "$d")/fields.xmf"; fi; done
