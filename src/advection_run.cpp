@@ -9,12 +9,14 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <mutex>
 
 #include "advection_model.hpp"
 #include "checksum.hpp"
 #include "io/checkpoint.hpp"
 #include "io/field_writer.hpp"
 #include "io/time_series.hpp"
+#include "async_output.hpp"
 #include "progress.hpp"
 #include "stop_request.hpp"
 
@@ -100,14 +102,16 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
     restart.reset();  // the field is in the tiles now
   }
 
-  std::unique_ptr<io::FieldWriter> writer;
+  // Field records: written asynchronously (snapshot, transfer to rank 0, writer thread). The serial
+  // HDF5 library is not thread-safe: every HDF5 call of the run holds `hdf5`.
+  std::mutex hdf5;
+  std::unique_ptr<io::FieldWriter> writer;  // used by the writer thread only
   std::vector<double> global;
   double output_s = 0;
-  auto write_record = [&]() {  // collective: gathers psi, rank 0 appends it
-    if (o.out_dir.empty()) return;
-    const auto t0 = Clock::now();
-    model.gather(global);
-    if (rank == 0) {
+  std::unique_ptr<AsyncFieldOutput> output;
+  if (!o.out_dir.empty())
+    output = std::make_unique<AsyncFieldOutput>(model.decomposition(), rank, [&](double time, const std::vector<double>& f) {
+      std::lock_guard<std::mutex> lock(hdf5);
       if (!writer)
         writer = std::make_unique<io::FieldWriter>(
             o.out_dir + "/fields.h5", axes_of(cfg.grid), std::vector<std::string>{"psi"},
@@ -115,8 +119,12 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
                                                              {"case", cfg.name},
                                                              {"flow", to_string(cfg.flow)}},
             std::vector<std::pair<std::string, std::string>>{{"psi", "1"}});
-      writer->append(model.time(), {global.data()});
-    }
+      writer->append(time, {f.data()});
+    });
+  auto write_record = [&]() {  // collective; returns at once
+    if (!output) return;
+    const auto t0 = Clock::now();
+    output->submit(model.psi(), model.time());
     output_s += seconds_since(t0);
   };
   auto write_checkpoint = [&]() {  // collective: gathers psi, rank 0 writes checkpoint.h5 atomically
@@ -131,6 +139,7 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
       s.ny = cfg.grid.ny;
       s.nz = cfg.grid.nz;
       s.budgets = {{"mass_initial", mass0}, {"initial_min", min0}, {"initial_max", max0}};
+      std::lock_guard<std::mutex> lock(hdf5);
       io::write_checkpoint(o.out_dir + "/checkpoint.h5", s, trajectory_fingerprint(cfg));
     }
     output_s += seconds_since(t0);
@@ -205,15 +214,18 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
   write_record();
   write_checkpoint();
   record_diagnostics(true);
+  if (output) output->finish();
   if (csv) std::fclose(csv);
-  if (rank == 0 && !o.out_dir.empty() && cfg.diagnostics_interval > 0)
+  if (rank == 0 && !o.out_dir.empty() && cfg.diagnostics_interval > 0) {
+    std::lock_guard<std::mutex> lock(hdf5);
     io::write_time_series(o.out_dir + "/diagnostics.h5",
                           {"step", "time", "mass", "mass_rel_change", "variance", "min", "max"}, series,
                           {{"title", "taskdycore diagnostics"},
                            {"case", cfg.name},
                            {"mass", "sum of G psi dV (tracer content)"},
                            {"variance", "sum of G psi^2 dV"}});
-  if (o.out_dir.empty()) model.gather(global);
+  }
+  model.gather(global);  // for the validation below (the record above is written asynchronously)
 
   nlohmann::json j;
   if (stopped) j["interrupted_by_signal"] = stopped;  // every rank exits with 128 + signal

@@ -21,5 +21,15 @@ assert s["ms_per_step"] > 0 and s["mcells_per_s"] > 0
 print("summary.json ok:", {k: s[k] for k in ["ms_per_step", "mcells_per_s"]}, s["validation"]["l2_error"])
 PY
 /usr/bin/python3 "$root/tests/io/check_readers.py" "$tmp/run/fields.h5" 24 24 24 5
+# The records are written asynchronously: the last one must be exactly the final state.
+/usr/bin/python3 - "$tmp/run" <<'PY'
+import json, sys, h5py
+s = json.load(open(sys.argv[1] + "/summary.json"))
+with h5py.File(sys.argv[1] + "/fields.h5") as f:
+    last = f["psi"][-1]
+    assert float(last.min()) == s["validation"]["min"] and float(last.max()) == s["validation"]["max"], (last.min(), last.max(), s["validation"])
+    assert list(f["time"][:]) == [0.0, 0.25, 0.5, 0.75, 1.0], f["time"][:]
+print("last record == final state; record times in order")
+PY
 grep -c "<Grid Name=" "$tmp/run/fields.xmf" >/dev/null
 echo "1 passed, 0 failed"
