@@ -67,7 +67,8 @@ void AsyncFieldOutput::submit(const TiledField& psi, double time) {
   }
 }
 
-// Runs in a StarPU thread once a tile of the snapshot is readable on rank 0.
+// Runs in a StarPU thread once a tile of the snapshot is readable on rank 0 (in main memory: that
+// thread's own memory node may be a GPU's, so the pointer is asked for main RAM explicitly).
 void AsyncFieldOutput::tile_arrived(void* arg) {
   auto* a = static_cast<Slot::TileArg*>(arg);
   Slot& s = *a->slot;
@@ -75,7 +76,7 @@ void AsyncFieldOutput::tile_arrived(void* arg) {
   const Decomposition& d = self.d_;
   const TileLayout& L = d.layout();
   const starpu_data_handle_t h = s.snapshot->handle(a->tile);
-  const double* p = static_cast<const double*>(starpu_data_get_local_ptr(h));
+  const double* p = static_cast<const double*>(starpu_data_handle_to_pointer(h, STARPU_MAIN_RAM));
   const int gnx = L.nx * d.tiles_x(), gny = L.ny * d.tiles_y();
   const int ox = d.origin_x(a->tile), oy = d.origin_y(a->tile);
   for (int k = 0; k < L.nz; ++k)

@@ -44,17 +44,17 @@ int agreed_stop_signal(int rank, int ranks) {
     int first = 0;
     for (int r = 0; r < ranks; ++r) {
       starpu_data_acquire(h[r], STARPU_R);
-      const int v = *static_cast<const int*>(starpu_data_get_local_ptr(h[r]));
+      const int v = *static_cast<const int*>(starpu_data_handle_to_pointer(h[r], STARPU_MAIN_RAM));
       starpu_data_release(h[r]);
       if (!first && v) first = v;
     }
     starpu_data_acquire(d, STARPU_W);
-    *static_cast<int*>(starpu_data_get_local_ptr(d)) = first;
+    *static_cast<int*>(starpu_data_handle_to_pointer(d, STARPU_MAIN_RAM)) = first;
     starpu_data_release(d);
   }
   for (int r = 1; r < ranks; ++r) starpu_mpi_get_data_on_node(MPI_COMM_WORLD, d, r);
   starpu_data_acquire(d, STARPU_R);
-  const int agreed = *static_cast<const int*>(starpu_data_get_local_ptr(d));
+  const int agreed = *static_cast<const int*>(starpu_data_handle_to_pointer(d, STARPU_MAIN_RAM));
   starpu_data_release(d);
   for (auto& x : h) starpu_data_unregister(x);
   starpu_data_unregister(d);
