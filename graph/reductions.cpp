@@ -18,7 +18,7 @@ Moments collect_tile_moments(const Decomposition& d, int rank, const TileVectors
     starpu_mpi_get_data_on_node(MPI_COMM_WORLD, partials.handle(t), 0);
     if (rank != 0) continue;
     starpu_data_acquire(partials.handle(t), STARPU_R);
-    const Moments m = moments_from(static_cast<const double*>(starpu_data_handle_to_pointer(partials.handle(t, STARPU_MAIN_RAM))));
+    const Moments m = moments_from(static_cast<const double*>(starpu_data_handle_to_pointer(partials.handle(t), STARPU_MAIN_RAM)));
     starpu_data_release(partials.handle(t));
     total = t == 0 ? m : combine(total, m);
   }

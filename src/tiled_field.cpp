@@ -78,7 +78,7 @@ void gather_field(const Decomposition& d, const TiledField& f, int rank, std::ve
     starpu_mpi_get_data_on_node(MPI_COMM_WORLD, f.handle(t), 0);
     if (rank != 0) continue;
     starpu_data_acquire(f.handle(t), STARPU_R);
-    const double* p = static_cast<const double*>(starpu_data_handle_to_pointer(f.handle(t, STARPU_MAIN_RAM)));
+    const double* p = static_cast<const double*>(starpu_data_handle_to_pointer(f.handle(t), STARPU_MAIN_RAM));
     const int ox = d.origin_x(t), oy = d.origin_y(t);
     for (int k = 0; k < L.nz; ++k)
       for (int j = 0; j < L.ny; ++j)
