@@ -8,7 +8,7 @@ namespace tdc {
 MpdataGraph::MpdataGraph(const Decomposition& d, const mpdata::Options& o, bool overlap)
     : d_(d),
       args_{d.layout(), o},
-      overlap_(overlap && mpdata::body_region(d.layout()).width() > 0 && mpdata::body_region(d.layout()).height() > 0),
+      overlap_(split_border_body(d.layout(), overlap)),
       border_scratch_(mpdata_border_scratch_bytes(args_)),
       body_scratch_(mpdata_body_scratch_bytes(args_)) {}
 

@@ -102,6 +102,24 @@ double AdvectionCase::time_factor(double t_start) const {
   return std::cos(M_PI * (t_start + 0.5 * cfg_.dt) / cfg_.period);
 }
 
+void AdvectionCase::fill_tile(const Decomposition& d, int tile, double* psi, double* c1, double* c2, double* c3,
+                              double* g) const {
+  const TileLayout& L = d.layout();
+  const int ox = d.origin_x(tile), oy = d.origin_y(tile);
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = -L.halo; j < L.ny + L.halo; ++j)
+      for (int i = -L.halo; i < L.nx + L.halo; ++i) {
+        const std::ptrdiff_t n = L.at(i, j, k);
+        psi[n] = initial(ox + i, oy + j, k);
+        g[n] = density(k);
+        double c[3];
+        face_courant(ox + i, oy + j, k, c);
+        c1[n] = c[0];
+        c2[n] = c[1];
+        c3[n] = c[2];
+      }
+}
+
 double AdvectionCase::max_courant() const {
   const Grid& g = cfg_.grid;
   double worst = 0.0;

@@ -4,6 +4,7 @@
 // to round-off.
 #pragma once
 #include "config.hpp"
+#include "grid.hpp"
 
 namespace tdc {
 
@@ -22,6 +23,9 @@ class AdvectionCase {
   bool time_dependent() const { return cfg_.flow == Flow::Deformational; }
   // The multiplier of the spatial pattern over the step that starts at time t.
   double time_factor(double t_start) const;
+  // Fills one tile of psi, the Courant numbers and G, ghost ring included (with the periodic
+  // images, so that Courant numbers and G never need a halo exchange).
+  void fill_tile(const Decomposition& d, int tile, double* psi, double* c1, double* c2, double* c3, double* g) const;
   // max over cells of (sum of outflow Courant numbers) / G: the donor-cell stability number (<= 1).
   double max_courant() const;
 

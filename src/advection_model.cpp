@@ -2,6 +2,8 @@
 
 #include <starpu.h>
 
+#include <cstring>
+
 #include "../codelets/common/codelet.hpp"
 #include "../graph/halo_exchange.hpp"
 
@@ -16,23 +18,12 @@ std::unique_ptr<TiledField> optional_field(bool wanted, const char* name, const 
 // periodic images, so Courant numbers and G need no exchange).
 void initialise(const Decomposition& d, const AdvectionCase& ac, TiledField& psi, TiledField* c[3], TiledField* s[3],
                 TiledField& g) {
-  const TileLayout& L = d.layout();
+  const std::size_t bytes = d.layout().size() * sizeof(double);
   for (int t = 0; t < d.tiles(); ++t) {
     if (!psi.owned(t)) continue;
-    const int ox = d.origin_x(t), oy = d.origin_y(t);
-    for (int k = 0; k < L.nz; ++k)
-      for (int j = -L.halo; j < L.ny + L.halo; ++j)
-        for (int i = -L.halo; i < L.nx + L.halo; ++i) {
-          const std::ptrdiff_t n = L.at(i, j, k);
-          psi.host(t)[n] = ac.initial(ox + i, oy + j, k);
-          g.host(t)[n] = ac.density(k);
-          double cf[3];
-          ac.face_courant(ox + i, oy + j, k, cf);
-          for (int q = 0; q < 3; ++q) {
-            c[q]->host(t)[n] = cf[q];
-            if (s[q]) s[q]->host(t)[n] = cf[q];
-          }
-        }
+    ac.fill_tile(d, t, psi.host(t), c[0]->host(t), c[1]->host(t), c[2]->host(t), g.host(t));
+    for (int q = 0; q < 3; ++q)
+      if (s[q]) std::memcpy(s[q]->host(t), c[q]->host(t), bytes);  // the spatial pattern of a time-dependent flow
   }
 }
 

@@ -46,7 +46,6 @@ AdvectionConfig bench_config(const BenchOptions& o) {
 
 nlohmann::json bench_mpdata(const BenchOptions& o, Runtime& rt) {
   const AdvectionConfig cfg = bench_config(o);
-  if (o.nx % o.tiles_x || o.ny % o.tiles_y) throw ConfigError("--tiles", "tiles must divide the grid");
   const double cells = cfg.grid.cells();
   AdvectionModel model(cfg, rt.rank(), rt.size());
   model.submit_steps(o.warmup);

@@ -88,23 +88,11 @@ DirectTiming direct_mpdata_cuda(const AdvectionConfig& cfg, int warmup, int repe
   const AdvectionCase ac(cfg);
   if (ac.time_dependent()) throw std::runtime_error("the direct runner handles steady flows only");
   const MpdataTaskArgs args{L, cfg.mpdata};
-  const bool overlap = cfg.overlap && !mpdata::body_region(L).empty();
+  const bool overlap = split_border_body(L, cfg.overlap);
   std::vector<DeviceTile> tiles(d.tiles());
   std::vector<double> host(L.size()), cx(L.size()), cy(L.size()), cz(L.size()), g(L.size());
   for (int t = 0; t < d.tiles(); ++t) {
-    const int ox = d.origin_x(t), oy = d.origin_y(t);
-    for (int k = 0; k < L.nz; ++k)
-      for (int j = -L.halo; j < L.ny + L.halo; ++j)
-        for (int i = -L.halo; i < L.nx + L.halo; ++i) {
-          const std::ptrdiff_t n = L.at(i, j, k);
-          host[n] = ac.initial(ox + i, oy + j, k);
-          g[n] = ac.density(k);
-          double c[3];
-          ac.face_courant(ox + i, oy + j, k, c);
-          cx[n] = c[0];
-          cy[n] = c[1];
-          cz[n] = c[2];
-        }
+    ac.fill_tile(d, t, host.data(), cx.data(), cy.data(), cz.data(), g.data());
     DeviceTile& D = tiles[t];
     auto upload = [&](const std::vector<double>& h) {
       double* p = device_alloc(L.size());

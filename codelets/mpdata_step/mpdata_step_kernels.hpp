@@ -12,6 +12,11 @@ struct MpdataTaskArgs {
   mpdata::Options options;
 };
 
+// Whether a tile's step is split into border and body work: asked for, and the tile has a body.
+inline bool split_border_body(const TileLayout& L, bool requested) {
+  return requested && !mpdata::body_region(L).empty();
+}
+
 // Scratch doubles the border and body work need (one buffer per worker).
 inline std::size_t mpdata_border_scratch_doubles(const MpdataTaskArgs& a) {
   return (mpdata::scratch_plan(a.options).arrays() + 1) * a.layout.size();
