@@ -13,6 +13,8 @@
 #include "advection_run.hpp"
 #include "bench_mpdata.hpp"
 #include "config.hpp"
+#include "elliptic_config.hpp"
+#include "elliptic_run.hpp"
 #include "runtime.hpp"
 
 namespace fs = std::filesystem;
@@ -39,9 +41,75 @@ void write_atomically(const fs::path& path, const std::string& text) {
   fs::rename(tmp, path);
 }
 
+// Checks --out: a non-empty directory is refused unless --force.
+void check_out_dir(const std::string& out_dir, bool force) {
+  if (is_nonempty_dir(out_dir) && !force)
+    throw tdc::ConfigError("--out", "'" + out_dir + "' exists and is not empty; refusing to overwrite it (choose "
+                                    "another directory or pass --force)");
+  if (fs::exists(out_dir) && !fs::is_directory(out_dir))
+    throw tdc::ConfigError("--out", "'" + out_dir + "' exists and is not a directory");
+}
+
+int elliptic_command(int argc, char** argv, const std::string& case_file, const std::vector<std::string>& sets,
+                     std::string out_dir, const std::string& trace_dir, bool force, const std::string& restart) {
+  const bool root = tdc::launcher_rank() == 0;
+  tdc::EllipticConfig cfg;
+  try {
+    cfg = tdc::load_elliptic_config(case_file, sets);
+    if (!restart.empty()) throw tdc::ConfigError("--restart", "an elliptic case has no time steps to resume");
+    if (out_dir.empty()) out_dir = "runs/" + cfg.name + "-" + timestamp();
+    check_out_dir(out_dir, force);
+  } catch (const tdc::ConfigError& e) {
+    if (root) std::fprintf(stderr, "taskdycore: error: %s\n", e.what());
+    return 2;
+  }
+  tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{cfg.scheduler, trace_dir, cfg.cpu_tasks_with_gpu});
+  const auto& p = cfg.shell;
+  if (rt.rank() == 0) {
+    fs::create_directories(out_dir);
+    if (force)
+      for (const char* f : {"fields.h5", "fields.xmf", "summary.json"}) fs::remove(fs::path(out_dir) / f);
+    std::printf("taskdycore: case '%s' (elliptic, %s%s), grid %dx%dx%d, tiles %dx%d, %d rank(s), %d CPU + %d CUDA "
+                "workers, scheduler %s\n",
+                cfg.name.c_str(), tdc::to_string(cfg.solver.method),
+                cfg.solver.method == tdc::KrylovMethod::Pcg ? (cfg.solver.fused ? " fused" : " unfused") : "",
+                p.nx, p.ny, p.nz, cfg.tiles_x, cfg.tiles_y, rt.size(), rt.cpu_workers(), rt.cuda_workers(),
+                rt.scheduler().c_str());
+    std::fflush(stdout);
+  }
+  nlohmann::json summary;
+  try {
+    summary = tdc::run_elliptic(cfg, rt, out_dir);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "taskdycore: rank %d failed: %s\n", rt.rank(), e.what());
+    if (rt.size() > 1) MPI_Abort(MPI_COMM_WORLD, 1);
+    throw;
+  }
+  if (rt.rank() == 0) {
+    write_atomically(fs::path(out_dir) / "summary.json", summary.dump(2) + "\n");
+    const auto& s = summary["solver"];
+    const auto& v = summary["validation"];
+    std::printf("taskdycore: %s after %d iterations (%.3f ms/iteration), residual %.3g of the initial; error l2 "
+                "%.4g, max %.4g\n",
+                s["converged"].get<bool>() ? "converged" : "NOT converged", s["iterations"].get<int>(),
+                s["ms_per_iteration"].get<double>(), v["true_residual_rel"].get<double>(),
+                v["error_l2"].get<double>(), v["error_max"].get<double>());
+    std::printf("taskdycore: output in %s (summary.json%s)\n", out_dir.c_str(),
+                cfg.write_fields ? ", fields.h5, fields.xmf" : "");
+  }
+  return summary.empty() || summary["solver"]["converged"].get<bool>() ? 0 : 1;
+}
+
 int run_command(int argc, char** argv, const std::string& case_file, const std::vector<std::string>& sets,
                 std::string out_dir, const std::string& trace_dir, bool force, const std::string& restart) {
   const bool root = tdc::launcher_rank() == 0;
+  try {
+    if (tdc::case_kind(case_file, sets) == "elliptic")
+      return elliptic_command(argc, argv, case_file, sets, out_dir, trace_dir, force, restart);
+  } catch (const tdc::ConfigError& e) {
+    if (root) std::fprintf(stderr, "taskdycore: error: %s\n", e.what());
+    return 2;
+  }
   tdc::AdvectionConfig cfg;
   try {
     cfg = tdc::load_config(case_file, sets);

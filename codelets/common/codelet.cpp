@@ -19,6 +19,18 @@ Codelet::Codelet(const char* name, std::initializer_list<starpu_data_access_mode
                  starpu_cpu_func_t cpu, starpu_cuda_func_t cuda) {
   if (modes.size() > STARPU_NMAXBUFS)
     throw std::logic_error(std::string("codelet ") + name + " has more buffers than StarPU allows");
+  init(name, cpu, cuda);
+  codelet_.nbuffers = int(modes.size());
+  int n = 0;
+  for (starpu_data_access_mode m : modes) codelet_.modes[n++] = m;
+}
+
+Codelet::Codelet(const char* name, VariableBuffers, starpu_cpu_func_t cpu, starpu_cuda_func_t cuda) {
+  init(name, cpu, cuda);
+  codelet_.nbuffers = STARPU_VARIABLE_NBUFFERS;
+}
+
+void Codelet::init(const char* name, starpu_cpu_func_t cpu, starpu_cuda_func_t cuda) {
   starpu_perfmodel_init(&model_);
   model_.type = STARPU_HISTORY_BASED;
   model_.symbol = name;
@@ -36,9 +48,6 @@ Codelet::Codelet(const char* name, std::initializer_list<starpu_data_access_mode
   (void)cuda;
 #endif
   if (cuda) codelet_.can_execute = gpu_first;
-  codelet_.nbuffers = int(modes.size());
-  int n = 0;
-  for (starpu_data_access_mode m : modes) codelet_.modes[n++] = m;
 }
 
 }  // namespace tdc

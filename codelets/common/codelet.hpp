@@ -21,12 +21,16 @@ class Codelet {
   // `cuda` may be null (CPU-only codelet); CUDA functions are asynchronous on the worker's stream.
   Codelet(const char* name, std::initializer_list<starpu_data_access_mode> modes, starpu_cpu_func_t cpu,
           starpu_cuda_func_t cuda);
+  // A codelet whose tasks bring their own buffer list (STARPU_DATA_MODE_ARRAY), e.g. one per tile.
+  struct VariableBuffers {};
+  Codelet(const char* name, VariableBuffers, starpu_cpu_func_t cpu, starpu_cuda_func_t cuda);
   Codelet(const Codelet&) = delete;
   Codelet& operator=(const Codelet&) = delete;
   starpu_codelet* get() { return &codelet_; }
   const char* name() const { return codelet_.name; }
 
  private:
+  void init(const char* name, starpu_cpu_func_t cpu, starpu_cuda_func_t cuda);
   starpu_perfmodel model_{};
   starpu_codelet codelet_{};
 };

@@ -1,0 +1,39 @@
+#include "../common/fixed_order_sum.cuh"
+#include "../solver_scalars/solver_state.hpp"
+#include "dot_partial_kernel.hpp"
+
+namespace tdc {
+namespace {
+
+__global__ void dot_kernel(TileLayout L, ColumnChunks cc, const double* __restrict__ st, int skip_from,
+                           const double* __restrict__ x, const double* __restrict__ y, const double* __restrict__ z,
+                           Sums<2>* groups) {
+  if (solver_skips(st, skip_from)) return;
+  const long item = long(blockIdx.x) * kSumGroup + threadIdx.x;
+  Sums<2> s{};
+  if (item < cc.count()) {
+    const int c = int(item / cc.columns), col = int(item % cc.columns);
+    const int i = col % L.nx, j = col / L.nx;
+    const int k0 = c * cc.levels, k1 = k0 + cc.levels < L.nz ? k0 + cc.levels : L.nz;
+    for (int k = k0; k < k1; ++k) {
+      const std::ptrdiff_t o = L.at(i, j, k);
+      s.v[0] = dd_add(s.v[0], x[o] * y[o]);
+      s.v[1] = dd_add(s.v[1], x[o] * z[o]);
+    }
+  }
+  block_reduce_store(s, groups);
+}
+
+}  // namespace
+
+void dot_partial_cuda(const TileLayout& L, const double* st, int skip_from, const double* x, const double* y,
+                      const double* z, void* groups, double* out, cudaStream_t stream) {
+  const ColumnChunks cc = column_chunks(L.nx * L.ny, L.nz, kLevelChunk);
+  const long n = sum_groups(cc.count());
+  auto* g = static_cast<Sums<2>*>(groups);
+  dot_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, cc, st, skip_from, x, y, z, g);
+  TDC_CUDA_CHECK(cudaGetLastError());
+  finish_groups_cuda<2>(g, n, out, stream);
+}
+
+}  // namespace tdc

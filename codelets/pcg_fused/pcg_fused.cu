@@ -1,0 +1,90 @@
+#include "../common/fixed_order_sum.cuh"
+#include "../solver_scalars/solver_state.hpp"
+#include "pcg_fused_kernel.hpp"
+
+namespace tdc {
+namespace {
+
+// One thread per column (the Thomas sweeps are sequential in k), blocks of kSumGroup columns.
+__global__ void fused_precon_kernel(TileLayout L, const double* __restrict__ coef, const double* __restrict__ st,
+                                    double* __restrict__ r, const double* __restrict__ q, double* __restrict__ z,
+                                    Sums<2>* groups) {
+  if (solver_skips(st, 1)) return;
+  const double alpha = st[state::kAlpha];
+  const int columns = L.nx * L.ny, nz = L.nz;
+  const int col = blockIdx.x * kSumGroup + threadIdx.x;
+  Sums<2> s{};
+  if (col < columns) {
+    const std::ptrdiff_t P = L.plane(), c = L.at(col % L.nx, col / L.nx, 0);
+    double w = 0.0;
+#pragma unroll 4
+    for (int k = 0; k < nz; ++k) {
+      const double rs = r[c + P * k] - alpha * q[c + P * k];
+      r[c + P * k] = rs;
+      s.v[0] = dd_add(s.v[0], rs * rs);
+      w = thomas_forward(coef, nz, k, rs, w);
+      z[c + P * k] = w;
+    }
+    double za = w;
+    s.v[1] = dd_add(s.v[1], za * r[c + P * (nz - 1)]);
+#pragma unroll 4
+    for (int k = nz - 2; k >= 0; --k) {
+      za = thomas_backward(coef, nz, k, z[c + P * k], za);
+      z[c + P * k] = za;
+      s.v[1] = dd_add(s.v[1], za * r[c + P * k]);
+    }
+  }
+  block_reduce_store(s, groups);
+}
+
+// One thread per item (kLevelChunk levels of one column), z's vertical neighbours kept in registers.
+__global__ void fused_apply_kernel(TileLayout L, ColumnCouplings h, ColumnChunks cc, const double* __restrict__ coef,
+                                   const double* __restrict__ st, double* __restrict__ u, double* __restrict__ p,
+                                   const double* __restrict__ z, double* __restrict__ q, Sums<1>* groups) {
+  if (solver_skips(st, 2)) return;
+  const double alpha = st[state::kAlpha], beta = st[state::kBeta];
+  const bool finishing = st[state::kDone] >= 1.0;
+  const long item = long(blockIdx.x) * kSumGroup + threadIdx.x;
+  Sums<1> s{};
+  if (item < cc.count()) {
+    const int ch = int(item / cc.columns), col = int(item % cc.columns);
+    const int i = col % L.nx, j = col / L.nx;
+    const int k0 = ch * cc.levels, k1 = k0 + cc.levels < L.nz ? k0 + cc.levels : L.nz;
+    for (int k = k0; k < k1; ++k) {
+      const std::ptrdiff_t o = L.at(i, j, k);
+      const double pk = p[o];
+      u[o] = u[o] + alpha * pk;
+      if (finishing) continue;
+      const double ps = z[o] + beta * pk;
+      p[o] = ps;
+      const double qs = apply_cell(L, h, coef, z, i, j, k) + beta * q[o];
+      q[o] = qs;
+      s.v[0] = dd_add(s.v[0], ps * qs);
+    }
+  }
+  block_reduce_store(s, groups);
+}
+
+}  // namespace
+
+void pcg_fused_precon_cuda(const TileLayout& L, const double* coef, const double* st, double* r, const double* q,
+                           double* z, void* groups, double* out, cudaStream_t stream) {
+  const long n = sum_groups(L.nx * L.ny);
+  auto* g = static_cast<Sums<2>*>(groups);
+  fused_precon_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, coef, st, r, q, z, g);
+  TDC_CUDA_CHECK(cudaGetLastError());
+  finish_groups_cuda<2>(g, n, out, stream);
+}
+
+void pcg_fused_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
+                          double* u, double* p, const double* z, double* q, void* groups, double* out,
+                          cudaStream_t stream) {
+  const ColumnChunks cc = column_chunks(L.nx * L.ny, L.nz, kLevelChunk);
+  const long n = sum_groups(cc.count());
+  auto* g = static_cast<Sums<1>*>(groups);
+  fused_apply_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, h, cc, coef, st, u, p, z, q, g);
+  TDC_CUDA_CHECK(cudaGetLastError());
+  finish_groups_cuda<1>(g, n, out, stream);
+}
+
+}  // namespace tdc

@@ -1,0 +1,35 @@
+// The interleaved (loop-fused) PCG kernels of paper 002, Alg. 1-3:
+//   pcg_fused_precon (Alg. 3): r <- r - alpha q; z = M^{-1} r; partial sums <r, r>, <r, z>
+//       (one item per column: <r, r> bottom to top in the forward sweep, <r, z> top to bottom in the
+//       backward sweep);
+//   pcg_fused_apply (Alg. 2): u <- u + alpha p; p <- z + beta p; q <- A z + beta q; partial <p, q>
+//       (items of kLevelChunk levels). When the solver is finishing (done == 1) it only applies the
+//       pending u <- u + alpha p.
+// alpha and beta come from the solver state (solver_scalars).
+#pragma once
+#include "../column_operator/column_operator.hpp"
+#include "../common/fixed_order_sum.hpp"
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+#include <cuda_runtime_api.h>
+#endif
+
+namespace tdc {
+
+// out: 2 compensated sums (4 doubles): <r, r>, <r, z>.
+void pcg_fused_precon_cpu(const TileLayout& L, const double* coef, const double* st, double* r, const double* q,
+                          double* z, double* out);
+// out: 1 compensated sum (2 doubles): <p, q>.
+void pcg_fused_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
+                         double* u, double* p, const double* z, double* q, double* out);
+#if defined(TASKDYCORE_HAVE_CUDA)
+void pcg_fused_precon_cuda(const TileLayout& L, const double* coef, const double* st, double* r, const double* q,
+                           double* z, void* groups, double* out, cudaStream_t stream);
+void pcg_fused_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
+                          double* u, double* p, const double* z, double* q, void* groups, double* out,
+                          cudaStream_t stream);
+#endif
+// Device scratch both kernels need (group partials).
+std::size_t pcg_fused_scratch_bytes(const TileLayout& L);
+
+}  // namespace tdc

@@ -1,0 +1,41 @@
+// solver_scalars: combines the tiles' compensated partial sums in tile order and advances the Krylov
+// solver's scalars in the state vector (step lengths, residual history, the stopping decision).
+// The same function runs on a CPU worker or as a one-thread CUDA kernel, so the state can stay on
+// the GPU that runs the iteration.
+#pragma once
+#include "../common/double_double.hpp"
+#include "solver_state.hpp"
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+#include <cuda_runtime_api.h>
+#endif
+
+namespace tdc {
+
+enum class ScalarOp : int {
+  PcgFusedPrecon,  // sums <r,r>, <r,z>: record ||r||, decide, beta = kappa / kappa_old
+  PcgFusedApply,   // sum <p,q>: alpha = kappa / sigma, iteration done
+  PcgInit,         // unfused, sums <r,r>, <r,z>: record ||r_0||, kappa
+  PcgSigma,        // unfused, sum <p,q>: alpha
+  PcgResidual,     // unfused, sums <r,r>, <r,z>: iteration done, record, decide, beta
+  GcrResidual,     // sum <r,r>: record, decide
+  GcrAlphas,       // sums <Ae, q_j>: alpha_j = -<Ae, q_j> / <q_j, q_j>
+  GcrBeta,         // sums <q,q>, <r,q> of the new direction: beta, iteration done
+};
+
+constexpr int kMaxCombineTiles = 256;  // tiles per solver (the CUDA kernel takes the pointers by value)
+
+struct ScalarsArgs {
+  ScalarOp op = ScalarOp::PcgFusedPrecon;
+  int tiles = 0;
+  int sums = 0;                           // compensated sums per tile partial
+  int slots[kMaxGcrDirections] = {};      // GcrAlphas: the basis slots, in basis order
+  int new_slot = 0;                       // GcrBeta: the slot of the new direction
+};
+
+void solver_scalars_cpu(const ScalarsArgs& a, double* st, const double* const* partials);
+#if defined(TASKDYCORE_HAVE_CUDA)
+void solver_scalars_cuda(const ScalarsArgs& a, double* st, const double* const* partials, cudaStream_t stream);
+#endif
+
+}  // namespace tdc

@@ -1,0 +1,101 @@
+// The scalar recurrences of PCG and GCR(k), shared by the CPU and CUDA forms of solver_scalars.
+#pragma once
+#include <math.h>
+
+#include "solver_scalars_kernel.hpp"
+
+namespace tdc {
+
+// Sum n of all tiles' partials, tiles combined in order.
+TDC_HD double tile_total(const ScalarsArgs& a, const double* const* partials, int n) {
+  DD t{partials[0][2 * n], partials[0][2 * n + 1]};
+  for (int tile = 1; tile < a.tiles; ++tile) t = dd_add(t, DD{partials[tile][2 * n], partials[tile][2 * n + 1]});
+  return dd_value(t);
+}
+
+// Records ||r|| for the current iteration; true when the solver should stop.
+TDC_HD bool record_residual(double* st, double res) {
+  const int it = int(st[state::kIter]);
+  st[state::kHistory + it] = res;
+  st[state::kRes] = res;
+  if (it == 0) st[state::kRes0] = res;
+  if (res <= st[state::kTolRel] * st[state::kRes0] || res <= st[state::kTolAbs]) {
+    st[state::kConverged] = 1.0;
+    return true;
+  }
+  return !(res == res) || it >= int(st[state::kMaxIter]);  // NaN or out of iterations: stop, not converged
+}
+
+TDC_HD void solver_scalars_update(const ScalarsArgs& a, double* st, const double* const* partials) {
+  using namespace state;
+  if (st[kDone] >= 2.0) return;
+  switch (a.op) {
+    case ScalarOp::PcgFusedPrecon: {
+      if (st[kDone] >= 1.0) return;
+      const double rr = tile_total(a, partials, 0), rz = tile_total(a, partials, 1);
+      if (record_residual(st, sqrt(rr))) {
+        st[kDone] = 1.0;  // the fused apply still adds the pending alpha p to u
+        return;
+      }
+      st[kBeta] = st[kIter] == 0.0 ? 0.0 : rz / st[kKappa];
+      st[kKappa] = rz;
+      return;
+    }
+    case ScalarOp::PcgFusedApply: {
+      if (st[kDone] >= 1.0) {
+        st[kDone] = 2.0;
+        return;
+      }
+      const double sigma = tile_total(a, partials, 0);
+      if (!(sigma > 0.0)) {  // breakdown (operator not positive definite): stop with the current u
+        st[kDone] = 2.0;
+        return;
+      }
+      st[kAlpha] = st[kKappa] / sigma;
+      st[kIter] += 1.0;
+      return;
+    }
+    case ScalarOp::PcgInit:
+    case ScalarOp::PcgResidual: {
+      if (a.op == ScalarOp::PcgResidual) st[kIter] += 1.0;
+      const double rr = tile_total(a, partials, 0), rz = tile_total(a, partials, 1);
+      if (record_residual(st, sqrt(rr))) {
+        st[kDone] = 2.0;
+        return;
+      }
+      st[kBeta] = a.op == ScalarOp::PcgInit ? 0.0 : rz / st[kKappa];
+      st[kKappa] = rz;
+      return;
+    }
+    case ScalarOp::PcgSigma: {
+      const double sigma = tile_total(a, partials, 0);
+      if (!(sigma > 0.0)) {
+        st[kDone] = 2.0;
+        return;
+      }
+      st[kAlpha] = st[kKappa] / sigma;
+      return;
+    }
+    case ScalarOp::GcrResidual: {
+      if (record_residual(st, sqrt(tile_total(a, partials, 0)))) st[kDone] = 2.0;
+      return;
+    }
+    case ScalarOp::GcrAlphas: {
+      for (int n = 0; n < a.sums; ++n) st[kGcrAlpha + n] = -tile_total(a, partials, n) / st[kGcrQQ + a.slots[n]];
+      return;
+    }
+    case ScalarOp::GcrBeta: {
+      const double qq = tile_total(a, partials, 0), rq = tile_total(a, partials, 1);
+      if (!(qq > 0.0)) {  // the new direction vanished: nothing left to reduce
+        st[kDone] = 2.0;
+        return;
+      }
+      st[kGcrQQ + a.new_slot] = qq;
+      st[kBeta] = rq / qq;
+      st[kIter] += 1.0;
+      return;
+    }
+  }
+}
+
+}  // namespace tdc

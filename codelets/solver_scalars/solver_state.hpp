@@ -1,0 +1,37 @@
+// The Krylov solvers' scalars live in one small StarPU vector ("state") that tasks read and the
+// solver_scalars codelet updates: alpha, beta and the convergence decision are computed where the
+// partial sums are, so an iteration needs no host synchronisation. Kernels read `done` and skip their
+// work once the solver has finished, so the host may submit iterations ahead and check rarely.
+#pragma once
+#include "../common/tile_layout.hpp"
+
+namespace tdc {
+
+constexpr int kMaxGcrDirections = 5;  // GCR(k), k <= 5: a direction task takes 6 + 2k buffers (StarPU limit 16)
+constexpr int kMaxSums = 6;           // compensated sums per tile partial (2 doubles each)
+
+namespace state {
+enum : int {
+  kAlpha = 0,       // PCG step length
+  kBeta,            // PCG: new direction weight; GCR: step length along the newest direction
+  kKappa,           // PCG: <r, z> of the previous iteration
+  kRes0,            // ||r_0||
+  kRes,             // ||r|| of the latest check
+  kDone,            // 0 running, 1 finishing (fused PCG: the last u update is pending), 2 finished
+  kIter,            // iterations completed
+  kTolRel,          // stop when ||r|| <= tol_rel ||r_0||
+  kTolAbs,          //   or ||r|| <= tol_abs
+  kMaxIter,         //   or after max_iter iterations (not converged)
+  kConverged,       // 1 when a tolerance was met
+  kGcrQQ = 16,      // <q_s, q_s> per direction slot (kMaxGcrDirections + 1 slots)
+  kGcrAlpha = 24,   // orthogonalisation weights of the latest step, per active direction
+  kHistory = 32,    // ||r|| after each iteration: kHistory + iteration, iteration 0 = initial residual
+};
+}  // namespace state
+
+inline int state_doubles(int max_iter) { return state::kHistory + max_iter + 1; }
+
+// Kernels call this first: true when their work is no longer needed.
+TDC_HD bool solver_skips(const double* st, int skip_from) { return st[state::kDone] >= double(skip_from); }
+
+}  // namespace tdc

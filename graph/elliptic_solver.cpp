@@ -1,0 +1,260 @@
+#include "elliptic_solver.hpp"
+
+#include <starpu_mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+
+#include "../codelets/common/codelet.hpp"
+#include "../codelets/dot_partial/dot_partial.hpp"
+#include "../codelets/elliptic_apply/elliptic_apply.hpp"
+#include "../codelets/gcr_step/gcr_step.hpp"
+#include "../codelets/gcr_step/gcr_step_kernel.hpp"
+#include "../codelets/line_precon/line_precon.hpp"
+#include "../codelets/pcg_fused/pcg_fused.hpp"
+#include "../codelets/pcg_fused/pcg_fused_kernel.hpp"
+#include "../codelets/dot_partial/dot_partial_kernel.hpp"
+#include "../codelets/solver_scalars/solver_scalars.hpp"
+#include "../codelets/vector_update/vector_update.hpp"
+#include "halo_exchange.hpp"
+
+namespace tdc {
+namespace {
+
+std::vector<starpu_data_handle_t> tile_handles(const Decomposition& d, const TileVectors& v) {
+  std::vector<starpu_data_handle_t> h(d.tiles());
+  for (int t = 0; t < d.tiles(); ++t) h[t] = v.handle(t);
+  return h;
+}
+
+// A data handle owned by rank 0 whose host copy lives there; other ranks receive it on demand.
+starpu_data_handle_t register_rank0_vector(int rank, std::vector<double>& host) {
+  starpu_data_handle_t h;
+  starpu_vector_data_register(&h, rank == 0 ? STARPU_MAIN_RAM : -1,
+                              rank == 0 ? reinterpret_cast<uintptr_t>(host.data()) : 0, host.size(), sizeof(double));
+  starpu_mpi_data_register(h, next_data_tag(), 0);
+  return h;
+}
+
+}  // namespace
+
+const char* to_string(KrylovMethod m) { return m == KrylovMethod::Pcg ? "pcg" : "gcr"; }
+
+EllipticSolver::EllipticSolver(const Decomposition& d, int rank, const ColumnCouplings& h,
+                               const std::vector<double>& level_coefficients, const KrylovSettings& s)
+    : d_(d), rank_(rank), s_(s), coef_host_(level_coefficients) {
+  const TileLayout& L = d.layout();
+  if (coef_host_.size() != std::size_t(kLevelVectors) * L.nz)
+    throw std::invalid_argument("elliptic solver: level coefficients do not match nz");
+  if (L.halo < 1) throw std::invalid_argument("elliptic solver: tiles need a halo of at least 1");
+  if (d.tiles() > kMaxCombineTiles) throw std::invalid_argument("elliptic solver: more tiles than kMaxCombineTiles");
+  if (s.method == KrylovMethod::Gcr && (s.restart < 1 || s.restart > kMaxGcrDirections))
+    throw std::invalid_argument("elliptic solver: GCR restart length out of range");
+  args_.L = L;
+  args_.h = h;
+  args_.skip_from = 2;
+  state_host_.assign(state_doubles(s.max_iter), 0.0);
+  coef_ = register_rank0_vector(rank, coef_host_);
+  state_ = register_rank0_vector(rank, state_host_);
+  strips_ = std::make_unique<TileStrips>(d, rank);
+  partials_ = std::make_unique<TileVectors>(d, rank, 2 * kMaxSums);
+  scratch_ = std::make_unique<ScratchBuffer>(
+      std::max({dot_partial_scratch_bytes(L), pcg_fused_scratch_bytes(L), gcr_scratch_bytes(L)}));
+  r_ = std::make_unique<TiledField>("solver_r", d, rank);
+  z_ = std::make_unique<TiledField>("solver_z", d, rank);
+  if (s.method == KrylovMethod::Pcg) {
+    p_ = std::make_unique<TiledField>("solver_p", d, rank);
+    q_ = std::make_unique<TiledField>("solver_q", d, rank);
+  } else {
+    for (int k = 0; k < s.restart; ++k) {
+      gp_.push_back(std::make_unique<TiledField>("solver_p" + std::to_string(k), d, rank));
+      gq_.push_back(std::make_unique<TiledField>("solver_q" + std::to_string(k), d, rank));
+    }
+  }
+}
+
+EllipticSolver::~EllipticSolver() {
+  starpu_mpi_wait_for_all(MPI_COMM_WORLD);
+  starpu_data_unregister(coef_);
+  starpu_data_unregister(state_);
+}
+
+void EllipticSolver::submit_scalars(int op, int sums, const std::vector<int>& slots, int new_slot) {
+  ScalarsArgs a;
+  a.op = static_cast<ScalarOp>(op);
+  a.tiles = d_.tiles();
+  a.sums = sums;
+  for (std::size_t n = 0; n < slots.size(); ++n) a.slots[n] = slots[n];
+  a.new_slot = new_slot;
+  insert_solver_scalars(a, state_, tile_handles(d_, *partials_));
+}
+
+void EllipticSolver::zero(const TiledField& y, const TiledField& any_finite) {
+  VectorUpdateArgs a;
+  a.L = d_.layout();
+  a.skip_from = 3;  // always
+  a.sa = 0.0;
+  a.sb = 0.0;
+  for (int t = 0; t < d_.tiles(); ++t) insert_vector_update(a, state_, any_finite.handle(t), y.handle(t), kPrioBody);
+}
+
+void EllipticSolver::residual(const TiledField& u, const TiledField& f, const TiledField& r) {
+  submit_halo_exchange(d_, u, *strips_);
+  EllipticTaskArgs a = args_;
+  a.skip_from = 3;
+  VectorUpdateArgs v;
+  v.L = d_.layout();
+  v.skip_from = 3;
+  v.sa = 1.0;
+  v.sb = -1.0;
+  for (int t = 0; t < d_.tiles(); ++t) {
+    insert_elliptic_apply(a, coef_, state_, u.handle(t), r.handle(t), kPrioBody);
+    insert_vector_update(v, state_, f.handle(t), r.handle(t), kPrioBody);
+  }
+}
+
+void EllipticSolver::reset_state() {
+  if (rank_ == 0) {
+    starpu_data_acquire(state_, STARPU_W);
+    std::fill(state_host_.begin(), state_host_.end(), 0.0);
+    state_host_[state::kKappa] = 1.0;
+    state_host_[state::kTolRel] = s_.tol_rel;
+    state_host_[state::kTolAbs] = s_.tol_abs;
+    state_host_[state::kMaxIter] = s_.max_iter;
+    starpu_data_release(state_);
+  }
+}
+
+// Brings the state to every rank and reads it there (all ranks see the same values).
+SolveResult EllipticSolver::read_state() {
+  starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, state_);
+  starpu_data_acquire(state_, STARPU_R);
+  const double* st = static_cast<const double*>(starpu_data_handle_to_pointer(state_, STARPU_MAIN_RAM));
+  SolveResult res;
+  res.iterations = int(st[state::kIter]);
+  res.converged = st[state::kConverged] != 0.0;
+  if (st[state::kDone] < 2.0) res.iterations = -1;  // still running
+  const int recorded = std::min<int>(int(st[state::kIter]) + 1, s_.max_iter + 1);
+  res.residual_history.assign(st + state::kHistory, st + state::kHistory + recorded);
+  starpu_data_release(state_);
+  return res;
+}
+
+void EllipticSolver::pcg_fused_iteration(const TiledField& u) {
+  EllipticTaskArgs pre = args_;
+  pre.skip_from = 1;
+  for (int t = 0; t < d_.tiles(); ++t)
+    insert_pcg_fused_precon(pre, coef_, state_, r_->handle(t), q_->handle(t), z_->handle(t), scratch_->handle(),
+                            partials_->handle(t), kPrioBody);
+  submit_scalars(int(ScalarOp::PcgFusedPrecon), 2);
+  submit_halo_exchange(d_, *z_, *strips_);
+  for (int t = 0; t < d_.tiles(); ++t)
+    insert_pcg_fused_apply(args_, coef_, state_, u.handle(t), p_->handle(t), z_->handle(t), q_->handle(t),
+                           scratch_->handle(), partials_->handle(t), kPrioBody);
+  submit_scalars(int(ScalarOp::PcgFusedApply), 1);
+}
+
+void EllipticSolver::pcg_unfused_iteration(const TiledField& u) {
+  const TileLayout& L = d_.layout();
+  submit_halo_exchange(d_, *p_, *strips_);
+  for (int t = 0; t < d_.tiles(); ++t) {
+    insert_elliptic_apply(args_, coef_, state_, p_->handle(t), q_->handle(t), kPrioBody);
+    insert_dot_partial(L, 2, state_, p_->handle(t), q_->handle(t), q_->handle(t), scratch_->handle(),
+                       partials_->handle(t), kPrioBody);
+  }
+  submit_scalars(int(ScalarOp::PcgSigma), 1);
+  VectorUpdateArgs up{L, 2, state::kAlpha, -1, 1.0, 1.0};   // u <- u + alpha p
+  VectorUpdateArgs ur{L, 2, state::kAlpha, -1, -1.0, 1.0};  // r <- r - alpha q
+  VectorUpdateArgs pz{L, 2, -1, state::kBeta, 1.0, 1.0};    // p <- z + beta p
+  for (int t = 0; t < d_.tiles(); ++t) {
+    insert_vector_update(up, state_, p_->handle(t), u.handle(t), kPrioBody);
+    insert_vector_update(ur, state_, q_->handle(t), r_->handle(t), kPrioBody);
+    insert_line_precon(args_, coef_, state_, r_->handle(t), z_->handle(t), kPrioBody);
+    insert_dot_partial(L, 2, state_, r_->handle(t), r_->handle(t), z_->handle(t), scratch_->handle(),
+                       partials_->handle(t), kPrioBody);
+  }
+  submit_scalars(int(ScalarOp::PcgResidual), 2);
+  for (int t = 0; t < d_.tiles(); ++t) insert_vector_update(pz, state_, z_->handle(t), p_->handle(t), kPrioBody);
+}
+
+void EllipticSolver::gcr_iteration(const TiledField& x) {
+  for (int t = 0; t < d_.tiles(); ++t)
+    insert_gcr_precon(args_, coef_, state_, x.handle(t), r_->handle(t), gp_[last_slot_]->handle(t),
+                      gq_[last_slot_]->handle(t), z_->handle(t), scratch_->handle(), partials_->handle(t), kPrioBody);
+  submit_scalars(int(ScalarOp::GcrResidual), 1);
+  submit_halo_exchange(d_, *z_, *strips_);
+  int fresh = 0;
+  while (std::find(basis_.begin(), basis_.end(), fresh) != basis_.end()) ++fresh;
+  for (int t = 0; t < d_.tiles(); ++t) {
+    std::vector<starpu_data_handle_t> bq;
+    for (int s : basis_) bq.push_back(gq_[s]->handle(t));
+    insert_gcr_apply(args_, coef_, state_, z_->handle(t), gq_[fresh]->handle(t), bq, scratch_->handle(),
+                     partials_->handle(t), kPrioBody);
+  }
+  submit_scalars(int(ScalarOp::GcrAlphas), int(basis_.size()), basis_);
+  for (int t = 0; t < d_.tiles(); ++t) {
+    std::vector<starpu_data_handle_t> bp, bq;
+    for (int s : basis_) {
+      bp.push_back(gp_[s]->handle(t));
+      bq.push_back(gq_[s]->handle(t));
+    }
+    insert_gcr_direction(args_, state_, z_->handle(t), r_->handle(t), gp_[fresh]->handle(t), gq_[fresh]->handle(t),
+                         bp, bq, scratch_->handle(), partials_->handle(t), kPrioBody);
+  }
+  submit_scalars(int(ScalarOp::GcrBeta), 2, {}, fresh);
+  basis_.push_back(fresh);
+  if (int(basis_.size()) == s_.restart) basis_.assign(1, fresh);  // restart, keeping the newest direction
+  last_slot_ = fresh;
+}
+
+SolveResult EllipticSolver::solve(const TiledField& u, const TiledField& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  reset_state();
+  residual(u, f, *r_);
+  if (s_.method == KrylovMethod::Pcg) {
+    zero(*p_, f);
+    zero(*q_, f);
+    if (!s_.fused) {
+      for (int t = 0; t < d_.tiles(); ++t) {
+        insert_line_precon(args_, coef_, state_, r_->handle(t), z_->handle(t), kPrioBody);
+        insert_vector_update(VectorUpdateArgs{d_.layout(), 2, -1, -1, 1.0, 0.0}, state_, z_->handle(t),
+                             p_->handle(t), kPrioBody);
+        insert_dot_partial(d_.layout(), 2, state_, r_->handle(t), r_->handle(t), z_->handle(t), scratch_->handle(),
+                           partials_->handle(t), kPrioBody);
+      }
+      submit_scalars(int(ScalarOp::PcgInit), 2);
+    }
+  } else {
+    for (int k = 0; k < s_.restart; ++k) {
+      zero(*gp_[k], f);
+      zero(*gq_[k], f);
+    }
+    basis_.clear();
+    last_slot_ = 0;
+  }
+  // Submit ahead in batches; the state tells when to stop. A batch past convergence costs only
+  // the launch of tasks that return at once.
+  SolveResult res;
+  int submitted = 0;
+  for (;;) {
+    const int batch = std::max(1, s_.check_every);
+    for (int n = 0; n < batch && submitted <= s_.max_iter; ++n, ++submitted) {
+      if (s_.method == KrylovMethod::Gcr)
+        gcr_iteration(u);
+      else if (s_.fused)
+        pcg_fused_iteration(u);
+      else
+        pcg_unfused_iteration(u);
+    }
+    res = read_state();
+    if (res.iterations >= 0) break;
+    if (submitted > s_.max_iter) throw std::logic_error("elliptic solver: state did not finish after max_iter");
+  }
+  starpu_mpi_wait_for_all(MPI_COMM_WORLD);
+  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return res;
+}
+
+}  // namespace tdc

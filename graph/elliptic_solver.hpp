@@ -1,0 +1,79 @@
+// Krylov solvers for the column operator as task graphs: PCG (interleaved as paper 002 Alg. 1-3, or
+// the textbook unfused form) and GCR(k) (EULAG's gcrk), both preconditioned by vertical line solves.
+// An iteration is submitted as tasks with no host synchronisation: step lengths and the stopping
+// decision are computed by solver_scalars tasks into the state vector; the host reads the state only
+// every `check_every` iterations to stop submitting (tasks submitted past convergence do nothing).
+// Every scalar comes from compensated, fixed-order reductions, so the iteration history is the same
+// for any tile layout, scheduler and rank count.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../codelets/column_operator/column_operator.hpp"
+#include "../src/tiled_field.hpp"
+
+namespace tdc {
+
+enum class KrylovMethod { Pcg, Gcr };
+
+struct KrylovSettings {
+  KrylovMethod method = KrylovMethod::Pcg;
+  bool fused = true;        // PCG: interleaved kernels (Alg. 2-3) or one kernel per operation
+  int restart = 3;          // GCR(k): directions kept before a restart, 1..kMaxGcrDirections
+  double tol_rel = 1e-10;   // stop when ||r|| <= tol_rel ||r_0||
+  double tol_abs = 0.0;     //   or ||r|| <= tol_abs
+  int max_iter = 500;
+  int check_every = 10;     // iterations submitted between two host checks of the state
+};
+
+struct SolveResult {
+  int iterations = 0;
+  bool converged = false;
+  std::vector<double> residual_history;  // ||r|| after 0, 1, ..., iterations
+  double seconds = 0.0;
+};
+
+class EllipticSolver {
+ public:
+  // `level_coefficients`: kLevelVectors * nz doubles (column_operator.hpp); the same on every rank.
+  EllipticSolver(const Decomposition& d, int rank, const ColumnCouplings& h,
+                 const std::vector<double>& level_coefficients, const KrylovSettings& s);
+  ~EllipticSolver();
+  EllipticSolver(const EllipticSolver&) = delete;
+  EllipticSolver& operator=(const EllipticSolver&) = delete;
+
+  // Solves A u = f with u as the initial guess; u's interior holds the solution afterwards (its halo
+  // is stale). Collective over ranks; returns the same result on every rank.
+  SolveResult solve(const TiledField& u, const TiledField& f);
+
+  // r = f - A u (one apply; u's halo is exchanged first). For tests and the final residual check.
+  void residual(const TiledField& u, const TiledField& f, const TiledField& r);
+
+ private:
+  void reset_state();
+  SolveResult read_state();
+  void zero(const TiledField& y, const TiledField& any_finite);
+  void submit_scalars(int op, int sums, const std::vector<int>& slots = {}, int new_slot = 0);
+  void pcg_fused_iteration(const TiledField& u);
+  void pcg_unfused_iteration(const TiledField& u);
+  void gcr_iteration(const TiledField& x);
+
+  const Decomposition& d_;
+  int rank_;
+  EllipticTaskArgs args_;
+  KrylovSettings s_;
+  std::vector<double> coef_host_, state_host_;
+  starpu_data_handle_t coef_ = nullptr, state_ = nullptr;
+  std::unique_ptr<TileStrips> strips_;
+  std::unique_ptr<TileVectors> partials_;
+  std::unique_ptr<ScratchBuffer> scratch_;
+  std::unique_ptr<TiledField> r_, z_, p_, q_;
+  std::vector<std::unique_ptr<TiledField>> gp_, gq_;  // GCR direction slots
+  std::vector<int> basis_;                            // GCR: slots kept since the last restart
+  int last_slot_ = 0;
+};
+
+const char* to_string(KrylovMethod m);
+
+}  // namespace tdc
