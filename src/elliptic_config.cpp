@@ -30,6 +30,7 @@ EllipticConfig read(toml::value& root, const std::vector<std::string>& overrides
   s.lambda2 = r.number("shell.lambda2", s.lambda2);
   s.skew = r.number("shell.skew", s.skew);
   s.courant_reference_nx = int(r.integer("shell.courant_reference_nx", 0));
+  s.random_rhs = r.choice("shell.rhs", "manufactured", {"manufactured", "random"}) == "random";
   c.tiles_x = int(r.integer("tiles.x", 1));
   c.tiles_y = int(r.integer("tiles.y", 1));
   KrylovSettings& k = c.solver;

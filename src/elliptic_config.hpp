@@ -19,6 +19,7 @@ struct ThinShellParams {
   double lambda2 = 3.32e-2;      // lambda^2
   double skew = 0.0;             // c of a centred -c d/dx term (nonsymmetric operator; GCR only)
   int courant_reference_nx = 0;  // > 0: omega^2 scaled by (reference_nx / nx)^2 (fixed Courant number)
+  bool random_rhs = false;        // f: the manufactured solution's, or reproducible noise (all modes; no exact u)
 };
 
 struct EllipticConfig {

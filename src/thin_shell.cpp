@@ -1,6 +1,7 @@
 #include "thin_shell.hpp"
 
 #include <cmath>
+#include <cstdint>
 
 #include "../codelets/common/double_double.hpp"
 
@@ -51,7 +52,19 @@ double ThinShell::exact(int i, int j, int k) const {
   return std::cos(kx * x(i)) * std::cos(ky * y(j)) * std::cos(m * (rho(k) - 1.0));
 }
 
+namespace {
+// Noise in [-1, 1) from the global cell index alone (splitmix64), so any tiling sees the same f.
+double cell_noise(std::uint64_t n) {
+  n += 0x9e3779b97f4a7c15ull;
+  n = (n ^ (n >> 30)) * 0xbf58476d1ce4e5b9ull;
+  n = (n ^ (n >> 27)) * 0x94d049bb133111ebull;
+  n ^= n >> 31;
+  return double(n >> 11) * 0x1.0p-52 - 1.0;
+}
+}  // namespace
+
 double ThinShell::rhs(int i, int j, int k) const {
+  if (p_.random_rhs) return cell_noise((std::uint64_t(k) * p_.ny + j) * p_.nx + i) * cell_volume(k);
   const double kx = 2 * M_PI / p_.lx, ky = 2 * M_PI / p_.ly, m = M_PI / p_.height;
   const double r = rho(k), cx = std::cos(kx * x(i)), cy = std::cos(ky * y(j));
   const double g = std::cos(m * (r - 1.0)), dg = -m * std::sin(m * (r - 1.0)), d2g = -m * m * g;

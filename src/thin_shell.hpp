@@ -30,7 +30,8 @@ class ThinShell {
   double level(int k) const { return r_[k]; }                   // interface k (0..nz)
   double cell_volume(int k) const { return dx_ * dy_ * vol_[k]; }
   double exact(int i, int j, int k) const;
-  // The right-hand side of cell (i, j, k): the cell integral of r^2 f (midpoint rule).
+  // The right-hand side of cell (i, j, k): the cell integral of r^2 f (midpoint rule), or noise
+  // times the cell volume when params().random_rhs.
   double rhs(int i, int j, int k) const;
   // Fills the interior of one tile (host array laid out as `L`) with rhs().
   void fill_rhs(const TileLayout& L, int origin_x, int origin_y, double* tile) const;
