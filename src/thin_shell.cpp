@@ -34,17 +34,8 @@ ThinShell::ThinShell(const ThinShellParams& p) : p_(p), dx_(p.lx / p.nx), dy_(p.
     at(kCb, k) = cb;
     at(kCc, k) = cc;
     at(kD, k) = -omega2_ * vol_[k];
-    at(kInvAd, k) = 1.0 / (area * at(kD, k));
-    at(kCprime, k) = cc / area;
   }
-  // Thomas pivots of the column matrix (eq. 19): rows  c'_k x_{k-1} + (c0_k / |T|) x_k + b'_k x_{k+1}.
-  double phi_below = 0.0;
-  for (int k = 0; k < nz; ++k) {
-    const double pivot = at(kC0, k) / area - (k > 0 ? phi_below * at(kCprime, k) : 0.0);
-    at(kInvPivot, k) = 1.0 / pivot;
-    at(kPhi, k) = (at(kCb, k) / area) / pivot;
-    phi_below = at(kPhi, k);
-  }
+  finish_thomas_vectors(coef_.data(), nz, area);
 }
 
 double ThinShell::exact(int i, int j, int k) const {

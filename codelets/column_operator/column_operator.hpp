@@ -45,6 +45,20 @@ TDC_HD double apply_cell(const TileLayout& L, const ColumnCouplings& h, const do
   return v * coef(c, kD, nz, k);
 }
 
+// Fills the Thomas vectors (kInvAd, kCprime, kInvPivot, kPhi) from kC0, kCb, kCc and kD, for columns of
+// area |T|: the rows of eq. (19) are  c'_k x_{k-1} + (c0_k / |T|) x_k + b'_k x_{k+1} = y_k / (|T| d_k).
+inline void finish_thomas_vectors(double* c, int nz, double area) {
+  double phi_below = 0.0;
+  for (int k = 0; k < nz; ++k) {
+    c[kInvAd * nz + k] = 1.0 / (area * c[kD * nz + k]);
+    c[kCprime * nz + k] = c[kCc * nz + k] / area;
+    const double pivot = c[kC0 * nz + k] / area - (k > 0 ? phi_below * c[kCprime * nz + k] : 0.0);
+    c[kInvPivot * nz + k] = 1.0 / pivot;
+    c[kPhi * nz + k] = (c[kCb * nz + k] / area) / pivot;
+    phi_below = c[kPhi * nz + k];
+  }
+}
+
 // Thomas forward step at level k: w_k from r_k and w_{k-1} (w_{-1} = 0).
 TDC_HD double thomas_forward(const double* c, int nz, int k, double r, double w_below) {
   return (r * coef(c, kInvAd, nz, k) - coef(c, kCprime, nz, k) * w_below) * coef(c, kInvPivot, nz, k);

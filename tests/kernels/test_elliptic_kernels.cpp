@@ -1,0 +1,388 @@
+// The elliptic-solver kernels: each fused kernel against the composition of the plain operations,
+// the line preconditioner against the column systems it solves, the fixed-order sums against a
+// long-double sum, and every kernel's CUDA form against its CPU form bit for bit (skipped without a
+// device: run on the GPU machine).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "codelets/dot_partial/dot_partial_kernel.hpp"
+#include "codelets/elliptic_apply/elliptic_apply_kernel.hpp"
+#include "codelets/gcr_step/gcr_step_kernel.hpp"
+#include "codelets/line_precon/line_precon_kernel.hpp"
+#include "codelets/pcg_fused/pcg_fused_kernel.hpp"
+#include "codelets/solver_scalars/solver_scalars_kernel.hpp"
+#include "codelets/vector_update/vector_update_kernel.hpp"
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+#include <cuda_runtime_api.h>
+#endif
+
+using namespace tdc;
+
+namespace {
+
+const TileLayout kL{37, 21, 19, 1};  // odd sizes: partial groups and chunks
+
+std::vector<double> random_field(unsigned seed, double lo = -1.0, double hi = 1.0) {
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> u(lo, hi);
+  std::vector<double> f(kL.size());
+  for (double& x : f) x = u(g);
+  return f;
+}
+
+// A diagonally dominant column operator with graded-looking coefficients.
+std::vector<double> coefficients(double area, const ColumnCouplings& h) {
+  const int nz = kL.nz;
+  std::vector<double> c(std::size_t(kLevelVectors) * nz, 0.0);
+  std::mt19937_64 g(7);
+  std::uniform_real_distribution<double> u(0.5, 2.0);
+  for (int k = 0; k < nz; ++k) {
+    const double cb = k + 1 < nz ? 40.0 * u(g) : 0.0, cc = k > 0 ? 40.0 * u(g) : 0.0;
+    c[kCb * nz + k] = cb;
+    c[kCc * nz + k] = cc;
+    c[kC0 * nz + k] = -area * u(g) - (h.ae + h.aw + h.an + h.as) - cb - cc;
+    c[kD * nz + k] = -1e-3 * u(g);
+  }
+  finish_thomas_vectors(c.data(), nz, area);
+  return c;
+}
+
+const ColumnCouplings kH{1.1, 0.9, 1.3, 1.3};
+const double kArea = 0.7;
+
+std::vector<double> state_with(double alpha, double beta, double done = 0.0) {
+  std::vector<double> st(state_doubles(10), 0.0);
+  st[state::kAlpha] = alpha;
+  st[state::kBeta] = beta;
+  st[state::kDone] = done;
+  for (int n = 0; n < kMaxGcrOld; ++n) st[state::kGcrAlpha + n] = -0.1 * (n + 1);
+  return st;
+}
+
+void expect_bitwise_interior(const std::vector<double>& a, const std::vector<double>& b, const char* what) {
+  int differ = 0;
+  for (int k = 0; k < kL.nz; ++k)
+    for (int j = 0; j < kL.ny; ++j)
+      for (int i = 0; i < kL.nx; ++i)
+        differ += std::memcmp(&a[kL.at(i, j, k)], &b[kL.at(i, j, k)], sizeof(double)) != 0;
+  EXPECT_EQ(differ, 0) << what;
+}
+
+long double dot_ld(const std::vector<double>& x, const std::vector<double>& y) {
+  long double s = 0;
+  for (int k = 0; k < kL.nz; ++k)
+    for (int j = 0; j < kL.ny; ++j)
+      for (int i = 0; i < kL.nx; ++i) s += (long double)x[kL.at(i, j, k)] * y[kL.at(i, j, k)];
+  return s;
+}
+double sum_of(const double* out, int n) { return out[2 * n] + out[2 * n + 1]; }
+
+TEST(EllipticKernels, LinePreconditionerSolvesEveryColumnSystem) {
+  const auto c = coefficients(kArea, kH);
+  const auto r = random_field(1);
+  std::vector<double> z(kL.size(), 0.0);
+  const auto st = state_with(0, 0);
+  line_precon_cpu(kL, c.data(), st.data(), 2, r.data(), z.data());
+  const int nz = kL.nz;
+  double worst = 0;
+  for (int j = 0; j < kL.ny; ++j)
+    for (int i = 0; i < kL.nx; ++i)
+      for (int k = 0; k < nz; ++k) {
+        const double below = k > 0 ? c[kCc * nz + k] * z[kL.at(i, j, k - 1)] : 0.0;
+        const double above = k + 1 < nz ? c[kCb * nz + k] * z[kL.at(i, j, k + 1)] : 0.0;
+        const double lhs = c[kD * nz + k] * (below + c[kC0 * nz + k] * z[kL.at(i, j, k)] + above);
+        worst = std::max(worst, std::fabs(lhs - r[kL.at(i, j, k)]));
+      }
+  EXPECT_LT(worst, 1e-12);
+}
+
+TEST(EllipticKernels, FusedPcgKernelsEqualThePlainOperations) {
+  const auto c = coefficients(kArea, kH);
+  const auto st = state_with(0.37, 0.61);
+  const double alpha = 0.37, beta = 0.61;
+  // Alg. 3: r <- r - alpha q; z = M^-1 r; <r,r>, <r,z>.
+  auto r = random_field(2), q = random_field(3), z = random_field(4);
+  auto r_ref = r;
+  for (std::size_t n = 0; n < r.size(); ++n) r_ref[n] = r[n] - alpha * q[n];
+  std::vector<double> z_ref(kL.size(), 0.0);
+  line_precon_cpu(kL, c.data(), st.data(), 2, r_ref.data(), z_ref.data());
+  double out[2 * kMaxSums];
+  pcg_fused_precon_cpu(kL, c.data(), st.data(), r.data(), q.data(), z.data(), out);
+  expect_bitwise_interior(r, r_ref, "r");
+  expect_bitwise_interior(z, z_ref, "z");
+  EXPECT_NEAR(sum_of(out, 0), double(dot_ld(r_ref, r_ref)), 1e-13 * double(dot_ld(r_ref, r_ref)));
+  EXPECT_NEAR(sum_of(out, 1), double(dot_ld(r_ref, z_ref)), 1e-12 * std::fabs(double(dot_ld(r_ref, z_ref))));
+  // Alg. 2: u <- u + alpha p; p <- z + beta p; q <- A z + beta q; <p,q>.
+  auto u = random_field(5), p = random_field(6), zz = random_field(7);
+  q = random_field(8);
+  auto u_ref = u, p_ref = p, az(q);
+  elliptic_apply_cpu(kL, kH, c.data(), st.data(), 2, zz.data(), az.data());
+  auto q_ref = q;
+  for (std::size_t n = 0; n < u.size(); ++n) {
+    u_ref[n] = u[n] + alpha * p[n];
+    p_ref[n] = zz[n] + beta * p[n];
+    q_ref[n] = az[n] + beta * q[n];
+  }
+  pcg_fused_apply_cpu(kL, kH, c.data(), st.data(), u.data(), p.data(), zz.data(), q.data(), out);
+  expect_bitwise_interior(u, u_ref, "u");
+  expect_bitwise_interior(p, p_ref, "p");
+  expect_bitwise_interior(q, q_ref, "q");
+  EXPECT_NEAR(sum_of(out, 0), double(dot_ld(p_ref, q_ref)), 1e-12 * std::fabs(double(dot_ld(p_ref, q_ref))));
+  // Finishing: only the pending u update.
+  auto u2 = random_field(9), p2 = p, q2 = q;
+  auto u2_ref = u2;
+  for (std::size_t n = 0; n < u2.size(); ++n) u2_ref[n] = u2[n] + alpha * p2[n];
+  const auto fin = state_with(alpha, beta, 1.0);
+  pcg_fused_apply_cpu(kL, kH, c.data(), fin.data(), u2.data(), p2.data(), zz.data(), q2.data(), out);
+  expect_bitwise_interior(u2, u2_ref, "u (finishing)");
+  expect_bitwise_interior(p2, p, "p untouched when finishing");
+}
+
+TEST(EllipticKernels, GcrKernelsEqualThePlainOperations) {
+  const auto c = coefficients(kArea, kH);
+  const auto st = state_with(0.0, 0.45);
+  auto x = random_field(10), r = random_field(11), pl = random_field(12), ql = random_field(13), e = random_field(14);
+  auto x_ref = x, r_ref = r;
+  for (std::size_t n = 0; n < x.size(); ++n) {
+    x_ref[n] = x[n] + 0.45 * pl[n];
+    r_ref[n] = r[n] - 0.45 * ql[n];
+  }
+  std::vector<double> e_ref(kL.size(), 0.0);
+  line_precon_cpu(kL, c.data(), st.data(), 2, r_ref.data(), e_ref.data());
+  double out[2 * kMaxSums];
+  gcr_precon_cpu(kL, c.data(), st.data(), x.data(), r.data(), pl.data(), ql.data(), e.data(), out);
+  expect_bitwise_interior(x, x_ref, "x");
+  expect_bitwise_interior(e, e_ref, "e");
+  EXPECT_NEAR(sum_of(out, 0), double(dot_ld(r_ref, r_ref)), 1e-13 * double(dot_ld(r_ref, r_ref)));
+
+  std::vector<std::vector<double>> bp, bq;
+  GcrBasis basis;
+  basis.m = 3;
+  for (int n = 0; n < 3; ++n) {
+    bp.push_back(random_field(20 + n));
+    bq.push_back(random_field(30 + n));
+  }
+  for (int n = 0; n < 3; ++n) {
+    basis.p[n] = bp[n].data();
+    basis.q[n] = bq[n].data();
+  }
+  auto ee = random_field(15);
+  std::vector<double> ae(kL.size(), 0.0), ae_ref(kL.size(), 0.0);
+  elliptic_apply_cpu(kL, kH, c.data(), st.data(), 2, ee.data(), ae_ref.data());
+  gcr_apply_cpu(kL, kH, c.data(), st.data(), ee.data(), ae.data(), basis, out);
+  expect_bitwise_interior(ae, ae_ref, "A e");
+  for (int n = 0; n < 3; ++n) {
+    const double ref = double(dot_ld(ae_ref, bq[n]));
+    EXPECT_NEAR(sum_of(out, n), ref, 1e-12 * std::fabs(ref)) << "dot " << n;
+  }
+  std::vector<double> pn(kL.size(), 0.0);
+  auto qn = ae, p_ref = ee, q_ref = ae;
+  for (std::size_t i = 0; i < pn.size(); ++i)
+    for (int n = 0; n < 3; ++n) {
+      p_ref[i] = p_ref[i] + st[state::kGcrAlpha + n] * bp[n][i];
+      q_ref[i] = q_ref[i] + st[state::kGcrAlpha + n] * bq[n][i];
+    }
+  gcr_direction_cpu(kL, st.data(), ee.data(), r.data(), pn.data(), qn.data(), basis, out);
+  expect_bitwise_interior(pn, p_ref, "p_new");
+  expect_bitwise_interior(qn, q_ref, "q_new");
+  EXPECT_NEAR(sum_of(out, 1), double(dot_ld(r, q_ref)), 1e-12 * std::fabs(double(dot_ld(r, q_ref))));
+}
+
+TEST(EllipticKernels, SkippedOnceTheSolverIsDone) {
+  const auto c = coefficients(kArea, kH);
+  const auto done = state_with(1.0, 1.0, 2.0);
+  auto x = random_field(40), y = random_field(41);
+  const auto y0 = y;
+  elliptic_apply_cpu(kL, kH, c.data(), done.data(), 2, x.data(), y.data());
+  line_precon_cpu(kL, c.data(), done.data(), 2, x.data(), y.data());
+  vector_update_cpu(VectorUpdateArgs{kL, 2, -1, -1, 2.0, 1.0}, done.data(), x.data(), y.data());
+  EXPECT_EQ(y, y0);
+}
+
+TEST(EllipticKernels, SolverScalarsStopAtTheTolerance) {
+  std::vector<double> st(state_doubles(50), 0.0);
+  st[state::kKappa] = 1.0;
+  st[state::kTolRel] = 1e-3;
+  st[state::kMaxIter] = 50;
+  double part[2 * kMaxSums] = {};
+  const double* parts[1] = {part};
+  ScalarsArgs a;
+  a.tiles = 1;
+  a.op = ScalarOp::PcgFusedPrecon;
+  part[0] = 4.0;  // <r,r> = 4: ||r0|| = 2
+  part[2] = 3.0;  // <r,z>
+  solver_scalars_cpu(a, st.data(), parts);
+  EXPECT_EQ(st[state::kRes0], 2.0);
+  EXPECT_EQ(st[state::kDone], 0.0);
+  a.op = ScalarOp::PcgFusedApply;
+  part[0] = 6.0;  // <p,q>
+  solver_scalars_cpu(a, st.data(), parts);
+  EXPECT_EQ(st[state::kAlpha], 0.5);
+  EXPECT_EQ(st[state::kIter], 1.0);
+  a.op = ScalarOp::PcgFusedPrecon;
+  part[0] = 1e-6;  // ||r|| = 1e-3 = tol_rel ||r0|| / 2: converged, finishing
+  solver_scalars_cpu(a, st.data(), parts);
+  EXPECT_EQ(st[state::kDone], 1.0);
+  EXPECT_EQ(st[state::kConverged], 1.0);
+  a.op = ScalarOp::PcgFusedApply;
+  solver_scalars_cpu(a, st.data(), parts);
+  EXPECT_EQ(st[state::kDone], 2.0);
+  EXPECT_EQ(st[state::kIter], 1.0);
+  EXPECT_EQ(st[state::kHistory + 1], 1e-3);
+}
+
+TEST(EllipticKernels, FixedOrderSumIsAccurate) {
+  auto x = random_field(50, -1e3, 1e3), y = random_field(51);
+  const auto st = state_with(0, 0);
+  double out[4];
+  dot_partial_cpu(kL, st.data(), 2, x.data(), y.data(), x.data(), out);
+  const long double ref = dot_ld(x, y);
+  EXPECT_NEAR(sum_of(out, 0), double(ref), 1e-15 * std::fabs(double(dot_ld(x, x))));
+}
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+bool have_device() {
+  int n = 0;
+  return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+}
+struct Dev {
+  double* p = nullptr;
+  std::size_t n;
+  explicit Dev(const std::vector<double>& h) : n(h.size()) {
+    cudaMalloc(reinterpret_cast<void**>(&p), n * sizeof(double));
+    cudaMemcpy(p, h.data(), n * sizeof(double), cudaMemcpyHostToDevice);
+  }
+  explicit Dev(std::size_t count) : Dev(std::vector<double>(count, 0.0)) {}
+  ~Dev() { cudaFree(p); }
+  std::vector<double> host() const {
+    std::vector<double> h(n);
+    cudaDeviceSynchronize();
+    cudaMemcpy(h.data(), p, n * sizeof(double), cudaMemcpyDeviceToHost);
+    return h;
+  }
+};
+void expect_same(const std::vector<double>& a, const std::vector<double>& b, const char* what) {
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0) << what;
+}
+std::vector<double> out_of(const double* o) { return std::vector<double>(o, o + 2 * kMaxSums); }
+
+TEST(EllipticCpuCudaAgreement, AllKernels) {
+  if (!have_device()) GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
+  const auto c = coefficients(kArea, kH);
+  const auto st = state_with(0.37, 0.61);
+  Dev dc(c), dst(st), dout(2 * kMaxSums), scratch(1 << 20);
+  const std::size_t scratch_needed =
+      std::max({dot_partial_scratch_bytes(kL), pcg_fused_scratch_bytes(kL), gcr_scratch_bytes(kL)});
+  ASSERT_LE(scratch_needed, (1u << 20) * sizeof(double));
+  double out[2 * kMaxSums];
+
+  {  // elliptic_apply, line_precon, vector_update
+    auto x = random_field(60), y = random_field(61);
+    Dev dx(x), dy(y);
+    elliptic_apply_cpu(kL, kH, c.data(), st.data(), 2, x.data(), y.data());
+    elliptic_apply_cuda(kL, kH, dc.p, dst.p, 2, dx.p, dy.p, 0);
+    expect_same(y, dy.host(), "elliptic_apply");
+    line_precon_cpu(kL, c.data(), st.data(), 2, x.data(), y.data());
+    line_precon_cuda(kL, dc.p, dst.p, 2, dx.p, dy.p, 0);
+    expect_same(y, dy.host(), "line_precon");
+    const VectorUpdateArgs va{kL, 2, state::kAlpha, state::kBeta, -1.0, 1.0};
+    vector_update_cpu(va, st.data(), x.data(), y.data());
+    vector_update_cuda(va, dst.p, dx.p, dy.p, 0);
+    expect_same(y, dy.host(), "vector_update");
+    std::fill(out, out + 2 * kMaxSums, 0.0);
+    Dev dz(std::vector<double>(2 * kMaxSums, 0.0));
+    dot_partial_cpu(kL, st.data(), 2, x.data(), y.data(), x.data(), out);
+    dot_partial_cuda(kL, dst.p, 2, dx.p, dy.p, dx.p, scratch.p, dz.p, 0);
+    EXPECT_EQ(std::memcmp(out, dz.host().data(), 4 * sizeof(double)), 0) << "dot_partial";
+  }
+  {  // pcg_fused
+    auto r = random_field(62), q = random_field(63), z = random_field(64), u = random_field(65), p = random_field(66);
+    Dev dr(r), dq(q), dz(z), du(u), dp(p), o(2 * kMaxSums);
+    pcg_fused_precon_cpu(kL, c.data(), st.data(), r.data(), q.data(), z.data(), out);
+    pcg_fused_precon_cuda(kL, dc.p, dst.p, dr.p, dq.p, dz.p, scratch.p, o.p, 0);
+    expect_same(r, dr.host(), "pcg_fused_precon r");
+    expect_same(z, dz.host(), "pcg_fused_precon z");
+    EXPECT_EQ(std::memcmp(out, o.host().data(), 4 * sizeof(double)), 0) << "pcg_fused_precon sums";
+    pcg_fused_apply_cpu(kL, kH, c.data(), st.data(), u.data(), p.data(), z.data(), q.data(), out);
+    pcg_fused_apply_cuda(kL, kH, dc.p, dst.p, du.p, dp.p, dz.p, dq.p, scratch.p, o.p, 0);
+    expect_same(u, du.host(), "pcg_fused_apply u");
+    expect_same(p, dp.host(), "pcg_fused_apply p");
+    expect_same(q, dq.host(), "pcg_fused_apply q");
+    EXPECT_EQ(std::memcmp(out, o.host().data(), 2 * sizeof(double)), 0) << "pcg_fused_apply sum";
+  }
+  {  // gcr_step
+    auto x = random_field(70), r = random_field(71), pl = random_field(72), ql = random_field(73), e = random_field(74);
+    Dev dx(x), dr(r), dpl(pl), dql(ql), de(e), o(2 * kMaxSums), dae(kL.size()), dpn(kL.size());
+    gcr_precon_cpu(kL, c.data(), st.data(), x.data(), r.data(), pl.data(), ql.data(), e.data(), out);
+    gcr_precon_cuda(kL, dc.p, dst.p, dx.p, dr.p, dpl.p, dql.p, de.p, scratch.p, o.p, 0);
+    expect_same(x, dx.host(), "gcr_precon x");
+    expect_same(r, dr.host(), "gcr_precon r");
+    expect_same(e, de.host(), "gcr_precon e");
+    EXPECT_EQ(std::memcmp(out, o.host().data(), 2 * sizeof(double)), 0) << "gcr_precon sum";
+    std::vector<std::vector<double>> bp, bq;
+    std::vector<std::unique_ptr<Dev>> dbp, dbq;
+    GcrBasis hb, db;
+    hb.m = db.m = kMaxGcrOld;
+    for (int n = 0; n < kMaxGcrOld; ++n) {
+      bp.push_back(random_field(80 + n));
+      bq.push_back(random_field(90 + n));
+      dbp.emplace_back(new Dev(bp.back()));
+      dbq.emplace_back(new Dev(bq.back()));
+      hb.p[n] = bp[n].data();
+      hb.q[n] = bq[n].data();
+      db.p[n] = dbp[n]->p;
+      db.q[n] = dbq[n]->p;
+    }
+    std::vector<double> ae(kL.size(), 0.0), pn(kL.size(), 0.0);
+    gcr_apply_cpu(kL, kH, c.data(), st.data(), e.data(), ae.data(), hb, out);
+    gcr_apply_cuda(kL, kH, dc.p, dst.p, de.p, dae.p, db, scratch.p, o.p, 0);
+    expect_same(ae, dae.host(), "gcr_apply A e");
+    EXPECT_EQ(std::memcmp(out, o.host().data(), 2 * kMaxGcrOld * sizeof(double)), 0) << "gcr_apply sums";
+    gcr_direction_cpu(kL, st.data(), e.data(), r.data(), pn.data(), ae.data(), hb, out);
+    gcr_direction_cuda(kL, dst.p, de.p, dr.p, dpn.p, dae.p, db, scratch.p, o.p, 0);
+    expect_same(pn, dpn.host(), "gcr_direction p");
+    expect_same(ae, dae.host(), "gcr_direction q");
+    EXPECT_EQ(std::memcmp(out, o.host().data(), 4 * sizeof(double)), 0) << "gcr_direction sums";
+  }
+  {  // solver_scalars: every op from the same partials, CPU and CUDA state identical
+    std::vector<double> part0 = random_field(100), part1 = random_field(101);
+    part0.resize(2 * kMaxSums);
+    part1.resize(2 * kMaxSums);
+    for (double& v : part0) v = std::fabs(v);
+    for (double& v : part1) v = std::fabs(v) * 1e-17;
+    Dev p0(part0), p1(part1);
+    const double* hp[2] = {part0.data(), part1.data()};
+    const double* dp[2] = {p0.p, p1.p};
+    auto hs = st;
+    hs[state::kTolRel] = 1e-30;
+    hs[state::kMaxIter] = 10;
+    hs[state::kKappa] = 0.3;
+    for (int s = 0; s < kMaxGcrDirections; ++s) hs[state::kGcrQQ + s] = 0.5 + s;
+    Dev ds(hs);
+    for (ScalarOp op : {ScalarOp::PcgFusedPrecon, ScalarOp::PcgFusedApply, ScalarOp::PcgInit, ScalarOp::PcgSigma,
+                        ScalarOp::PcgResidual, ScalarOp::GcrResidual, ScalarOp::GcrAlphas, ScalarOp::GcrBeta}) {
+      ScalarsArgs a;
+      a.op = op;
+      a.tiles = 2;
+      a.sums = 3;
+      a.slots[0] = 2;
+      a.slots[1] = 0;
+      a.slots[2] = 1;
+      a.new_slot = 3;
+      solver_scalars_cpu(a, hs.data(), hp);
+      solver_scalars_cuda(a, ds.p, dp, 0);
+      expect_same(hs, ds.host(), "solver_scalars");
+    }
+  }
+}
+#else
+TEST(EllipticCpuCudaAgreement, AllKernels) { GTEST_SKIP() << "built without CUDA (no nvcc): run on a CUDA build"; }
+#endif
+
+}  // namespace
