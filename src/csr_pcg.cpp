@@ -22,7 +22,6 @@ CsrSystem assemble_csr(const ThinShell& shell) {
   s.dl.resize(n);
   s.d.resize(n);
   s.du.resize(n);
-  s.f.resize(n);
   // Periodic in x and y; i and j may be one step outside [0, n).
   auto id = [&](int i, int j, int k) { return (i + nx) % nx + nx * ((j + ny) % ny + ny * k); };
   std::vector<std::pair<int, double>> entries;
@@ -50,9 +49,18 @@ CsrSystem assemble_csr(const ThinShell& shell) {
         s.dl[row] = down;  // cc and cb vanish at the bottom and top: dl and du end in zeros, as gtsv wants
         s.d[row] = diag;
         s.du[row] = up;
-        s.f[row] = shell.rhs(i, j, k);
       }
   return s;
+}
+
+std::vector<double> global_rhs(const ThinShell& shell) {
+  const int nx = shell.params().nx, ny = shell.params().ny, nz = shell.params().nz;
+  std::vector<double> f;
+  f.reserve(std::size_t(nx) * ny * nz);
+  for (int k = 0; k < nz; ++k)
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i) f.push_back(shell.rhs(i, j, k));
+  return f;
 }
 
 namespace {
@@ -114,7 +122,7 @@ CsrPcgResult csr_pcg_cpu(const ThinShell& shell, int iterations) {
   res.nnz = double(s.val.size());
 
   const std::size_t n = s.rows();
-  std::vector<double> u(n, 0.0), r = s.f, z(n), p(n), q(n);
+  std::vector<double> u(n, 0.0), r = global_rhs(shell), z(n), p(n), q(n);
   precondition(s, r, z);
   p = z;
   double rz = dot(r, z);

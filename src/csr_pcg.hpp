@@ -17,7 +17,7 @@ struct CsrPcgResult {
   std::vector<double> residual_history;  // ||r_i|| (2-norm), i = 0..iterations
 };
 
-// The global system, unknown (i, j, k) at row i + nx (j + ny k): A in CSR with sorted column indices,
+// The global operator, unknown (i, j, k) at row i + nx (j + ny k): A in CSR with sorted column indices,
 // and M (the vertical tridiagonal blocks of A) as sub-, main and super-diagonals in the interleaved
 // layout of cusparse<t>gtsvInterleavedBatch (column c = i + nx j, level k at c + k * columns), with
 // dl = 0 at the bottom level and du = 0 at the top.
@@ -26,10 +26,10 @@ struct CsrSystem {
   std::vector<int> row_ptr, col;
   std::vector<double> val;
   std::vector<double> dl, d, du;
-  std::vector<double> f;  // right-hand side
   int rows() const { return columns * nz; }
 };
 CsrSystem assemble_csr(const ThinShell& shell);
+std::vector<double> global_rhs(const ThinShell& shell);  // shell.rhs in the same ordering
 
 // PCG on the global thin-shell problem A u = f (f = shell.rhs, u0 = 0), exactly `iterations` iterations
 // (no early stop, so the timing is per iteration), preconditioned by the vertical tridiagonal blocks of A.

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -72,9 +73,11 @@ CsrPcgResult csr_pcg_cuda(const ThinShell& shell, int iterations) {
   res.nnz = double(s.val.size());
   const DeviceArray<int> row_ptr(s.row_ptr), col(s.col);
   const DeviceArray<double> val(s.val), dl(s.dl), d(s.d), du(s.du);
-  // gtsvInterleavedBatch overwrites its diagonals with the factorisation: it works on copies.
-  const DeviceArray<double> dl_w(n), d_w(n), du_w(n);
-  const DeviceArray<double> u(n), r(s.f), z(n), p(n), q(n);
+  // gtsvInterleavedBatch with algo 0 overwrites du with its elimination factors (seen with the cuSPARSE
+  // of CUDA 13.0, which keeps dl and d; the documentation does not say): each solve gets a fresh copy
+  // of du. Should a later cuSPARSE overwrite more, test_csr_pcg's CUDA history would show it.
+  const DeviceArray<double> du_w(n);
+  const DeviceArray<double> u(n), r(n), z(n), p(n), q(n);
   TDC_CUDA_CHECK(cudaMemset(u.get(), 0, bytes));
 
   cusparseSpMatDescr_t a_descr;
@@ -87,7 +90,7 @@ CsrPcgResult csr_pcg_cuda(const ThinShell& shell, int iterations) {
   TDC_LIB_CHECK(cusparseCreateDnVec(&q_descr, n, q.get(), CUDA_R_64F));
   const auto vq = owned(q_descr, cusparseDestroyDnVec);
   const double one = 1.0, zero = 0.0;
-  // ALG2: bitwise the same result at every run (ALG1 need not be).
+  // ALG2: documented to give bitwise the same result at every run (ALG1 was 2% faster here, no such promise).
   const cusparseSpMVAlg_t alg = CUSPARSE_SPMV_CSR_ALG2;
   std::size_t spmv_bytes = 0, gtsv_bytes = 0;
   TDC_LIB_CHECK(cusparseSpMV_bufferSize(sp.get(), CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A.get(), vp.get(), &zero,
@@ -101,6 +104,7 @@ CsrPcgResult csr_pcg_cuda(const ThinShell& shell, int iterations) {
   const DeviceArray<char> gtsv_buffer(gtsv_bytes);
   TDC_CUDA_CHECK(cudaDeviceSynchronize());
   res.setup_ms = ms_since(t0);
+  TDC_CUDA_CHECK(cudaMemcpy(r.get(), global_rhs(shell).data(), bytes, cudaMemcpyHostToDevice));
 
   auto dot = [&](const double* a, const double* b) {
     double v = 0.0;
@@ -108,13 +112,11 @@ CsrPcgResult csr_pcg_cuda(const ThinShell& shell, int iterations) {
     return v;
   };
   auto axpy = [&](double a, const double* x, double* y) { TDC_LIB_CHECK(cublasDaxpy(bl.get(), n, &a, x, 1, y, 1)); };
-  auto precondition = [&] {  // z = M^-1 r, from the pristine diagonals each time
-    TDC_CUDA_CHECK(cudaMemcpyAsync(dl_w.get(), dl.get(), bytes, cudaMemcpyDeviceToDevice));
-    TDC_CUDA_CHECK(cudaMemcpyAsync(d_w.get(), d.get(), bytes, cudaMemcpyDeviceToDevice));
+  auto precondition = [&] {  // z = M^-1 r (gtsv solves in place)
     TDC_CUDA_CHECK(cudaMemcpyAsync(du_w.get(), du.get(), bytes, cudaMemcpyDeviceToDevice));
     TDC_CUDA_CHECK(cudaMemcpyAsync(z.get(), r.get(), bytes, cudaMemcpyDeviceToDevice));
-    TDC_LIB_CHECK(cusparseDgtsvInterleavedBatch(sp.get(), 0, s.nz, dl_w.get(), d_w.get(), du_w.get(), z.get(),
-                                                s.columns, gtsv_buffer.get()));
+    TDC_LIB_CHECK(cusparseDgtsvInterleavedBatch(sp.get(), 0, s.nz, dl.get(), d.get(), du_w.get(), z.get(), s.columns,
+                                                gtsv_buffer.get()));
   };
 
   precondition();

@@ -11,6 +11,8 @@
 #include <iostream>
 
 #include "advection_run.hpp"
+#include "../codelets/solver_scalars/solver_state.hpp"
+#include "bench_elliptic.hpp"
 #include "bench_mpdata.hpp"
 #include "config.hpp"
 #include "elliptic_config.hpp"
@@ -255,6 +257,58 @@ int bench_command(int argc, char** argv, const BenchText& b) {
   return 0;
 }
 
+struct EllipticBenchText {
+  std::string grid = "256x256x128", tiles = "1x1", csr = "on", tolerances = "on", json;
+  int iterations = 50, repeats = 3, restart = 3;
+};
+
+int bench_elliptic_command(int argc, char** argv, const EllipticBenchText& b) {
+  tdc::EllipticBenchOptions o;
+  try {
+    const auto g = parse_dims(b.grid, 3, "--grid");
+    const auto t = parse_dims(b.tiles, 2, "--tiles");
+    o.nx = g[0];
+    o.ny = g[1];
+    o.nz = g[2];
+    o.tiles_x = t[0];
+    o.tiles_y = t[1];
+    o.iterations = b.iterations;
+    o.repeats = b.repeats;
+    o.restart = b.restart;
+    o.csr = on_off(b.csr, "--csr");
+    o.tolerances = on_off(b.tolerances, "--tolerances");
+    if (o.nz < 2) throw tdc::ConfigError("--grid", "needs at least 2 levels");
+    if (o.nx % o.tiles_x || o.ny % o.tiles_y) throw tdc::ConfigError("--tiles", "tiles must divide the grid");
+    if (o.iterations < 1 || o.repeats < 1) throw tdc::ConfigError("--iterations", "iterations and repeats must be positive");
+    if (o.restart < 1 || o.restart > tdc::kMaxGcrDirections)
+      throw tdc::ConfigError("--restart", "must be between 1 and " + std::to_string(tdc::kMaxGcrDirections));
+    if (!b.json.empty() && fs::exists(b.json)) throw tdc::ConfigError("--json", "'" + b.json + "' exists; not overwriting it");
+  } catch (const tdc::ConfigError& e) {
+    if (tdc::launcher_rank() == 0) std::fprintf(stderr, "taskdycore: error: %s\n", e.what());
+    return 2;
+  }
+  tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{});
+  const nlohmann::json j = tdc::bench_elliptic(o, rt);
+  if (rt.rank() != 0) return 0;
+  std::printf("bench elliptic: grid %dx%dx%d, tiles %dx%d, %d iterations x %d repeats; %d CPU + %d CUDA workers, %s; "
+              "copy %.0f GB/s (%s)\n",
+              o.nx, o.ny, o.nz, o.tiles_x, o.tiles_y, o.iterations, o.repeats, rt.cpu_workers(), rt.cuda_workers(),
+              rt.scheduler().c_str(), j["copy_gbs"].get<double>(), j["copy_kind"].get<std::string>().c_str());
+  for (const auto& [name, v] : j["variants"].items()) {
+    std::printf("  %-13s %9.3f ms/iteration", name.c_str(), v["ms_per_iteration"].get<double>());
+    if (v.contains("effective_gbs"))
+      std::printf("  %7.1f GB/s at %2.0f refs/cell = %5.1f %% of copy", v["effective_gbs"].get<double>(),
+                  v["refs_per_cell"].get<double>(), 100 * v["bandwidth_fraction"].get<double>());
+    std::printf("\n");
+  }
+  for (const char* k : {"fused_over_unfused_speedup", "fused_speedup_over_cusparse", "fused_speedup_over_csr_cpu"})
+    if (j.contains(k)) std::printf("  %s = %.2f\n", k, j[k].get<double>());
+  for (const char* k : {"iterations_to_1e-05", "iterations_to_1e-10"})
+    if (j.contains(k)) std::printf("  %s = %d\n", k, j[k].get<int>());
+  if (!b.json.empty()) write_atomically(b.json, j.dump(2) + "\n");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -291,6 +345,17 @@ int main(int argc, char** argv) {
   bench_mpdata->add_option("--diagnostics", bt.diagnostics, "asynchronous diagnostics every N steps (default 0: none)");
   for (CLI::Option* opt : bench_mpdata->get_options())  // a repeated option: the last value counts
     opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  auto* bench_ell = bench->add_subcommand("elliptic", "Krylov solvers on the thin-shell problem: fused/unfused PCG, GCR, CSR");
+  EllipticBenchText ebt;
+  bench_ell->add_option("--grid", ebt.grid, "NXxNYxNZ (default 256x256x128, paper 002's reference size)");
+  bench_ell->add_option("--tiles", ebt.tiles, "TXxTY (default 1x1)");
+  bench_ell->add_option("--iterations", ebt.iterations, "iterations per timed solve (default 50)");
+  bench_ell->add_option("--repeat", ebt.repeats, "timed repeats; the median is reported (default 3)");
+  bench_ell->add_option("--restart", ebt.restart, "GCR(k) restart length (default 3)");
+  bench_ell->add_option("--csr", ebt.csr, "also time the matrix-explicit CSR PCG (CPU; cuSPARSE on a GPU): on|off");
+  bench_ell->add_option("--tolerances", ebt.tolerances, "also count iterations to 1e-5 and 1e-10: on|off");
+  bench_ell->add_option("--json", ebt.json, "write the figures to this (new) file");
+  for (CLI::Option* opt : bench_ell->get_options()) opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 
   try {
     app.parse(argc, argv);
@@ -301,6 +366,7 @@ int main(int argc, char** argv) {
   try {
     if (*run) return run_command(argc, argv, case_file, sets, out_dir, trace_dir, force, restart);
     if (*bench_mpdata) return bench_command(argc, argv, bt);
+    if (*bench_ell) return bench_elliptic_command(argc, argv, ebt);
     if (*info) {
       tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{});
       if (rt.rank() == 0) std::cout << tdc::runtime_info(rt);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On the device machine (bundle from tools/make_bundle.sh), from the repo root:
-#   tools/gpu_bench.sh BUNDLE [all|tests|gpu|hybrid|diagnostics|trace]...   (default: all)
+#   tools/gpu_bench.sh BUNDLE [all|tests|gpu|hybrid|diagnostics|trace|elliptic|ncu]...   (default: all)
 # Runs the CPU/CUDA agreement and model tests, CPU-vs-GPU bitwise runs, `bench mpdata` at 256^3
 # over tiles, FCT, overlap, kernel variants, CPU+GPU placement, diagnostics overhead, and a trace.
 # Results in $OUT/results.tgz; the key lines on stdout. Every figure in docs/performance.md
@@ -45,5 +45,29 @@ if want trace; then
   run traced STARPU_NCPU=0 -- cases/solid_body_rotation.toml --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 \
     --set time.dt=0.00055 --set time.steps=10 --set output.interval=0 --set grid.z_boundary=periodic --set tiles.x=2 \
     --set tiles.y=2 --trace "$res/trace"
+fi
+if want elliptic; then
+  e=(--grid 256x256x128 --iterations 50 --repeat 3)
+  bench_elliptic ell_gpu_1x1 STARPU_NCPU=0 -- "${e[@]}"
+  bench_elliptic ell_gpu_2x2 STARPU_NCPU=0 -- "${e[@]}" --tiles 2x2 --csr off --tolerances off
+  bench_elliptic ell_gpu_512 STARPU_NCPU=0 -- --grid 512x512x128 --iterations 30 --repeat 3 --csr off --tolerances off
+  bench_elliptic ell_cpu16_1x1 STARPU_NCUDA=0 STARPU_NCPU=16 -- --grid 256x256x128 --iterations 10 --repeat 2 --tiles 4x4 --csr on --tolerances off
+  ts=(cases/thin_shell_elliptic.toml --set grid.nx=256 --set grid.ny=256 --set grid.nz=128 --set output.fields=false)
+  run ts_gpu_pcg STARPU_NCPU=0 -- "${ts[@]}"
+  run ts_gpu_gcr STARPU_NCPU=0 -- "${ts[@]}" --set solver.method=gcr
+  run ts_cpu_pcg STARPU_NCUDA=0 STARPU_NCPU=16 -- "${ts[@]}" --set tiles.x=4 --set tiles.y=4
+  python3 - "$res" <<'PY'
+import json, sys
+a = json.load(open(f"{sys.argv[1]}/ts_gpu_pcg/summary.json")); b = json.load(open(f"{sys.argv[1]}/ts_cpu_pcg/summary.json"))
+same = a["solver"]["residual_history"] == b["solver"]["residual_history"] and a["solution_checksum"] == b["solution_checksum"]
+print("thin shell 256x256x128 PCG: GPU (1 tile) vs 16 CPUs (4x4 tiles): history and solution bitwise equal:", same,
+      "| iterations", a["solver"]["iterations"], "| error_l2", a["validation"]["error_l2"])
+PY
+fi
+if want ncu && command -v ncu >/dev/null; then
+  STARPU_NCPU=0 timeout 300 ncu --target-processes all --kernel-name regex:'fused|precon_kernel|apply_kernel|direction_kernel' \
+    --launch-skip 20 --launch-count 8 --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
+    taskdycore bench elliptic --grid 256x256x128 --iterations 10 --repeat 1 --csr off --tolerances off > "$res/ncu_elliptic.txt" 2>&1
+  echo "ncu exit $?"; grep -E '^  [a-z_]+.*\(|DRAM Throughput|Memory Throughput|Achieved Occupancy|Registers Per|Duration' "$res/ncu_elliptic.txt" | head -60
 fi
 for d in "$res"/*/summary.json; do if [ -e "$d" ]; then rm -f "$(dirname "$d")/fields.h5" "$(dirname "$d")/fields.xmf"; fi; done

@@ -11,6 +11,11 @@ bench() {
   env "${envs[@]}" timeout 240 taskdycore bench mpdata "${rest[@]}" --json "$res/$name.json" > "$res/$name.log" 2>&1
   echo "$name (exit $?): $(grep -E 'graph :|graph/direct|reaches' "$res/$name.log" | tr -s ' ' | tr '\n' ' ')"
 }
+bench_elliptic() {
+  local name=$1; shift; split_env "$@"
+  env "${envs[@]}" timeout 300 taskdycore bench elliptic "${rest[@]}" --json "$res/$name.json" > "$res/$name.log" 2>&1
+  echo "$name (exit $?):"; grep -E '^  ' "$res/$name.log"
+}
 run() {
   local name=$1; shift; split_env "$@"
   env "${envs[@]}" timeout 240 taskdycore run "${rest[@]}" --out "$res/$name" > "$res/$name.log" 2>&1

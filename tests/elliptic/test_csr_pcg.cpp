@@ -57,7 +57,7 @@ TEST(CsrPcg, CpuConverges) {
   EXPECT_EQ(r.nnz, 7.0 * 16 * 16 * 8 - 2 * 16 * 16);  // no k+1 entry on the top level, no k-1 on the bottom
   ASSERT_EQ(r.residual_history.size(), 21u);
   const std::vector<double>& h = r.residual_history;
-  for (std::size_t i = 0; i < h.size(); ++i) printf("%2zu %.17e\n", i, h[i] / h[0]);
+  for (std::size_t i = 1; i < h.size(); ++i) EXPECT_LE(h[i], h[i - 1]) << "iteration " << i;
   EXPECT_LT(h.back() / h.front(), 1e-8);
 }
 
@@ -70,8 +70,16 @@ TEST(CsrPcg, CudaFollowsCpu) {
   const CsrPcgResult cpu = csr_pcg_cpu(shell, 20), gpu = csr_pcg_cuda(shell, 20);
   EXPECT_EQ(gpu.nnz, cpu.nnz);
   ASSERT_EQ(gpu.residual_history.size(), cpu.residual_history.size());
-  for (std::size_t i = 0; i < cpu.residual_history.size(); ++i)
-    printf("%2zu %.17e %.17e\n", i, cpu.residual_history[i], gpu.residual_history[i]);
+  // Different summation orders: the histories agree while the residual is well above their rounding
+  // differences (about 1e-16 of the initial residual); below, both need only be that small.
+  const std::vector<double>& c = cpu.residual_history;
+  const std::vector<double>& g = gpu.residual_history;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    if (c[i] > 1e-14 * c[0])
+      EXPECT_NEAR(g[i], c[i], 1e-6 * c[i]) << "iteration " << i;
+    else
+      EXPECT_LT(g[i], 1e-14 * g[0]) << "iteration " << i;
+  }
 }
 #endif
 
