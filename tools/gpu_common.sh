@@ -23,5 +23,6 @@ run() {
 }
 tests() {
   timeout 240 test_kernels > "$res/test_kernels.txt" 2>&1; echo "kernel tests exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$res/test_kernels.txt" | tr '\n' ' ')"
+  timeout 240 test_csr_pcg > "$res/test_csr_pcg.txt" 2>&1; echo "csr tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$res/test_csr_pcg.txt" | tr '\n' ' ')"
   STARPU_NCPU=2 timeout 240 test_model > "$res/test_model.txt" 2>&1; echo "model tests exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$res/test_model.txt" | tr '\n' ' ')"
 }
