@@ -88,7 +88,7 @@ nlohmann::json bench_elliptic(const EllipticBenchOptions& o, Runtime& rt) {
   j["scheduler"] = rt.scheduler();
   j["omega2"] = p.omega2;
   j["lambda2"] = p.lambda2;
-  const double copy_gbs = gpu ? device_copy_bandwidth(std::size_t(1) << 30, 10) / 1e9 : host_copy_bandwidth();
+  const double copy_gbs = gpu ? device_copy_bandwidth(std::size_t(1) << 30, 10) : host_copy_bandwidth();
   j["copy_gbs"] = copy_gbs;
   j["copy_kind"] = gpu ? "device-to-device (" + cuda_device_name() + ")" : "host memcpy";
 

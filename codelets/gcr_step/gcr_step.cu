@@ -4,6 +4,8 @@
 namespace tdc {
 namespace {
 
+constexpr int kBatch = 8;  // levels loaded ahead in the Thomas sweeps (see pcg_fused.cu)
+
 __global__ void precon_kernel(TileLayout L, const double* __restrict__ coef, const double* __restrict__ st,
                               double* __restrict__ x, double* __restrict__ r, const double* __restrict__ p_last,
                               const double* __restrict__ q_last, double* __restrict__ e, Sums<1>* groups) {
@@ -15,21 +17,41 @@ __global__ void precon_kernel(TileLayout L, const double* __restrict__ coef, con
   if (col < columns) {
     const std::ptrdiff_t P = L.plane(), c = L.at(col % L.nx, col / L.nx, 0);
     double w = 0.0;
-#pragma unroll 4
-    for (int k = 0; k < nz; ++k) {
-      const std::ptrdiff_t o = c + P * k;
-      x[o] = x[o] + beta * p_last[o];
-      const double rs = r[o] - beta * q_last[o];
-      r[o] = rs;
-      s.v[0] = dd_add(s.v[0], rs * rs);
-      w = thomas_forward(coef, nz, k, rs, w);
-      e[o] = w;
+    for (int k0 = 0; k0 < nz; k0 += kBatch) {  // loads of kBatch levels in flight before the recurrence
+      double xb[kBatch], rb[kBatch], pb[kBatch], qb[kBatch];
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b)
+        if (k0 + b < nz) {
+          const std::ptrdiff_t o = c + P * (k0 + b);
+          xb[b] = x[o];
+          rb[b] = r[o];
+          pb[b] = p_last[o];
+          qb[b] = q_last[o];
+        }
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b)
+        if (k0 + b < nz) {
+          const std::ptrdiff_t o = c + P * (k0 + b);
+          x[o] = xb[b] + beta * pb[b];
+          const double rs = rb[b] - beta * qb[b];
+          r[o] = rs;
+          s.v[0] = dd_add(s.v[0], rs * rs);
+          w = thomas_forward(coef, nz, k0 + b, rs, w);
+          e[o] = w;
+        }
     }
     double za = w;
-#pragma unroll 4
-    for (int k = nz - 2; k >= 0; --k) {
-      za = thomas_backward(coef, nz, k, e[c + P * k], za);
-      e[c + P * k] = za;
+    for (int k0 = nz - 2; k0 >= 0; k0 -= kBatch) {
+      double wb[kBatch];
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b)
+        if (k0 - b >= 0) wb[b] = e[c + P * (k0 - b)];
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b)
+        if (k0 - b >= 0) {
+          za = thomas_backward(coef, nz, k0 - b, wb[b], za);
+          e[c + P * (k0 - b)] = za;
+        }
     }
   }
   block_reduce_store(s, groups);

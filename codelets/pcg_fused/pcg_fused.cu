@@ -5,7 +5,11 @@
 namespace tdc {
 namespace {
 
-// One thread per column (the Thomas sweeps are sequential in k), blocks of kSumGroup columns.
+// One thread per column (the Thomas sweeps are sequential in k), blocks of kSumGroup columns. Each
+// sweep loads kBatch levels ahead before the dependent arithmetic, so that a thread has many loads in
+// flight (one column per thread leaves too few threads to hide memory latency otherwise).
+constexpr int kBatch = 8;
+
 __global__ void fused_precon_kernel(TileLayout L, const double* __restrict__ coef, const double* __restrict__ st,
                                     double* __restrict__ r, const double* __restrict__ q, double* __restrict__ z,
                                     Sums<2>* groups) {
@@ -17,21 +21,42 @@ __global__ void fused_precon_kernel(TileLayout L, const double* __restrict__ coe
   if (col < columns) {
     const std::ptrdiff_t P = L.plane(), c = L.at(col % L.nx, col / L.nx, 0);
     double w = 0.0;
-#pragma unroll 4
-    for (int k = 0; k < nz; ++k) {
-      const double rs = r[c + P * k] - alpha * q[c + P * k];
-      r[c + P * k] = rs;
-      s.v[0] = dd_add(s.v[0], rs * rs);
-      w = thomas_forward(coef, nz, k, rs, w);
-      z[c + P * k] = w;
+    for (int k0 = 0; k0 < nz; k0 += kBatch) {
+      double rb[kBatch], qb[kBatch];
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b)
+        if (k0 + b < nz) {
+          rb[b] = r[c + P * (k0 + b)];
+          qb[b] = q[c + P * (k0 + b)];
+        }
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b)
+        if (k0 + b < nz) {
+          const int k = k0 + b;
+          const double rs = rb[b] - alpha * qb[b];
+          r[c + P * k] = rs;
+          s.v[0] = dd_add(s.v[0], rs * rs);
+          w = thomas_forward(coef, nz, k, rs, w);
+          z[c + P * k] = w;
+        }
     }
     double za = w;
     s.v[1] = dd_add(s.v[1], za * r[c + P * (nz - 1)]);
-#pragma unroll 4
-    for (int k = nz - 2; k >= 0; --k) {
-      za = thomas_backward(coef, nz, k, z[c + P * k], za);
-      z[c + P * k] = za;
-      s.v[1] = dd_add(s.v[1], za * r[c + P * k]);
+    for (int k0 = nz - 2; k0 >= 0; k0 -= kBatch) {
+      double wb[kBatch], rb[kBatch];
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b)
+        if (k0 - b >= 0) {
+          wb[b] = z[c + P * (k0 - b)];
+          rb[b] = r[c + P * (k0 - b)];
+        }
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b)
+        if (k0 - b >= 0) {
+          za = thomas_backward(coef, nz, k0 - b, wb[b], za);
+          z[c + P * (k0 - b)] = za;
+          s.v[1] = dd_add(s.v[1], za * rb[b]);
+        }
     }
   }
   block_reduce_store(s, groups);
@@ -50,16 +75,20 @@ __global__ void fused_apply_kernel(TileLayout L, ColumnCouplings h, ColumnChunks
     const int ch = int(item / cc.columns), col = int(item % cc.columns);
     const int i = col % L.nx, j = col / L.nx;
     const int k0 = ch * cc.levels, k1 = k0 + cc.levels < L.nz ? k0 + cc.levels : L.nz;
-    for (int k = k0; k < k1; ++k) {
-      const std::ptrdiff_t o = L.at(i, j, k);
-      const double pk = p[o];
-      u[o] = u[o] + alpha * pk;
-      if (finishing) continue;
-      const double ps = z[o] + beta * pk;
-      p[o] = ps;
-      const double qs = apply_cell(L, h, coef, z, i, j, k) + beta * q[o];
-      q[o] = qs;
-      s.v[0] = dd_add(s.v[0], ps * qs);
+    if (finishing) {
+      for (int k = k0; k < k1; ++k) u[L.at(i, j, k)] += alpha * p[L.at(i, j, k)];
+    } else {
+#pragma unroll 4
+      for (int k = k0; k < k1; ++k) {
+        const std::ptrdiff_t o = L.at(i, j, k);
+        const double pk = p[o];
+        u[o] = u[o] + alpha * pk;
+        const double ps = z[o] + beta * pk;
+        p[o] = ps;
+        const double qs = apply_cell(L, h, coef, z, i, j, k) + beta * q[o];
+        q[o] = qs;
+        s.v[0] = dd_add(s.v[0], ps * qs);
+      }
     }
   }
   block_reduce_store(s, groups);
