@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "double_double.hpp"
+#include "tile_layout.hpp"
 
 namespace tdc {
 
@@ -35,17 +36,18 @@ TDC_HD void store_sums(const Sums<N>& s, double* out) {
   }
 }
 
-// Items of a kernel that sweeps levels: item = chunk * columns + column, each summing `levels`
-// consecutive levels of one column bottom to top (levels = nz: one item per column).
-struct ColumnChunks {
-  int columns = 0, levels = 0, chunks = 0;
-  TDC_HD long count() const { return long(columns) * chunks; }
-};
-inline ColumnChunks column_chunks(int columns, int nz, int levels) {
-  if (levels > nz) levels = nz;
-  return {columns, levels, (nz + levels - 1) / levels};
+// The two item orders: one item per interior cell for the cell-parallel kernels (item = i + nx (j +
+// ny k)), or one per column for the Thomas kernels (item = i + nx j, the column summed bottom to top
+// or as the sweep goes).
+TDC_HD long cell_items(const TileLayout& L) { return long(L.nx) * L.ny * L.nz; }
+TDC_HD long column_items(const TileLayout& L) { return long(L.nx) * L.ny; }
+TDC_HD void cell_of_item(const TileLayout& L, long item, int& i, int& j, int& k) {
+  const long columns = long(L.nx) * L.ny;
+  k = int(item / columns);
+  const int col = int(item % columns);
+  i = col % L.nx;
+  j = col / L.nx;
 }
-constexpr int kLevelChunk = 32;  // levels per item of the cell-parallel kernels (apply, dot)
 
 inline long sum_groups(long items) { return (items + kSumGroup - 1) / kSumGroup; }
 
@@ -65,15 +67,28 @@ void finish_groups_cpu(const Sums<N>* groups, long count, double* out) {
   store_sums(tree_reduce(lane.data()), out);
 }
 
+// The CPU side: items pushed in item order are reduced group by group as they come.
 template <int N>
-void reduce_items_cpu(const Sums<N>* items, long count, double* out) {
-  const long groups = sum_groups(count);
-  std::vector<Sums<N>> g(groups), s(kSumGroup);
-  for (long q = 0; q < groups; ++q) {
-    for (int t = 0; t < kSumGroup; ++t) s[t] = q * kSumGroup + t < count ? items[q * kSumGroup + t] : Sums<N>{};
-    g[q] = tree_reduce(s.data());
+class ItemReducer {
+ public:
+  void push(const Sums<N>& s) {
+    buf_[n_++] = s;
+    if (n_ == kSumGroup) flush();
   }
-  finish_groups_cpu(g.data(), groups, out);
-}
+  void finish(double* out) {
+    if (n_) flush();
+    finish_groups_cpu(groups_.data(), long(groups_.size()), out);
+  }
+
+ private:
+  void flush() {
+    for (int t = n_; t < kSumGroup; ++t) buf_[t] = Sums<N>{};
+    groups_.push_back(tree_reduce(buf_.data()));
+    n_ = 0;
+  }
+  std::vector<Sums<N>> buf_ = std::vector<Sums<N>>(kSumGroup);
+  std::vector<Sums<N>> groups_;
+  int n_ = 0;
+};
 
 }  // namespace tdc

@@ -5,21 +5,18 @@
 namespace tdc {
 namespace {
 
-__global__ void dot_kernel(TileLayout L, ColumnChunks cc, const double* __restrict__ st, int skip_from,
-                           const double* __restrict__ x, const double* __restrict__ y, const double* __restrict__ z,
-                           Sums<2>* groups) {
+// One thread per cell (item order of fixed_order_sum.hpp).
+__global__ void dot_kernel(TileLayout L, const double* __restrict__ st, int skip_from, const double* __restrict__ x,
+                           const double* __restrict__ y, const double* __restrict__ z, Sums<2>* groups) {
   if (solver_skips(st, skip_from)) return;
   const long item = long(blockIdx.x) * kSumGroup + threadIdx.x;
   Sums<2> s{};
-  if (item < cc.count()) {
-    const int c = int(item / cc.columns), col = int(item % cc.columns);
-    const int i = col % L.nx, j = col / L.nx;
-    const int k0 = c * cc.levels, k1 = k0 + cc.levels < L.nz ? k0 + cc.levels : L.nz;
-    for (int k = k0; k < k1; ++k) {
-      const std::ptrdiff_t o = L.at(i, j, k);
-      s.v[0] = dd_add(s.v[0], x[o] * y[o]);
-      s.v[1] = dd_add(s.v[1], x[o] * z[o]);
-    }
+  if (item < cell_items(L)) {
+    int i, j, k;
+    cell_of_item(L, item, i, j, k);
+    const std::ptrdiff_t o = L.at(i, j, k);
+    s.v[0] = dd_add(s.v[0], x[o] * y[o]);
+    s.v[1] = dd_add(s.v[1], x[o] * z[o]);
   }
   block_reduce_store(s, groups);
 }
@@ -28,10 +25,9 @@ __global__ void dot_kernel(TileLayout L, ColumnChunks cc, const double* __restri
 
 void dot_partial_cuda(const TileLayout& L, const double* st, int skip_from, const double* x, const double* y,
                       const double* z, void* groups, double* out, cudaStream_t stream) {
-  const ColumnChunks cc = column_chunks(L.nx * L.ny, L.nz, kLevelChunk);
-  const long n = sum_groups(cc.count());
+  const long n = sum_groups(cell_items(L));
   auto* g = static_cast<Sums<2>*>(groups);
-  dot_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, cc, st, skip_from, x, y, z, g);
+  dot_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, st, skip_from, x, y, z, g);
   TDC_CUDA_CHECK(cudaGetLastError());
   finish_groups_cuda<2>(g, n, out, stream);
 }

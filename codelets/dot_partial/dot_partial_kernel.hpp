@@ -1,5 +1,5 @@
 // dot_partial: a tile's compensated partials of <x, y> and <x, z> (the unfused PCG's dot products),
-// in the fixed order of common/fixed_order_sum.hpp with items of kLevelChunk levels.
+// in the fixed order of common/fixed_order_sum.hpp, one item per cell.
 #pragma once
 #include "../common/fixed_order_sum.hpp"
 

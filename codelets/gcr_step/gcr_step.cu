@@ -57,49 +57,44 @@ __global__ void precon_kernel(TileLayout L, const double* __restrict__ coef, con
   block_reduce_store(s, groups);
 }
 
-__global__ void apply_kernel(TileLayout L, ColumnCouplings h, ColumnChunks cc, const double* __restrict__ coef,
+// One thread per cell (item order of fixed_order_sum.hpp).
+__global__ void apply_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef,
                              const double* __restrict__ st, const double* __restrict__ e, double* __restrict__ ae,
                              GcrBasis basis, Sums<kMaxGcrOld>* groups) {
   if (solver_skips(st, 2)) return;
   const long item = long(blockIdx.x) * kSumGroup + threadIdx.x;
   Sums<kMaxGcrOld> s{};
-  if (item < cc.count()) {
-    const int ch = int(item / cc.columns), col = int(item % cc.columns);
-    const int i = col % L.nx, j = col / L.nx;
-    const int k0 = ch * cc.levels, k1 = k0 + cc.levels < L.nz ? k0 + cc.levels : L.nz;
-    for (int k = k0; k < k1; ++k) {
-      const std::ptrdiff_t o = L.at(i, j, k);
-      const double a = apply_cell(L, h, coef, e, i, j, k);
-      ae[o] = a;
-      for (int n = 0; n < basis.m; ++n) s.v[n] = dd_add(s.v[n], a * basis.q[n][o]);
-    }
+  if (item < cell_items(L)) {
+    int i, j, k;
+    cell_of_item(L, item, i, j, k);
+    const std::ptrdiff_t o = L.at(i, j, k);
+    const double a = apply_cell(L, h, coef, e, i, j, k);
+    ae[o] = a;
+    for (int n = 0; n < basis.m; ++n) s.v[n] = dd_add(s.v[n], a * basis.q[n][o]);
   }
   block_reduce_store(s, groups);
 }
 
-__global__ void direction_kernel(TileLayout L, ColumnChunks cc, const double* __restrict__ st,
-                                 const double* __restrict__ e, const double* __restrict__ r, double* __restrict__ p_new,
-                                 double* __restrict__ q_new, GcrBasis basis, Sums<2>* groups) {
+__global__ void direction_kernel(TileLayout L, const double* __restrict__ st, const double* __restrict__ e,
+                                 const double* __restrict__ r, double* __restrict__ p_new, double* __restrict__ q_new,
+                                 GcrBasis basis, Sums<2>* groups) {
   if (solver_skips(st, 2)) return;
   const long item = long(blockIdx.x) * kSumGroup + threadIdx.x;
   Sums<2> s{};
-  if (item < cc.count()) {
-    const int ch = int(item / cc.columns), col = int(item % cc.columns);
-    const int i = col % L.nx, j = col / L.nx;
-    const int k0 = ch * cc.levels, k1 = k0 + cc.levels < L.nz ? k0 + cc.levels : L.nz;
-    for (int k = k0; k < k1; ++k) {
-      const std::ptrdiff_t o = L.at(i, j, k);
-      double p = e[o], q = q_new[o];
-      for (int n = 0; n < basis.m; ++n) {
-        const double a = st[state::kGcrAlpha + n];
-        p = p + a * basis.p[n][o];
-        q = q + a * basis.q[n][o];
-      }
-      p_new[o] = p;
-      q_new[o] = q;
-      s.v[0] = dd_add(s.v[0], q * q);
-      s.v[1] = dd_add(s.v[1], r[o] * q);
+  if (item < cell_items(L)) {
+    int i, j, k;
+    cell_of_item(L, item, i, j, k);
+    const std::ptrdiff_t o = L.at(i, j, k);
+    double p = e[o], q = q_new[o];
+    for (int n = 0; n < basis.m; ++n) {
+      const double a = st[state::kGcrAlpha + n];
+      p = p + a * basis.p[n][o];
+      q = q + a * basis.q[n][o];
     }
+    p_new[o] = p;
+    q_new[o] = q;
+    s.v[0] = dd_add(s.v[0], q * q);
+    s.v[1] = dd_add(s.v[1], r[o] * q);
   }
   block_reduce_store(s, groups);
 }
@@ -109,7 +104,7 @@ __global__ void direction_kernel(TileLayout L, ColumnChunks cc, const double* __
 void gcr_precon_cuda(const TileLayout& L, const double* coef, const double* st, double* x, double* r,
                      const double* p_last, const double* q_last, double* e, void* groups, double* out,
                      cudaStream_t stream) {
-  const long n = sum_groups(L.nx * L.ny);
+  const long n = sum_groups(column_items(L));
   auto* g = static_cast<Sums<1>*>(groups);
   precon_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, coef, st, x, r, p_last, q_last, e, g);
   TDC_CUDA_CHECK(cudaGetLastError());
@@ -119,20 +114,18 @@ void gcr_precon_cuda(const TileLayout& L, const double* coef, const double* st, 
 void gcr_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                     const double* e, double* ae, const GcrBasis& basis, void* groups, double* out,
                     cudaStream_t stream) {
-  const ColumnChunks cc = column_chunks(L.nx * L.ny, L.nz, kLevelChunk);
-  const long n = sum_groups(cc.count());
+  const long n = sum_groups(cell_items(L));
   auto* g = static_cast<Sums<kMaxGcrOld>*>(groups);
-  apply_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, h, cc, coef, st, e, ae, basis, g);
+  apply_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, h, coef, st, e, ae, basis, g);
   TDC_CUDA_CHECK(cudaGetLastError());
   finish_groups_cuda<kMaxGcrOld>(g, n, out, stream);
 }
 
 void gcr_direction_cuda(const TileLayout& L, const double* st, const double* e, const double* r, double* p_new,
                         double* q_new, const GcrBasis& basis, void* groups, double* out, cudaStream_t stream) {
-  const ColumnChunks cc = column_chunks(L.nx * L.ny, L.nz, kLevelChunk);
-  const long n = sum_groups(cc.count());
+  const long n = sum_groups(cell_items(L));
   auto* g = static_cast<Sums<2>*>(groups);
-  direction_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, cc, st, e, r, p_new, q_new, basis, g);
+  direction_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, st, e, r, p_new, q_new, basis, g);
   TDC_CUDA_CHECK(cudaGetLastError());
   finish_groups_cuda<2>(g, n, out, stream);
 }

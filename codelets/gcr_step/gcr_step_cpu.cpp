@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <vector>
 
 #include "gcr_step_kernel.hpp"
@@ -5,7 +6,7 @@
 namespace tdc {
 
 std::size_t gcr_scratch_bytes(const TileLayout& L) {
-  return std::size_t(sum_groups(column_chunks(L.nx * L.ny, L.nz, kLevelChunk).count())) * sizeof(Sums<kMaxGcrOld>);
+  return std::size_t(sum_groups(cell_items(L))) * sizeof(Sums<kMaxGcrOld>);
 }
 
 void gcr_precon_cpu(const TileLayout& L, const double* coef, const double* st, double* x, double* r,
@@ -14,9 +15,10 @@ void gcr_precon_cpu(const TileLayout& L, const double* coef, const double* st, d
   const double beta = st[state::kBeta];
   const int nz = L.nz;
   const std::ptrdiff_t P = L.plane();
-  std::vector<Sums<1>> items(std::size_t(L.nx) * L.ny);
+  ItemReducer<1> red;
+  std::vector<Sums<1>> row(L.nx);
   for (int j = 0; j < L.ny; ++j) {
-    Sums<1>* row = &items[std::size_t(j) * L.nx];
+    std::fill(row.begin(), row.end(), Sums<1>{});
     const std::ptrdiff_t o0 = L.at(0, j, 0);
     for (int k = 0; k < nz; ++k) {
       const std::ptrdiff_t o = o0 + P * k;
@@ -32,59 +34,50 @@ void gcr_precon_cpu(const TileLayout& L, const double* coef, const double* st, d
       const std::ptrdiff_t o = o0 + P * k;
       for (int i = 0; i < L.nx; ++i) e[o + i] = thomas_backward(coef, nz, k, e[o + i], e[o + P + i]);
     }
+    for (int i = 0; i < L.nx; ++i) red.push(row[i]);
   }
-  reduce_items_cpu(items.data(), long(items.size()), out);
+  red.finish(out);
 }
 
 void gcr_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                    const double* e, double* ae, const GcrBasis& basis, double* out) {
   if (solver_skips(st, 2)) return;
-  const ColumnChunks cc = column_chunks(L.nx * L.ny, L.nz, kLevelChunk);
-  std::vector<Sums<kMaxGcrOld>> items(cc.count());
-  for (int c = 0; c < cc.chunks; ++c) {
-    const int k1 = (c + 1) * cc.levels < L.nz ? (c + 1) * cc.levels : L.nz;
-    for (int j = 0; j < L.ny; ++j) {
-      Sums<kMaxGcrOld>* row = &items[long(c) * cc.columns + long(j) * L.nx];
-      for (int k = c * cc.levels; k < k1; ++k) {
-        const std::ptrdiff_t o = L.at(0, j, k);
-        for (int i = 0; i < L.nx; ++i) {
-          const double a = apply_cell(L, h, coef, e, i, j, k);
-          ae[o + i] = a;
-          for (int n = 0; n < basis.m; ++n) row[i].v[n] = dd_add(row[i].v[n], a * basis.q[n][o + i]);
-        }
+  ItemReducer<kMaxGcrOld> red;
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j)
+      for (int i = 0; i < L.nx; ++i) {
+        const std::ptrdiff_t o = L.at(i, j, k);
+        const double a = apply_cell(L, h, coef, e, i, j, k);
+        ae[o] = a;
+        Sums<kMaxGcrOld> s{};
+        for (int n = 0; n < basis.m; ++n) s.v[n] = dd_add(s.v[n], a * basis.q[n][o]);
+        red.push(s);
       }
-    }
-  }
-  reduce_items_cpu(items.data(), cc.count(), out);
+  red.finish(out);
 }
 
 void gcr_direction_cpu(const TileLayout& L, const double* st, const double* e, const double* r, double* p_new,
                        double* q_new, const GcrBasis& basis, double* out) {
   if (solver_skips(st, 2)) return;
-  const ColumnChunks cc = column_chunks(L.nx * L.ny, L.nz, kLevelChunk);
-  std::vector<Sums<2>> items(cc.count());
-  for (int c = 0; c < cc.chunks; ++c) {
-    const int k1 = (c + 1) * cc.levels < L.nz ? (c + 1) * cc.levels : L.nz;
-    for (int j = 0; j < L.ny; ++j) {
-      Sums<2>* row = &items[long(c) * cc.columns + long(j) * L.nx];
-      for (int k = c * cc.levels; k < k1; ++k) {
-        const std::ptrdiff_t o = L.at(0, j, k);
-        for (int i = 0; i < L.nx; ++i) {
-          double p = e[o + i], q = q_new[o + i];
-          for (int n = 0; n < basis.m; ++n) {
-            const double a = st[state::kGcrAlpha + n];
-            p = p + a * basis.p[n][o + i];
-            q = q + a * basis.q[n][o + i];
-          }
-          p_new[o + i] = p;
-          q_new[o + i] = q;
-          row[i].v[0] = dd_add(row[i].v[0], q * q);
-          row[i].v[1] = dd_add(row[i].v[1], r[o + i] * q);
+  ItemReducer<2> red;
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j)
+      for (int i = 0; i < L.nx; ++i) {
+        const std::ptrdiff_t o = L.at(i, j, k);
+        double p = e[o], q = q_new[o];
+        for (int n = 0; n < basis.m; ++n) {
+          const double a = st[state::kGcrAlpha + n];
+          p = p + a * basis.p[n][o];
+          q = q + a * basis.q[n][o];
         }
+        p_new[o] = p;
+        q_new[o] = q;
+        Sums<2> s{};
+        s.v[0] = dd_add(s.v[0], q * q);
+        s.v[1] = dd_add(s.v[1], r[o] * q);
+        red.push(s);
       }
-    }
-  }
-  reduce_items_cpu(items.data(), cc.count(), out);
+  red.finish(out);
 }
 
 }  // namespace tdc

@@ -62,8 +62,8 @@ __global__ void fused_precon_kernel(TileLayout L, const double* __restrict__ coe
   block_reduce_store(s, groups);
 }
 
-// One thread per item (kLevelChunk levels of one column), z's vertical neighbours kept in registers.
-__global__ void fused_apply_kernel(TileLayout L, ColumnCouplings h, ColumnChunks cc, const double* __restrict__ coef,
+// One thread per cell (item order of fixed_order_sum.hpp): the most independent loads in flight.
+__global__ void fused_apply_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef,
                                    const double* __restrict__ st, double* __restrict__ u, double* __restrict__ p,
                                    const double* __restrict__ z, double* __restrict__ q, Sums<1>* groups) {
   if (solver_skips(st, 2)) return;
@@ -71,24 +71,18 @@ __global__ void fused_apply_kernel(TileLayout L, ColumnCouplings h, ColumnChunks
   const bool finishing = st[state::kDone] >= 1.0;
   const long item = long(blockIdx.x) * kSumGroup + threadIdx.x;
   Sums<1> s{};
-  if (item < cc.count()) {
-    const int ch = int(item / cc.columns), col = int(item % cc.columns);
-    const int i = col % L.nx, j = col / L.nx;
-    const int k0 = ch * cc.levels, k1 = k0 + cc.levels < L.nz ? k0 + cc.levels : L.nz;
-    if (finishing) {
-      for (int k = k0; k < k1; ++k) u[L.at(i, j, k)] += alpha * p[L.at(i, j, k)];
-    } else {
-#pragma unroll 4
-      for (int k = k0; k < k1; ++k) {
-        const std::ptrdiff_t o = L.at(i, j, k);
-        const double pk = p[o];
-        u[o] = u[o] + alpha * pk;
-        const double ps = z[o] + beta * pk;
-        p[o] = ps;
-        const double qs = apply_cell(L, h, coef, z, i, j, k) + beta * q[o];
-        q[o] = qs;
-        s.v[0] = dd_add(s.v[0], ps * qs);
-      }
+  if (item < cell_items(L)) {
+    int i, j, k;
+    cell_of_item(L, item, i, j, k);
+    const std::ptrdiff_t o = L.at(i, j, k);
+    const double pk = p[o];
+    u[o] = u[o] + alpha * pk;
+    if (!finishing) {
+      const double ps = z[o] + beta * pk;
+      p[o] = ps;
+      const double qs = apply_cell(L, h, coef, z, i, j, k) + beta * q[o];
+      q[o] = qs;
+      s.v[0] = dd_add(s.v[0], ps * qs);
     }
   }
   block_reduce_store(s, groups);
@@ -98,7 +92,7 @@ __global__ void fused_apply_kernel(TileLayout L, ColumnCouplings h, ColumnChunks
 
 void pcg_fused_precon_cuda(const TileLayout& L, const double* coef, const double* st, double* r, const double* q,
                            double* z, void* groups, double* out, cudaStream_t stream) {
-  const long n = sum_groups(L.nx * L.ny);
+  const long n = sum_groups(column_items(L));
   auto* g = static_cast<Sums<2>*>(groups);
   fused_precon_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, coef, st, r, q, z, g);
   TDC_CUDA_CHECK(cudaGetLastError());
@@ -108,10 +102,9 @@ void pcg_fused_precon_cuda(const TileLayout& L, const double* coef, const double
 void pcg_fused_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                           double* u, double* p, const double* z, double* q, void* groups, double* out,
                           cudaStream_t stream) {
-  const ColumnChunks cc = column_chunks(L.nx * L.ny, L.nz, kLevelChunk);
-  const long n = sum_groups(cc.count());
+  const long n = sum_groups(cell_items(L));
   auto* g = static_cast<Sums<1>*>(groups);
-  fused_apply_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, h, cc, coef, st, u, p, z, q, g);
+  fused_apply_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, h, coef, st, u, p, z, q, g);
   TDC_CUDA_CHECK(cudaGetLastError());
   finish_groups_cuda<1>(g, n, out, stream);
 }

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <vector>
 
 #include "../solver_scalars/solver_state.hpp"
@@ -6,8 +7,8 @@
 namespace tdc {
 
 std::size_t pcg_fused_scratch_bytes(const TileLayout& L) {
-  const long precon = sum_groups(L.nx * L.ny) * sizeof(Sums<2>);
-  const long apply = sum_groups(column_chunks(L.nx * L.ny, L.nz, kLevelChunk).count()) * sizeof(Sums<1>);
+  const long precon = sum_groups(column_items(L)) * sizeof(Sums<2>);
+  const long apply = sum_groups(cell_items(L)) * sizeof(Sums<1>);
   return std::size_t(precon > apply ? precon : apply);
 }
 
@@ -17,9 +18,10 @@ void pcg_fused_precon_cpu(const TileLayout& L, const double* coef, const double*
   const double alpha = st[state::kAlpha];
   const int nz = L.nz;
   const std::ptrdiff_t P = L.plane();
-  std::vector<Sums<2>> items(std::size_t(L.nx) * L.ny);
+  ItemReducer<2> red;
+  std::vector<Sums<2>> row(L.nx);
   for (int j = 0; j < L.ny; ++j) {
-    Sums<2>* row = &items[std::size_t(j) * L.nx];
+    std::fill(row.begin(), row.end(), Sums<2>{});
     const std::ptrdiff_t o0 = L.at(0, j, 0);
     for (int k = 0; k < nz; ++k) {
       const std::ptrdiff_t o = o0 + P * k;
@@ -40,8 +42,9 @@ void pcg_fused_precon_cpu(const TileLayout& L, const double* coef, const double*
         row[i].v[1] = dd_add(row[i].v[1], zs * r[o + i]);
       }
     }
+    for (int i = 0; i < L.nx; ++i) red.push(row[i]);
   }
-  reduce_items_cpu(items.data(), long(items.size()), out);
+  red.finish(out);
 }
 
 void pcg_fused_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
@@ -49,30 +52,26 @@ void pcg_fused_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const do
   if (solver_skips(st, 2)) return;
   const double alpha = st[state::kAlpha], beta = st[state::kBeta];
   const bool finishing = st[state::kDone] >= 1.0;
-  const ColumnChunks cc = column_chunks(L.nx * L.ny, L.nz, kLevelChunk);
-  std::vector<Sums<1>> items(cc.count());
-  for (int c = 0; c < cc.chunks; ++c) {
-    const int k1 = (c + 1) * cc.levels < L.nz ? (c + 1) * cc.levels : L.nz;
+  ItemReducer<1> red;
+  for (int k = 0; k < L.nz; ++k)
     for (int j = 0; j < L.ny; ++j) {
-      Sums<1>* row = &items[long(c) * cc.columns + long(j) * L.nx];
-      for (int k = c * cc.levels; k < k1; ++k) {
-        const std::ptrdiff_t o = L.at(0, j, k);
-        if (finishing) {
-          for (int i = 0; i < L.nx; ++i) u[o + i] = u[o + i] + alpha * p[o + i];
-          continue;
-        }
-        for (int i = 0; i < L.nx; ++i) {
-          u[o + i] = u[o + i] + alpha * p[o + i];
-          const double ps = z[o + i] + beta * p[o + i];
-          p[o + i] = ps;
-          const double qs = apply_cell(L, h, coef, z, i, j, k) + beta * q[o + i];
-          q[o + i] = qs;
-          row[i].v[0] = dd_add(row[i].v[0], ps * qs);
-        }
+      const std::ptrdiff_t o = L.at(0, j, k);
+      if (finishing) {
+        for (int i = 0; i < L.nx; ++i) u[o + i] = u[o + i] + alpha * p[o + i];
+        continue;
+      }
+      for (int i = 0; i < L.nx; ++i) {
+        u[o + i] = u[o + i] + alpha * p[o + i];
+        const double ps = z[o + i] + beta * p[o + i];
+        p[o + i] = ps;
+        const double qs = apply_cell(L, h, coef, z, i, j, k) + beta * q[o + i];
+        q[o + i] = qs;
+        Sums<1> s{};
+        s.v[0] = dd_add(s.v[0], ps * qs);
+        red.push(s);
       }
     }
-  }
-  reduce_items_cpu(items.data(), cc.count(), out);
+  red.finish(out);
 }
 
 }  // namespace tdc
