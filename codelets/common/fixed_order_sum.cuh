@@ -7,32 +7,42 @@
 
 namespace tdc {
 
+// The tree of tree_reduce (fixed_order_sum.hpp): warp shuffles for strides 16..1 (lane t takes lane
+// t + stride), then thread 0 combines the 8 warp results by strides 4, 2, 1. Result in thread 0.
+template <int N>
+__device__ Sums<N> block_tree(Sums<N> v) {
+  __shared__ Sums<N> warp_sums[kSumGroup / kWarp];
+  for (int stride = kWarp / 2; stride > 0; stride /= 2) {
+    Sums<N> o;
+    for (int n = 0; n < N; ++n) {
+      o.v[n].hi = __shfl_down_sync(0xffffffffu, v.v[n].hi, stride);
+      o.v[n].lo = __shfl_down_sync(0xffffffffu, v.v[n].lo, stride);
+    }
+    v = merge(v, o);  // only lanes below `stride` matter: they pair exactly as on the CPU
+  }
+  const int t = threadIdx.x;
+  if (t % kWarp == 0) warp_sums[t / kWarp] = v;
+  __syncthreads();
+  if (t == 0) {
+    for (int stride = kSumGroup / kWarp / 2; stride > 0; stride /= 2)
+      for (int w = 0; w < stride; ++w) warp_sums[w] = merge(warp_sums[w], warp_sums[w + stride]);
+    v = warp_sums[0];
+  }
+  return v;
+}
+
 template <int N>
 __device__ void block_reduce_store(const Sums<N>& mine, Sums<N>* group_out) {
-  __shared__ Sums<N> s[kSumGroup];
-  const int t = threadIdx.x;
-  s[t] = mine;
-  __syncthreads();
-  for (int stride = kSumGroup / 2; stride > 0; stride /= 2) {
-    if (t < stride) s[t] = merge(s[t], s[t + stride]);
-    __syncthreads();
-  }
-  if (t == 0) group_out[blockIdx.x] = s[0];
+  const Sums<N> total = block_tree(mine);
+  if (threadIdx.x == 0) group_out[blockIdx.x] = total;
 }
 
 template <int N>
 __global__ void finish_groups_kernel(const Sums<N>* groups, long count, double* out) {
-  __shared__ Sums<N> s[kSumGroup];
-  const int t = threadIdx.x;
   Sums<N> lane{};
-  for (long q = t; q < count; q += kSumGroup) lane = merge(lane, groups[q]);
-  s[t] = lane;
-  __syncthreads();
-  for (int stride = kSumGroup / 2; stride > 0; stride /= 2) {
-    if (t < stride) s[t] = merge(s[t], s[t + stride]);
-    __syncthreads();
-  }
-  if (t == 0) store_sums(s[0], out);
+  for (long q = threadIdx.x; q < count; q += kSumGroup) lane = merge(lane, groups[q]);
+  const Sums<N> total = block_tree(lane);
+  if (threadIdx.x == 0) store_sums(total, out);
 }
 
 template <int N>

@@ -1,7 +1,8 @@
 // Reproducible sums inside a tile: a kernel produces "items" (compensated partial sums of N
 // quantities, e.g. one per column or per column chunk), which are combined in one fixed order that the
 // CPU and CUDA code share bit for bit:
-//   1. groups of kSumGroup consecutive items, each reduced by a pairwise tree (stride halving);
+//   1. groups of kSumGroup consecutive items, each reduced by a pairwise tree: within each run of 32
+//      items (a GPU warp) by stride halving 16, 8, 4, 2, 1, then the 8 run results by 4, 2, 1;
 //   2. the group partials dealt to kSumGroup lanes (lane t takes groups t, t + kSumGroup, ... in
 //      order), then the lanes reduced by the same tree.
 // The result is the tile's partial (N double-doubles, stored hi, lo, hi, lo, ...). Tiles are then
@@ -51,11 +52,18 @@ TDC_HD void cell_of_item(const TileLayout& L, long item, int& i, int& j, int& k)
 
 inline long sum_groups(long items) { return (items + kSumGroup - 1) / kSumGroup; }
 
-// The pairwise tree over kSumGroup values (CPU form; the CUDA form runs the same strides in shared memory).
+constexpr int kWarp = 32;
+static_assert(kSumGroup == 8 * kWarp, "the tree assumes 8 warps of 32");
+
+// The pairwise tree over kSumGroup values (CPU form; the CUDA form does the same pairs with warp
+// shuffles, then in shared memory).
 template <int N>
 Sums<N> tree_reduce(Sums<N>* s) {
-  for (int stride = kSumGroup / 2; stride > 0; stride /= 2)
-    for (int t = 0; t < stride; ++t) s[t] = merge(s[t], s[t + stride]);
+  for (int w = 0; w < kSumGroup; w += kWarp)
+    for (int stride = kWarp / 2; stride > 0; stride /= 2)
+      for (int t = 0; t < stride; ++t) s[w + t] = merge(s[w + t], s[w + t + stride]);
+  for (int stride = kSumGroup / kWarp / 2; stride > 0; stride /= 2)
+    for (int t = 0; t < stride; ++t) s[t * kWarp] = merge(s[t * kWarp], s[(t + stride) * kWarp]);
   return s[0];
 }
 
