@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -296,6 +297,10 @@ int bench_elliptic_command(int argc, char** argv, const EllipticBenchText& b) {
               rt.scheduler().c_str(), j["copy_gbs"].get<double>(), j["copy_kind"].get<std::string>().c_str());
   for (const auto& [name, v] : j["variants"].items()) {
     std::printf("  %-13s %9.3f ms/iteration", name.c_str(), v["ms_per_iteration"].get<double>());
+    if (v.contains("ms_per_iteration_all")) {
+      const auto all = v["ms_per_iteration_all"].get<std::vector<double>>();
+      std::printf(" (%.3f..%.3f)", *std::min_element(all.begin(), all.end()), *std::max_element(all.begin(), all.end()));
+    }
     if (v.contains("effective_gbs"))
       std::printf("  %7.1f GB/s at %2.0f refs/cell = %5.1f %% of copy", v["effective_gbs"].get<double>(),
                   v["refs_per_cell"].get<double>(), 100 * v["bandwidth_fraction"].get<double>());

@@ -65,7 +65,7 @@ print("thin shell 256x256x128 PCG: GPU (1 tile) vs 16 CPUs (4x4 tiles): history 
 PY
 fi
 if want elliptic_quick; then
-  bench_elliptic ell_gpu_1x1 STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 3
+  bench_elliptic ell_gpu_1x1 STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 5
   run ts_trace STARPU_NCPU=0 -- cases/thin_shell_elliptic.toml --set grid.nx=256 --set grid.ny=256 --set grid.nz=128 \
     --set output.fields=false --set shell.rhs=random --set solver.tol_rel=1e-5 --trace "$res/ts_trace"
 fi
