@@ -6,7 +6,7 @@ namespace {
 
 constexpr int kBatch = 8;  // levels loaded ahead in the Thomas sweeps (see pcg_fused.cu)
 
-__global__ void precon_kernel(TileLayout L, const double* __restrict__ coef, const double* __restrict__ st,
+__global__ void precon_kernel(TileLayout L, const double* __restrict__ coef, const double* __restrict__ st, int vs,
                               double* __restrict__ x, double* __restrict__ r, const double* __restrict__ p_last,
                               const double* __restrict__ q_last, double* __restrict__ e, Sums<1>* groups) {
   if (solver_skips(st, 2)) return;
@@ -16,7 +16,7 @@ __global__ void precon_kernel(TileLayout L, const double* __restrict__ coef, con
   Sums<1> s{};
   if (col < columns) {
     const std::ptrdiff_t P = L.plane(), c = L.at(col % L.nx, col / L.nx, 0);
-    double w = 0.0;
+    SweepQueue wq;
     for (int k0 = 0; k0 < nz; k0 += kBatch) {  // loads of kBatch levels in flight before the recurrence
       double xb[kBatch], rb[kBatch], pb[kBatch], qb[kBatch];
 #pragma unroll
@@ -36,12 +36,13 @@ __global__ void precon_kernel(TileLayout L, const double* __restrict__ coef, con
           const double rs = rb[b] - beta * qb[b];
           r[o] = rs;
           s.v[0] = dd_add(s.v[0], rs * rs);
-          w = thomas_forward(coef, nz, k0 + b, rs, w);
+          const double w = thomas_forward(coef, nz, k0 + b, rs, wq.back(vs));
+          wq.push(w);
           e[o] = w;
         }
     }
-    double za = w;
-    for (int k0 = nz - 2; k0 >= 0; k0 -= kBatch) {
+    SweepQueue zq;
+    for (int k0 = nz - 1; k0 >= 0; k0 -= kBatch) {
       double wb[kBatch];
 #pragma unroll
       for (int b = 0; b < kBatch; ++b)
@@ -49,7 +50,8 @@ __global__ void precon_kernel(TileLayout L, const double* __restrict__ coef, con
 #pragma unroll
       for (int b = 0; b < kBatch; ++b)
         if (k0 - b >= 0) {
-          za = thomas_backward(coef, nz, k0 - b, wb[b], za);
+          const double za = thomas_backward(coef, nz, k0 - b, wb[b], zq.back(vs));
+          zq.push(za);
           e[c + P * (k0 - b)] = za;
         }
     }
@@ -101,12 +103,12 @@ __global__ void direction_kernel(TileLayout L, const double* __restrict__ st, co
 
 }  // namespace
 
-void gcr_precon_cuda(const TileLayout& L, const double* coef, const double* st, double* x, double* r,
+void gcr_precon_cuda(const TileLayout& L, const double* coef, const double* st, int vs, double* x, double* r,
                      const double* p_last, const double* q_last, double* e, void* groups, double* out,
                      cudaStream_t stream) {
   const long n = sum_groups(column_items(L));
   auto* g = static_cast<Sums<1>*>(groups);
-  precon_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, coef, st, x, r, p_last, q_last, e, g);
+  precon_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, coef, st, vs, x, r, p_last, q_last, e, g);
   TDC_CUDA_CHECK(cudaGetLastError());
   finish_groups_cuda<1>(g, n, out, stream);
 }

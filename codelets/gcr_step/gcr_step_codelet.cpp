@@ -13,7 +13,7 @@ namespace {
 void precon_cpu(void* b[], void* arg) {
   EllipticTaskArgs a;
   starpu_codelet_unpack_args(arg, &a);
-  gcr_precon_cpu(a.L, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
+  gcr_precon_cpu(a.L, vector_ptr(b, 0), vector_ptr(b, 1), a.h.s, block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
                  block_ptr(b, 5), block_ptr(b, 6), vector_ptr(b, 8));
 }
 
@@ -48,7 +48,7 @@ void direction_cpu(void* b[], void* arg) {
 void precon_cuda(void* b[], void* arg) {
   EllipticTaskArgs a;
   starpu_codelet_unpack_args(arg, &a);
-  gcr_precon_cuda(a.L, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
+  gcr_precon_cuda(a.L, vector_ptr(b, 0), vector_ptr(b, 1), a.h.s, block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
                   block_ptr(b, 5), block_ptr(b, 6), vector_ptr(b, 7), vector_ptr(b, 8),
                   starpu_cuda_get_local_stream());
 }

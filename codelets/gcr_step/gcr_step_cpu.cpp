@@ -9,7 +9,7 @@ std::size_t gcr_scratch_bytes(const TileLayout& L) {
   return std::size_t(sum_groups(cell_items(L))) * sizeof(Sums<kMaxGcrOld>);
 }
 
-void gcr_precon_cpu(const TileLayout& L, const double* coef, const double* st, double* x, double* r,
+void gcr_precon_cpu(const TileLayout& L, const double* coef, const double* st, int s, double* x, double* r,
                     const double* p_last, const double* q_last, double* e, double* out) {
   if (solver_skips(st, 2)) return;
   const double beta = st[state::kBeta];
@@ -27,12 +27,13 @@ void gcr_precon_cpu(const TileLayout& L, const double* coef, const double* st, d
         const double rs = r[o + i] - beta * q_last[o + i];
         r[o + i] = rs;
         row[i].v[0] = dd_add(row[i].v[0], rs * rs);
-        e[o + i] = thomas_forward(coef, nz, k, rs, k > 0 ? e[o - P + i] : 0.0);
+        e[o + i] = thomas_forward(coef, nz, k, rs, k >= s ? e[o - s * P + i] : 0.0);
       }
     }
-    for (int k = nz - 2; k >= 0; --k) {
+    for (int k = nz - 1; k >= 0; --k) {
       const std::ptrdiff_t o = o0 + P * k;
-      for (int i = 0; i < L.nx; ++i) e[o + i] = thomas_backward(coef, nz, k, e[o + i], e[o + P + i]);
+      for (int i = 0; i < L.nx; ++i)
+        e[o + i] = thomas_backward(coef, nz, k, e[o + i], k + s < nz ? e[o + s * P + i] : 0.0);
     }
     for (int i = 0; i < L.nx; ++i) red.push(row[i]);
   }

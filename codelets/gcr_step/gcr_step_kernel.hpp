@@ -27,7 +27,8 @@ struct GcrBasis {
 };
 
 // out: 1 sum (<r, r>).
-void gcr_precon_cpu(const TileLayout& L, const double* coef, const double* st, double* x, double* r,
+// s: the operator's vertical stride.
+void gcr_precon_cpu(const TileLayout& L, const double* coef, const double* st, int s, double* x, double* r,
                     const double* p_last, const double* q_last, double* e, double* out);
 // out: kMaxGcrOld sums (<Ae, q_j>, zero beyond m).
 void gcr_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
@@ -36,7 +37,7 @@ void gcr_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const double* 
 void gcr_direction_cpu(const TileLayout& L, const double* st, const double* e, const double* r, double* p_new,
                        double* q_new, const GcrBasis& basis, double* out);
 #if defined(TASKDYCORE_HAVE_CUDA)
-void gcr_precon_cuda(const TileLayout& L, const double* coef, const double* st, double* x, double* r,
+void gcr_precon_cuda(const TileLayout& L, const double* coef, const double* st, int s, double* x, double* r,
                      const double* p_last, const double* q_last, double* e, void* groups, double* out,
                      cudaStream_t stream);
 void gcr_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,

@@ -9,13 +9,13 @@ namespace {
 void precon_cpu(void* b[], void* arg) {
   EllipticTaskArgs a;
   starpu_codelet_unpack_args(arg, &a);
-  line_precon_cpu(a.L, vector_ptr(b, 0), vector_ptr(b, 1), a.skip_from, block_ptr(b, 2), block_ptr(b, 3));
+  line_precon_cpu(a.L, vector_ptr(b, 0), vector_ptr(b, 1), a.skip_from, a.h.s, block_ptr(b, 2), block_ptr(b, 3));
 }
 #if defined(TASKDYCORE_HAVE_CUDA)
 void precon_cuda(void* b[], void* arg) {
   EllipticTaskArgs a;
   starpu_codelet_unpack_args(arg, &a);
-  line_precon_cuda(a.L, vector_ptr(b, 0), vector_ptr(b, 1), a.skip_from, block_ptr(b, 2), block_ptr(b, 3),
+  line_precon_cuda(a.L, vector_ptr(b, 0), vector_ptr(b, 1), a.skip_from, a.h.s, block_ptr(b, 2), block_ptr(b, 3),
                       starpu_cuda_get_local_stream());
 }
 #else

@@ -10,11 +10,12 @@
 
 namespace tdc {
 
-void line_precon_cpu(const TileLayout& L, const double* coef, const double* st, int skip_from, const double* r,
+// s: the vertical stride of the operator (s interleaved systems per column).
+void line_precon_cpu(const TileLayout& L, const double* coef, const double* st, int skip_from, int s, const double* r,
                      double* z);
 #if defined(TASKDYCORE_HAVE_CUDA)
-void line_precon_cuda(const TileLayout& L, const double* coef, const double* st, int skip_from, const double* r,
-                      double* z, cudaStream_t stream);
+void line_precon_cuda(const TileLayout& L, const double* coef, const double* st, int skip_from, int s,
+                      const double* r, double* z, cudaStream_t stream);
 #endif
 
 }  // namespace tdc

@@ -11,7 +11,7 @@ namespace {
 constexpr int kBatch = 8;
 
 __global__ void fused_precon_kernel(TileLayout L, const double* __restrict__ coef, const double* __restrict__ st,
-                                    double* __restrict__ r, const double* __restrict__ q, double* __restrict__ z,
+                                    int vs, double* __restrict__ r, const double* __restrict__ q, double* __restrict__ z,
                                     Sums<2>* groups) {
   if (solver_skips(st, 1)) return;
   const double alpha = st[state::kAlpha];
@@ -20,7 +20,7 @@ __global__ void fused_precon_kernel(TileLayout L, const double* __restrict__ coe
   Sums<2> s{};
   if (col < columns) {
     const std::ptrdiff_t P = L.plane(), c = L.at(col % L.nx, col / L.nx, 0);
-    double w = 0.0;
+    SweepQueue wq;
     for (int k0 = 0; k0 < nz; k0 += kBatch) {
       double rb[kBatch], qb[kBatch];
 #pragma unroll
@@ -36,13 +36,13 @@ __global__ void fused_precon_kernel(TileLayout L, const double* __restrict__ coe
           const double rs = rb[b] - alpha * qb[b];
           r[c + P * k] = rs;
           s.v[0] = dd_add(s.v[0], rs * rs);
-          w = thomas_forward(coef, nz, k, rs, w);
+          const double w = thomas_forward(coef, nz, k, rs, wq.back(vs));
+          wq.push(w);
           z[c + P * k] = w;
         }
     }
-    double za = w;
-    s.v[1] = dd_add(s.v[1], za * r[c + P * (nz - 1)]);
-    for (int k0 = nz - 2; k0 >= 0; k0 -= kBatch) {
+    SweepQueue zq;
+    for (int k0 = nz - 1; k0 >= 0; k0 -= kBatch) {
       double wb[kBatch], rb[kBatch];
 #pragma unroll
       for (int b = 0; b < kBatch; ++b)
@@ -53,7 +53,8 @@ __global__ void fused_precon_kernel(TileLayout L, const double* __restrict__ coe
 #pragma unroll
       for (int b = 0; b < kBatch; ++b)
         if (k0 - b >= 0) {
-          za = thomas_backward(coef, nz, k0 - b, wb[b], za);
+          const double za = thomas_backward(coef, nz, k0 - b, wb[b], zq.back(vs));
+          zq.push(za);
           z[c + P * (k0 - b)] = za;
           s.v[1] = dd_add(s.v[1], za * rb[b]);
         }
@@ -90,11 +91,11 @@ __global__ void fused_apply_kernel(TileLayout L, ColumnCouplings h, const double
 
 }  // namespace
 
-void pcg_fused_precon_cuda(const TileLayout& L, const double* coef, const double* st, double* r, const double* q,
-                           double* z, void* groups, double* out, cudaStream_t stream) {
+void pcg_fused_precon_cuda(const TileLayout& L, const double* coef, const double* st, int vs, double* r,
+                           const double* q, double* z, void* groups, double* out, cudaStream_t stream) {
   const long n = sum_groups(column_items(L));
   auto* g = static_cast<Sums<2>*>(groups);
-  fused_precon_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, coef, st, r, q, z, g);
+  fused_precon_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, coef, st, vs, r, q, z, g);
   TDC_CUDA_CHECK(cudaGetLastError());
   finish_groups_cuda<2>(g, n, out, stream);
 }

@@ -10,7 +10,7 @@ namespace {
 void precon_cpu(void* b[], void* arg) {
   EllipticTaskArgs a;
   starpu_codelet_unpack_args(arg, &a);
-  pcg_fused_precon_cpu(a.L, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
+  pcg_fused_precon_cpu(a.L, vector_ptr(b, 0), vector_ptr(b, 1), a.h.s, block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
                        vector_ptr(b, 6));
 }
 // Buffers: coef, state, u (RW), p (RW), z, q (RW), scratch, out.
@@ -24,7 +24,7 @@ void apply_cpu(void* b[], void* arg) {
 void precon_cuda(void* b[], void* arg) {
   EllipticTaskArgs a;
   starpu_codelet_unpack_args(arg, &a);
-  pcg_fused_precon_cuda(a.L, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
+  pcg_fused_precon_cuda(a.L, vector_ptr(b, 0), vector_ptr(b, 1), a.h.s, block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
                         vector_ptr(b, 5), vector_ptr(b, 6), starpu_cuda_get_local_stream());
 }
 void apply_cuda(void* b[], void* arg) {

@@ -12,8 +12,8 @@ std::size_t pcg_fused_scratch_bytes(const TileLayout& L) {
   return std::size_t(precon > apply ? precon : apply);
 }
 
-void pcg_fused_precon_cpu(const TileLayout& L, const double* coef, const double* st, double* r, const double* q,
-                          double* z, double* out) {
+void pcg_fused_precon_cpu(const TileLayout& L, const double* coef, const double* st, int s, double* r,
+                          const double* q, double* z, double* out) {
   if (solver_skips(st, 1)) return;
   const double alpha = st[state::kAlpha];
   const int nz = L.nz;
@@ -29,15 +29,13 @@ void pcg_fused_precon_cpu(const TileLayout& L, const double* coef, const double*
         const double rs = r[o + i] - alpha * q[o + i];
         r[o + i] = rs;
         row[i].v[0] = dd_add(row[i].v[0], rs * rs);
-        z[o + i] = thomas_forward(coef, nz, k, rs, k > 0 ? z[o - P + i] : 0.0);
+        z[o + i] = thomas_forward(coef, nz, k, rs, k >= s ? z[o - s * P + i] : 0.0);
       }
     }
-    const std::ptrdiff_t top = o0 + P * (nz - 1);
-    for (int i = 0; i < L.nx; ++i) row[i].v[1] = dd_add(row[i].v[1], z[top + i] * r[top + i]);
-    for (int k = nz - 2; k >= 0; --k) {
+    for (int k = nz - 1; k >= 0; --k) {
       const std::ptrdiff_t o = o0 + P * k;
       for (int i = 0; i < L.nx; ++i) {
-        const double zs = thomas_backward(coef, nz, k, z[o + i], z[o + P + i]);
+        const double zs = thomas_backward(coef, nz, k, z[o + i], k + s < nz ? z[o + s * P + i] : 0.0);
         z[o + i] = zs;
         row[i].v[1] = dd_add(row[i].v[1], zs * r[o + i]);
       }

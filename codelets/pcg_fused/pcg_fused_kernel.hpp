@@ -17,14 +17,15 @@
 namespace tdc {
 
 // out: 2 compensated sums (4 doubles): <r, r>, <r, z>.
-void pcg_fused_precon_cpu(const TileLayout& L, const double* coef, const double* st, double* r, const double* q,
-                          double* z, double* out);
+// s: the operator's vertical stride.
+void pcg_fused_precon_cpu(const TileLayout& L, const double* coef, const double* st, int s, double* r,
+                          const double* q, double* z, double* out);
 // out: 1 compensated sum (2 doubles): <p, q>.
 void pcg_fused_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                          double* u, double* p, const double* z, double* q, double* out);
 #if defined(TASKDYCORE_HAVE_CUDA)
-void pcg_fused_precon_cuda(const TileLayout& L, const double* coef, const double* st, double* r, const double* q,
-                           double* z, void* groups, double* out, cudaStream_t stream);
+void pcg_fused_precon_cuda(const TileLayout& L, const double* coef, const double* st, int s, double* r,
+                           const double* q, double* z, void* groups, double* out, cudaStream_t stream);
 void pcg_fused_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                           double* u, double* p, const double* z, double* q, void* groups, double* out,
                           cudaStream_t stream);

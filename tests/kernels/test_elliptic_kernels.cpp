@@ -25,7 +25,7 @@ using namespace tdc;
 
 namespace {
 
-const TileLayout kL{37, 21, 19, 1};  // odd sizes: partial groups and chunks
+const TileLayout kL{37, 21, 19, 2};  // odd sizes: partial groups; halo 2 for the laplc stride
 
 std::vector<double> random_field(unsigned seed, double lo = -1.0, double hi = 1.0) {
   std::mt19937_64 g(seed);
@@ -36,19 +36,19 @@ std::vector<double> random_field(unsigned seed, double lo = -1.0, double hi = 1.
 }
 
 // A diagonally dominant column operator with graded-looking coefficients.
-std::vector<double> coefficients(double area, const ColumnCouplings& h) {
+std::vector<double> coefficients(double area, const ColumnCouplings& h, int stride = 1) {
   const int nz = kL.nz;
   std::vector<double> c(std::size_t(kLevelVectors) * nz, 0.0);
   std::mt19937_64 g(7);
   std::uniform_real_distribution<double> u(0.5, 2.0);
   for (int k = 0; k < nz; ++k) {
-    const double cb = k + 1 < nz ? 40.0 * u(g) : 0.0, cc = k > 0 ? 40.0 * u(g) : 0.0;
+    const double cb = k + stride < nz ? 40.0 * u(g) : 0.0, cc = k >= stride ? 40.0 * u(g) : 0.0;
     c[kCb * nz + k] = cb;
     c[kCc * nz + k] = cc;
     c[kC0 * nz + k] = -area * u(g) - (h.ae + h.aw + h.an + h.as) - cb - cc;
     c[kD * nz + k] = -1e-3 * u(g);
   }
-  finish_thomas_vectors(c.data(), nz, area);
+  finish_thomas_vectors(c.data(), nz, area, stride);
   return c;
 }
 
@@ -83,22 +83,51 @@ long double dot_ld(const std::vector<double>& x, const std::vector<double>& y) {
 double sum_of(const double* out, int n) { return out[2 * n] + out[2 * n + 1]; }
 
 TEST(EllipticKernels, LinePreconditionerSolvesEveryColumnSystem) {
-  const auto c = coefficients(kArea, kH);
-  const auto r = random_field(1);
-  std::vector<double> z(kL.size(), 0.0);
-  const auto st = state_with(0, 0);
-  line_precon_cpu(kL, c.data(), st.data(), 2, r.data(), z.data());
+  for (int stride : {1, 2}) {  // 2: the interleaved systems of laplc's k +- 2 couplings
+    const auto c = coefficients(kArea, kH, stride);
+    const auto r = random_field(1);
+    std::vector<double> z(kL.size(), 0.0);
+    const auto st = state_with(0, 0);
+    line_precon_cpu(kL, c.data(), st.data(), 2, stride, r.data(), z.data());
+    const int nz = kL.nz;
+    double worst = 0;
+    for (int j = 0; j < kL.ny; ++j)
+      for (int i = 0; i < kL.nx; ++i)
+        for (int k = 0; k < nz; ++k) {
+          const double below = k >= stride ? c[kCc * nz + k] * z[kL.at(i, j, k - stride)] : 0.0;
+          const double above = k + stride < nz ? c[kCb * nz + k] * z[kL.at(i, j, k + stride)] : 0.0;
+          const double lhs = c[kD * nz + k] * (below + c[kC0 * nz + k] * z[kL.at(i, j, k)] + above);
+          worst = std::max(worst, std::fabs(lhs - r[kL.at(i, j, k)]));
+        }
+    EXPECT_LT(worst, 1e-12) << "stride " << stride;
+  }
+}
+
+TEST(EllipticKernels, StrideTwoPeriodicApplyIsTheWideLaplacian) {
+  // laplc on a uniform periodic grid: (x_{i+2} - 2 x_i + x_{i-2}) / (4 dx^2) in each direction.
+  ColumnCouplings h{0.25, 0.25, 0.36, 0.36, 2, 2, 1};
   const int nz = kL.nz;
+  std::vector<double> c(std::size_t(kLevelVectors) * nz, 0.0);
+  for (int k = 0; k < nz; ++k) {
+    c[kCb * nz + k] = c[kCc * nz + k] = 0.49;
+    c[kC0 * nz + k] = -(0.5 + 0.72 + 0.98);
+    c[kD * nz + k] = 1.0;
+  }
+  const auto x = random_field(3);
+  std::vector<double> y(kL.size(), 0.0);
+  const auto st = state_with(0, 0);
+  elliptic_apply_cpu(kL, h, c.data(), st.data(), 2, x.data(), y.data());
   double worst = 0;
-  for (int j = 0; j < kL.ny; ++j)
-    for (int i = 0; i < kL.nx; ++i)
-      for (int k = 0; k < nz; ++k) {
-        const double below = k > 0 ? c[kCc * nz + k] * z[kL.at(i, j, k - 1)] : 0.0;
-        const double above = k + 1 < nz ? c[kCb * nz + k] * z[kL.at(i, j, k + 1)] : 0.0;
-        const double lhs = c[kD * nz + k] * (below + c[kC0 * nz + k] * z[kL.at(i, j, k)] + above);
-        worst = std::max(worst, std::fabs(lhs - r[kL.at(i, j, k)]));
+  for (int k = 0; k < nz; ++k)
+    for (int j = 0; j < kL.ny; ++j)
+      for (int i = 0; i < kL.nx; ++i) {
+        auto X = [&](int a, int b, int kk) { return x[kL.at(a, b, (kk + nz) % nz)]; };
+        const double ref = 0.25 * (X(i + 2, j, k) - 2 * X(i, j, k) + X(i - 2, j, k)) +
+                           0.36 * (X(i, j + 2, k) - 2 * X(i, j, k) + X(i, j - 2, k)) +
+                           0.49 * (X(i, j, k + 2) - 2 * X(i, j, k) + X(i, j, k - 2));
+        worst = std::max(worst, std::fabs(y[kL.at(i, j, k)] - ref));
       }
-  EXPECT_LT(worst, 1e-12);
+  EXPECT_LT(worst, 1e-14);
 }
 
 TEST(EllipticKernels, FusedPcgKernelsEqualThePlainOperations) {
@@ -110,9 +139,9 @@ TEST(EllipticKernels, FusedPcgKernelsEqualThePlainOperations) {
   auto r_ref = r;
   for (std::size_t n = 0; n < r.size(); ++n) r_ref[n] = r[n] - alpha * q[n];
   std::vector<double> z_ref(kL.size(), 0.0);
-  line_precon_cpu(kL, c.data(), st.data(), 2, r_ref.data(), z_ref.data());
+  line_precon_cpu(kL, c.data(), st.data(), 2, 1, r_ref.data(), z_ref.data());
   double out[2 * kMaxSums];
-  pcg_fused_precon_cpu(kL, c.data(), st.data(), r.data(), q.data(), z.data(), out);
+  pcg_fused_precon_cpu(kL, c.data(), st.data(), 1, r.data(), q.data(), z.data(), out);
   expect_bitwise_interior(r, r_ref, "r");
   expect_bitwise_interior(z, z_ref, "z");
   EXPECT_NEAR(sum_of(out, 0), double(dot_ld(r_ref, r_ref)), 1e-13 * double(dot_ld(r_ref, r_ref)));
@@ -153,9 +182,9 @@ TEST(EllipticKernels, GcrKernelsEqualThePlainOperations) {
     r_ref[n] = r[n] - 0.45 * ql[n];
   }
   std::vector<double> e_ref(kL.size(), 0.0);
-  line_precon_cpu(kL, c.data(), st.data(), 2, r_ref.data(), e_ref.data());
+  line_precon_cpu(kL, c.data(), st.data(), 2, 1, r_ref.data(), e_ref.data());
   double out[2 * kMaxSums];
-  gcr_precon_cpu(kL, c.data(), st.data(), x.data(), r.data(), pl.data(), ql.data(), e.data(), out);
+  gcr_precon_cpu(kL, c.data(), st.data(), 1, x.data(), r.data(), pl.data(), ql.data(), e.data(), out);
   expect_bitwise_interior(x, x_ref, "x");
   expect_bitwise_interior(e, e_ref, "e");
   EXPECT_NEAR(sum_of(out, 0), double(dot_ld(r_ref, r_ref)), 1e-13 * double(dot_ld(r_ref, r_ref)));
@@ -199,7 +228,7 @@ TEST(EllipticKernels, SkippedOnceTheSolverIsDone) {
   auto x = random_field(40), y = random_field(41);
   const auto y0 = y;
   elliptic_apply_cpu(kL, kH, c.data(), done.data(), 2, x.data(), y.data());
-  line_precon_cpu(kL, c.data(), done.data(), 2, x.data(), y.data());
+  line_precon_cpu(kL, c.data(), done.data(), 2, 1, x.data(), y.data());
   vector_update_cpu(VectorUpdateArgs{kL, 2, -1, -1, 2.0, 1.0}, done.data(), x.data(), y.data());
   EXPECT_EQ(y, y0);
 }
@@ -274,7 +303,10 @@ std::vector<double> out_of(const double* o) { return std::vector<double>(o, o + 
 
 TEST(EllipticCpuCudaAgreement, AllKernels) {
   if (!have_device()) GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
-  const auto c = coefficients(kArea, kH);
+  // The paper 002 operator (strides 1, zero flux) and the laplc form (strides 2, periodic in z).
+  for (const ColumnCouplings& kH : {ColumnCouplings{1.1, 0.9, 1.3, 1.3, 1, 1, 0}, ColumnCouplings{0.7, 0.7, 0.5, 0.5, 2, 2, 1}}) {
+  SCOPED_TRACE(kH.s);
+  const auto c = coefficients(kArea, kH, kH.s);
   const auto st = state_with(0.37, 0.61);
   Dev dc(c), dst(st), dout(2 * kMaxSums), scratch(1 << 20);
   const std::size_t scratch_needed =
@@ -288,8 +320,8 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
     elliptic_apply_cpu(kL, kH, c.data(), st.data(), 2, x.data(), y.data());
     elliptic_apply_cuda(kL, kH, dc.p, dst.p, 2, dx.p, dy.p, 0);
     expect_same(y, dy.host(), "elliptic_apply");
-    line_precon_cpu(kL, c.data(), st.data(), 2, x.data(), y.data());
-    line_precon_cuda(kL, dc.p, dst.p, 2, dx.p, dy.p, 0);
+    line_precon_cpu(kL, c.data(), st.data(), 2, kH.s, x.data(), y.data());
+    line_precon_cuda(kL, dc.p, dst.p, 2, kH.s, dx.p, dy.p, 0);
     expect_same(y, dy.host(), "line_precon");
     const VectorUpdateArgs va{kL, 2, state::kAlpha, state::kBeta, -1.0, 1.0};
     vector_update_cpu(va, st.data(), x.data(), y.data());
@@ -304,8 +336,8 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
   {  // pcg_fused
     auto r = random_field(62), q = random_field(63), z = random_field(64), u = random_field(65), p = random_field(66);
     Dev dr(r), dq(q), dz(z), du(u), dp(p), o(2 * kMaxSums);
-    pcg_fused_precon_cpu(kL, c.data(), st.data(), r.data(), q.data(), z.data(), out);
-    pcg_fused_precon_cuda(kL, dc.p, dst.p, dr.p, dq.p, dz.p, scratch.p, o.p, 0);
+    pcg_fused_precon_cpu(kL, c.data(), st.data(), kH.s, r.data(), q.data(), z.data(), out);
+    pcg_fused_precon_cuda(kL, dc.p, dst.p, kH.s, dr.p, dq.p, dz.p, scratch.p, o.p, 0);
     expect_same(r, dr.host(), "pcg_fused_precon r");
     expect_same(z, dz.host(), "pcg_fused_precon z");
     EXPECT_EQ(std::memcmp(out, o.host().data(), 4 * sizeof(double)), 0) << "pcg_fused_precon sums";
@@ -319,8 +351,8 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
   {  // gcr_step
     auto x = random_field(70), r = random_field(71), pl = random_field(72), ql = random_field(73), e = random_field(74);
     Dev dx(x), dr(r), dpl(pl), dql(ql), de(e), o(2 * kMaxSums), dae(kL.size()), dpn(kL.size());
-    gcr_precon_cpu(kL, c.data(), st.data(), x.data(), r.data(), pl.data(), ql.data(), e.data(), out);
-    gcr_precon_cuda(kL, dc.p, dst.p, dx.p, dr.p, dpl.p, dql.p, de.p, scratch.p, o.p, 0);
+    gcr_precon_cpu(kL, c.data(), st.data(), kH.s, x.data(), r.data(), pl.data(), ql.data(), e.data(), out);
+    gcr_precon_cuda(kL, dc.p, dst.p, kH.s, dx.p, dr.p, dpl.p, dql.p, de.p, scratch.p, o.p, 0);
     expect_same(x, dx.host(), "gcr_precon x");
     expect_same(r, dr.host(), "gcr_precon r");
     expect_same(e, de.host(), "gcr_precon e");
@@ -379,6 +411,7 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
       solver_scalars_cuda(a, ds.p, dp, 0);
       expect_same(hs, ds.host(), "solver_scalars");
     }
+  }
   }
 }
 #else

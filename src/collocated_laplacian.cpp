@@ -1,0 +1,23 @@
+#include "collocated_laplacian.hpp"
+
+namespace tdc {
+
+CollocatedLaplacian collocated_laplacian(const Grid& g) {
+  CollocatedLaplacian op;
+  const double ax = 1.0 / (4.0 * g.dx() * g.dx()), ay = 1.0 / (4.0 * g.dy() * g.dy()),
+               az = 1.0 / (4.0 * g.dz() * g.dz());
+  op.couplings = ColumnCouplings{ax, ax, ay, ay, 2, 2, 1};
+  const int nz = g.nz;
+  auto& c = op.level_coefficients;
+  c.assign(std::size_t(kLevelVectors) * nz, 0.0);
+  for (int k = 0; k < nz; ++k) {
+    c[kCb * nz + k] = az;
+    c[kCc * nz + k] = az;
+    c[kC0 * nz + k] = -2.0 * (ax + ay + az);
+    c[kD * nz + k] = -1.0;  // A = -L
+  }
+  finish_thomas_vectors(c.data(), nz, 1.0, 2);
+  return op;
+}
+
+}  // namespace tdc
