@@ -30,6 +30,15 @@ expect_refusal "tiles.halo" "$case_file" --set tiles.halo=2
 expect_refusal "time.dt" "$case_file" --set time.dt=0.05
 expect_refusal "mpdata.iord" "$case_file" --set mpdata.iord=9
 expect_refusal "an override must look like key=value" "$case_file" --set grid.nx
+# The elliptic case: its own keys, and the combinations that cannot work.
+ell=$root/cases/thin_shell_elliptic.toml
+expect_refusal "solver.method" "$ell" --set shell.skew=1.0
+expect_refusal "solver.restart" "$ell" --set solver.method=gcr --set solver.restart=9
+expect_refusal "shell.omega2" "$ell" --set shell.omega2=-1
+expect_refusal "solver.tol_rel" "$ell" --set solver.tol_rel=0
+expect_refusal "unknown key" "$ell" --set flow.velocity=[1,0,0]
+expect_refusal "case.kind" "$case_file" --set case.kind=dycore
+expect_refusal "--restart" "$ell" --restart "$tmp/none.h5"
 
 # An existing, non-empty output directory is never overwritten.
 mkdir -p "$tmp/keep"; echo precious > "$tmp/keep/summary.json"
