@@ -115,18 +115,6 @@ void EllipticSolver::residual(const TiledField& u, const TiledField& f, const Ti
   }
 }
 
-void EllipticSolver::reset_state() {
-  if (rank_ == 0) {
-    starpu_data_acquire(state_, STARPU_W);
-    std::fill(state_host_.begin(), state_host_.end(), 0.0);
-    state_host_[state::kKappa] = 1.0;
-    state_host_[state::kTolRel] = s_.tol_rel;
-    state_host_[state::kTolAbs] = s_.tol_abs;
-    state_host_[state::kMaxIter] = s_.max_iter;
-    starpu_data_release(state_);
-  }
-}
-
 // Brings the state to every rank and reads it there (all ranks see the same values).
 SolveResult EllipticSolver::read_state() {
   starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, state_);
@@ -209,9 +197,14 @@ void EllipticSolver::gcr_iteration(const TiledField& x) {
   last_slot_ = fresh;
 }
 
-SolveResult EllipticSolver::solve(const TiledField& u, const TiledField& f) {
-  const auto t0 = std::chrono::steady_clock::now();
-  reset_state();
+void EllipticSolver::submit_start(const TiledField& u, const TiledField& f) {
+  ScalarsArgs reset;
+  reset.op = ScalarOp::Reset;
+  reset.tol_rel = s_.tol_rel;
+  reset.tol_abs = s_.tol_abs;
+  reset.max_iter = s_.max_iter;
+  reset.state_size = int(state_host_.size());
+  insert_solver_scalars(reset, state_, {});
   residual(u, f, *r_);
   if (s_.method == KrylovMethod::Pcg) {
     zero(*p_, f);
@@ -234,20 +227,33 @@ SolveResult EllipticSolver::solve(const TiledField& u, const TiledField& f) {
     basis_.clear();
     last_slot_ = 0;
   }
+}
+
+void EllipticSolver::submit_iteration(const TiledField& u) {
+  if (s_.method == KrylovMethod::Gcr)
+    gcr_iteration(u);
+  else if (s_.fused)
+    pcg_fused_iteration(u);
+  else
+    pcg_unfused_iteration(u);
+}
+
+void EllipticSolver::submit_solve(const TiledField& u, const TiledField& f, int iterations) {
+  submit_start(u, f);
+  // Fused PCG needs one more pass than iterations to finish (the pending u update).
+  for (int n = 0; n <= std::min(iterations, s_.max_iter); ++n) submit_iteration(u);
+}
+
+SolveResult EllipticSolver::solve(const TiledField& u, const TiledField& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  submit_start(u, f);
   // Submit ahead in batches; the state tells when to stop. A batch past convergence costs only
   // the launch of tasks that return at once.
   SolveResult res;
   int submitted = 0;
   for (;;) {
     const int batch = std::max(1, s_.check_every);
-    for (int n = 0; n < batch && submitted <= s_.max_iter; ++n, ++submitted) {
-      if (s_.method == KrylovMethod::Gcr)
-        gcr_iteration(u);
-      else if (s_.fused)
-        pcg_fused_iteration(u);
-      else
-        pcg_unfused_iteration(u);
-    }
+    for (int n = 0; n < batch && submitted <= s_.max_iter; ++n, ++submitted) submit_iteration(u);
     res = read_state();
     if (res.iterations >= 0) break;
     if (submitted > s_.max_iter) throw std::logic_error("elliptic solver: state did not finish after max_iter");

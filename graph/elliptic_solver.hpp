@@ -47,12 +47,18 @@ class EllipticSolver {
   // is stale). Collective over ranks; returns the same result on every rank.
   SolveResult solve(const TiledField& u, const TiledField& f);
 
+  // The same as tasks only, for a step graph: a solve of at most `iterations` iterations is submitted
+  // and nothing waits; read_state() later tells how it went (it waits for the solve).
+  void submit_solve(const TiledField& u, const TiledField& f, int iterations);
+  // Collective: the latest solve's result (waits for it).
+  SolveResult read_state();
+
   // r = f - A u (one apply; u's halo is exchanged first). For tests and the final residual check.
   void residual(const TiledField& u, const TiledField& f, const TiledField& r);
 
  private:
-  void reset_state();
-  SolveResult read_state();
+  void submit_start(const TiledField& u, const TiledField& f);
+  void submit_iteration(const TiledField& u);
   void zero(const TiledField& y, const TiledField& any_finite);
   void submit_scalars(int op, int sums, const std::vector<int>& slots = {}, int new_slot = 0);
   void pcg_fused_iteration(const TiledField& u);

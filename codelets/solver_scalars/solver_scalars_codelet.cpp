@@ -40,10 +40,10 @@ Codelet& codelet() {
 
 void insert_solver_scalars(const ScalarsArgs& a, starpu_data_handle_t state,
                            const std::vector<starpu_data_handle_t>& partials) {
-  if (partials.size() != std::size_t(a.tiles) || a.tiles < 1 || a.tiles > kMaxCombineTiles)
+  if (partials.size() != std::size_t(a.tiles) || a.tiles > kMaxCombineTiles || (a.tiles < 1 && a.op != ScalarOp::Reset))
     throw std::logic_error("solver_scalars: tile count does not match its partials");
   std::vector<starpu_data_descr> d;
-  d.push_back({state, STARPU_RW});
+  d.push_back({state, a.op == ScalarOp::Reset ? STARPU_W : STARPU_RW});
   for (starpu_data_handle_t h : partials) d.push_back({h, STARPU_R});
   insert_task(codelet(), STARPU_VALUE, &a, sizeof(a), STARPU_DATA_MODE_ARRAY, d.data(), int(d.size()),
               STARPU_PRIORITY, kPrioHalo, STARPU_NAME, "solver_scalars");

@@ -21,6 +21,7 @@ enum class ScalarOp : int {
   GcrResidual,     // sum <r,r>: record, decide
   GcrAlphas,       // sums <Ae, q_j>: alpha_j = -<Ae, q_j> / <q_j, q_j>
   GcrBeta,         // sums <q,q>, <r,q> of the new direction: beta, iteration done
+  Reset,           // a new solve: zeros, tolerances and the iteration limit (reads no partials)
 };
 
 constexpr int kMaxCombineTiles = 256;  // tiles per solver (the CUDA kernel takes the pointers by value)
@@ -31,6 +32,9 @@ struct ScalarsArgs {
   int sums = 0;                           // compensated sums per tile partial
   int slots[kMaxGcrDirections] = {};      // GcrAlphas: the basis slots, in basis order
   int new_slot = 0;                       // GcrBeta: the slot of the new direction
+  double tol_rel = 0, tol_abs = 0;        // Reset
+  int max_iter = 0;                       // Reset
+  int state_size = 0;                     // Reset: doubles in the state
 };
 
 void solver_scalars_cpu(const ScalarsArgs& a, double* st, const double* const* partials);

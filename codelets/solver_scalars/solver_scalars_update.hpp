@@ -28,6 +28,14 @@ TDC_HD bool record_residual(double* st, double res) {
 
 TDC_HD void solver_scalars_update(const ScalarsArgs& a, double* st, const double* const* partials) {
   using namespace state;
+  if (a.op == ScalarOp::Reset) {
+    for (int n = 0; n < a.state_size; ++n) st[n] = 0.0;
+    st[kKappa] = 1.0;
+    st[kTolRel] = a.tol_rel;
+    st[kTolAbs] = a.tol_abs;
+    st[kMaxIter] = a.max_iter;
+    return;
+  }
   if (st[kDone] >= 2.0) return;
   switch (a.op) {
     case ScalarOp::PcgFusedPrecon: {
@@ -84,6 +92,8 @@ TDC_HD void solver_scalars_update(const ScalarsArgs& a, double* st, const double
       for (int n = 0; n < a.sums; ++n) st[kGcrAlpha + n] = -tile_total(a, partials, n) / st[kGcrQQ + a.slots[n]];
       return;
     }
+    case ScalarOp::Reset:
+      return;
     case ScalarOp::GcrBeta: {
       const double qq = tile_total(a, partials, 0), rq = tile_total(a, partials, 1);
       if (!(qq > 0.0)) {  // the new direction vanished: nothing left to reduce

@@ -1,0 +1,29 @@
+#include "../common/cuda_check.hpp"
+#include "pressure_gradient_kernel.hpp"
+
+namespace tdc {
+namespace {
+
+__global__ void gradient_kernel(CentredArgs a, const double* p, double* u, double* v, double* w) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y, k = blockIdx.z;
+  if (i < a.L.nx && j < a.L.ny) pressure_gradient_cell(a, p, u, v, w, i, j, k);
+}
+__global__ void divergence_kernel(CentredArgs a, const double* u, const double* v, const double* w, double* f) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y, k = blockIdx.z;
+  if (i < a.L.nx && j < a.L.ny) f[a.L.at(i, j, k)] = divergence_cell(a, u, v, w, i, j, k);
+}
+dim3 grid_of(const TileLayout& L) { return dim3((L.nx + 31) / 32, (L.ny + 7) / 8, L.nz); }
+
+}  // namespace
+
+void pressure_gradient_cuda(const CentredArgs& a, const double* p, double* u, double* v, double* w, cudaStream_t s) {
+  gradient_kernel<<<grid_of(a.L), dim3(32, 8), 0, s>>>(a, p, u, v, w);
+  TDC_CUDA_CHECK(cudaGetLastError());
+}
+void divergence_cuda(const CentredArgs& a, const double* u, const double* v, const double* w, double* f,
+                     cudaStream_t s) {
+  divergence_kernel<<<grid_of(a.L), dim3(32, 8), 0, s>>>(a, u, v, w, f);
+  TDC_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace tdc

@@ -1,0 +1,13 @@
+// pressure_gradient and divergence codelets on one tile (see pressure_gradient_kernel.hpp).
+#pragma once
+#include <starpu.h>
+
+#include "pressure_gradient_kernel.hpp"
+
+namespace tdc {
+
+void insert_pressure_gradient(const CentredArgs& a, starpu_data_handle_t p, const starpu_data_handle_t vel[3],
+                              int priority);
+void insert_divergence(const CentredArgs& a, const starpu_data_handle_t vel[3], starpu_data_handle_t f, int priority);
+
+}  // namespace tdc

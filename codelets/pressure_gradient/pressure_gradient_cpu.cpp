@@ -1,0 +1,17 @@
+#include "pressure_gradient_kernel.hpp"
+
+namespace tdc {
+
+void pressure_gradient_cpu(const CentredArgs& a, const double* p, double* u, double* v, double* w) {
+  for (int k = 0; k < a.L.nz; ++k)
+    for (int j = 0; j < a.L.ny; ++j)
+      for (int i = 0; i < a.L.nx; ++i) pressure_gradient_cell(a, p, u, v, w, i, j, k);
+}
+
+void divergence_cpu(const CentredArgs& a, const double* u, const double* v, const double* w, double* f) {
+  for (int k = 0; k < a.L.nz; ++k)
+    for (int j = 0; j < a.L.ny; ++j)
+      for (int i = 0; i < a.L.nx; ++i) f[a.L.at(i, j, k)] = divergence_cell(a, u, v, w, i, j, k);
+}
+
+}  // namespace tdc
