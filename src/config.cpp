@@ -194,7 +194,7 @@ std::string case_kind(const std::string& path, const std::vector<std::string>& o
   if (!root.is_table()) root = toml::table{};
   for (const auto& o : overrides) apply_override(root, o);
   Reader r(root);
-  return r.choice("case.kind", "advection", {"advection", "elliptic"});
+  return r.choice("case.kind", "advection", {"advection", "elliptic", "dycore"});
 }
 
 }  // namespace tdc

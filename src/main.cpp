@@ -16,6 +16,8 @@
 #include "bench_elliptic.hpp"
 #include "bench_mpdata.hpp"
 #include "config.hpp"
+#include "dycore_config.hpp"
+#include "dycore_run.hpp"
 #include "elliptic_config.hpp"
 #include "elliptic_run.hpp"
 #include "runtime.hpp"
@@ -103,12 +105,57 @@ int elliptic_command(int argc, char** argv, const std::string& case_file, const 
   return summary.empty() || summary["solver"]["converged"].get<bool>() ? 0 : 1;
 }
 
+int dycore_command(int argc, char** argv, const std::string& case_file, const std::vector<std::string>& sets,
+                   std::string out_dir, const std::string& trace_dir, bool force, const std::string& restart) {
+  const bool root = tdc::launcher_rank() == 0;
+  tdc::DycoreConfig cfg;
+  try {
+    cfg = tdc::load_dycore_config(case_file, sets);
+    if (!restart.empty()) throw tdc::ConfigError("--restart", "checkpoints of the dynamical core are not written yet");
+    if (out_dir.empty()) out_dir = "runs/" + cfg.name + "-" + timestamp();
+    check_out_dir(out_dir, force);
+  } catch (const tdc::ConfigError& e) {
+    if (root) std::fprintf(stderr, "taskdycore: error: %s\n", e.what());
+    return 2;
+  }
+  tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{cfg.scheduler, trace_dir, cfg.cpu_tasks_with_gpu});
+  if (rt.rank() == 0) {
+    fs::create_directories(out_dir);
+    if (force)
+      for (const char* f : {"diagnostics.csv", "summary.json"}) fs::remove(fs::path(out_dir) / f);
+    std::printf("taskdycore: case '%s' (dycore, NFT, %s), grid %dx%dx%d, tiles %dx%d, %d rank(s), %d CPU + %d CUDA "
+                "workers, scheduler %s\n",
+                cfg.name.c_str(), tdc::to_string(cfg.solver.method), cfg.grid.nx, cfg.grid.ny, cfg.grid.nz, cfg.tiles_x,
+                cfg.tiles_y, rt.size(), rt.cpu_workers(), rt.cuda_workers(), rt.scheduler().c_str());
+    std::fflush(stdout);
+  }
+  nlohmann::json summary;
+  try {
+    summary = tdc::run_dycore(cfg, rt, rt.rank() == 0 ? out_dir : "", true);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "taskdycore: rank %d failed: %s\n", rt.rank(), e.what());
+    if (rt.size() > 1) MPI_Abort(MPI_COMM_WORLD, 1);
+    throw;
+  }
+  if (rt.rank() == 0) {
+    write_atomically(fs::path(out_dir) / "summary.json", summary.dump(2) + "\n");
+    const auto& v = summary["validation"];
+    std::printf("taskdycore: %.3f ms/step, %.2f Mcell/s; max |div| %.3g (tolerance %.3g), kinetic energy never grows: %s\n",
+                summary["ms_per_step"].get<double>(), summary["mcells_per_s"].get<double>(),
+                v["max_divergence"].get<double>(), cfg.divergence_tolerance,
+                v["kinetic_energy_never_grows"].get<bool>() ? "yes" : "NO");
+    std::printf("taskdycore: output in %s (summary.json, diagnostics.csv)\n", out_dir.c_str());
+  }
+  return 0;
+}
+
 int run_command(int argc, char** argv, const std::string& case_file, const std::vector<std::string>& sets,
                 std::string out_dir, const std::string& trace_dir, bool force, const std::string& restart) {
   const bool root = tdc::launcher_rank() == 0;
   try {
-    if (tdc::case_kind(case_file, sets) == "elliptic")
-      return elliptic_command(argc, argv, case_file, sets, out_dir, trace_dir, force, restart);
+    const std::string kind = tdc::case_kind(case_file, sets);
+    if (kind == "elliptic") return elliptic_command(argc, argv, case_file, sets, out_dir, trace_dir, force, restart);
+    if (kind == "dycore") return dycore_command(argc, argv, case_file, sets, out_dir, trace_dir, force, restart);
   } catch (const tdc::ConfigError& e) {
     if (root) std::fprintf(stderr, "taskdycore: error: %s\n", e.what());
     return 2;

@@ -1,0 +1,70 @@
+#include "nft_step.hpp"
+
+#include "../codelets/advector/advector.hpp"
+#include "../codelets/common/codelet.hpp"
+#include "../codelets/pressure_gradient/pressure_gradient.hpp"
+#include "../codelets/snapshot_copy/snapshot_copy.hpp"
+#include "../src/collocated_laplacian.hpp"
+#include "halo_exchange.hpp"
+
+namespace tdc {
+
+NftStepGraph::NftStepGraph(const Decomposition& d, int rank, const Grid& g, const NftSettings& s)
+    : d_(d), s_(s), mpdata_(d, s.mpdata, false) {
+  const CollocatedLaplacian op = collocated_laplacian(g);
+  solver_ = std::make_unique<EllipticSolver>(d, rank, op.couplings, op.level_coefficients, s.solver);
+  cx_ = s.dt / g.dx();
+  cy_ = s.dt / g.dy();
+  cz_ = s.dt / g.dz();
+  gx_ = 0.5 / g.dx();
+  gy_ = 0.5 / g.dy();
+  gz_ = 0.5 / g.dz();
+}
+
+int NftStepGraph::tasks_per_tile() const {
+  // advector, copies, gradients, divergence, MPDATA and the exchanges, plus the solver's iterations.
+  return 40 + 6 * s_.solver_budget;
+}
+
+void NftStepGraph::submit_step(const NftFields& f, long n) {
+  const int now = int(n % 2), next = 1 - now;
+  const TileLayout& L = d_.layout();
+  const AdvectorArgs adv{L, cx_, cy_, cz_};
+  const CentredArgs half_gradient{L, 0.5 * s_.dt * gx_, 0.5 * s_.dt * gy_, 0.5 * s_.dt * gz_};
+  const CentredArgs rhs_divergence{L, -2.0 / s_.dt * gx_, -2.0 / s_.dt * gy_, -2.0 / s_.dt * gz_};
+  for (int t = 0; t < d_.tiles(); ++t) {
+    const starpu_data_handle_t vel[6] = {f.vel[0][now]->handle(t), f.vel[1][now]->handle(t), f.vel[2][now]->handle(t),
+                                         f.old[0]->handle(t),      f.old[1]->handle(t),      f.old[2]->handle(t)};
+    const starpu_data_handle_t c[3] = {f.c[0]->handle(t), f.c[1]->handle(t), f.c[2]->handle(t)};
+    insert_advector(adv, vel, c, kPrioHalo);
+  }
+  for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f.c[q], *f.c_strips[q]);
+  for (int q = 0; q < 3; ++q)
+    for (int t = 0; t < d_.tiles(); ++t)
+      insert_snapshot_copy(f.vel[q][now]->handle(t), f.old[q]->handle(t), kPrioBody);
+  // The explicit half of the forcing, then its ghost ring for MPDATA.
+  for (int t = 0; t < d_.tiles(); ++t) {
+    const starpu_data_handle_t v[3] = {f.vel[0][now]->handle(t), f.vel[1][now]->handle(t), f.vel[2][now]->handle(t)};
+    insert_pressure_gradient(half_gradient, f.p->handle(t), v, kPrioHalo);
+  }
+  for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f.vel[q][now], *f.vel_strips[q]);
+  for (int q = 0; q < 3; ++q) {
+    const MpdataFields mf{{f.vel[q][0], f.vel[q][1]}, f.c[0], f.c[1], f.c[2], f.g, nullptr, nullptr, nullptr,
+                          f.vel_strips[q]};
+    mpdata_.submit_step(mf, n, 1.0);
+  }
+  // The pressure problem and the correction.
+  for (int t = 0; t < d_.tiles(); ++t) {
+    const starpu_data_handle_t v[3] = {f.vel[0][next]->handle(t), f.vel[1][next]->handle(t), f.vel[2][next]->handle(t)};
+    insert_divergence(rhs_divergence, v, f.rhs->handle(t), kPrioBody);
+  }
+  solver_->submit_solve(*f.p, *f.rhs, s_.solver_budget);
+  submit_halo_exchange(d_, *f.p, *f.p_strips);
+  for (int t = 0; t < d_.tiles(); ++t) {
+    const starpu_data_handle_t v[3] = {f.vel[0][next]->handle(t), f.vel[1][next]->handle(t), f.vel[2][next]->handle(t)};
+    insert_pressure_gradient(half_gradient, f.p->handle(t), v, kPrioBody);
+  }
+  for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f.vel[q][next], *f.vel_strips[q]);
+}
+
+}  // namespace tdc

@@ -1,0 +1,96 @@
+#include "dycore_config.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "../codelets/mpdata/mpdata_pipeline.hpp"
+#include "../codelets/solver_scalars/solver_scalars_kernel.hpp"
+#include "config_reader.hpp"
+
+namespace tdc {
+namespace {
+
+using namespace config_detail;
+
+DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) {
+  if (!root.is_table()) root = toml::table{};
+  for (const auto& o : overrides) apply_override(root, o);
+  Reader r(root);
+  DycoreConfig c;
+  r.choice("case.kind", "dycore", {"dycore"});
+  c.name = r.text("case.name", c.name);
+  r.choice("case.initial", "taylor_green", {"taylor_green"});
+  c.velocity = r.number("case.velocity", c.velocity);
+  c.grid.nx = int(r.integer("grid.nx", c.grid.nx));
+  c.grid.ny = int(r.integer("grid.ny", c.grid.ny));
+  c.grid.nz = int(r.integer("grid.nz", c.grid.nz));
+  c.grid.lx = r.number("grid.lx", c.grid.lx);
+  c.grid.ly = r.number("grid.ly", c.grid.ly);
+  c.grid.lz = r.number("grid.lz", c.grid.lz);
+  r.choice("grid.z_boundary", "periodic", {"periodic"});
+  c.tiles_x = int(r.integer("tiles.x", 1));
+  c.tiles_y = int(r.integer("tiles.y", 1));
+  c.dt = r.number("time.dt", c.dt);
+  c.steps = int(r.integer("time.steps", c.steps));
+  c.mpdata.iord = int(r.integer("mpdata.iord", 2));
+  c.mpdata.fct = r.boolean("mpdata.fct", true);
+  c.mpdata.iga = false;
+  c.mpdata.zb = ZBoundary::Periodic;
+  KrylovSettings& k = c.solver;
+  k.method = r.choice("solver.method", "gcr", {"pcg", "gcr"}) == "pcg" ? KrylovMethod::Pcg : KrylovMethod::Gcr;
+  k.fused = r.boolean("solver.fused", true);
+  k.restart = int(r.integer("solver.restart", 3));
+  c.divergence_tolerance = r.number("solver.divergence_tolerance", c.divergence_tolerance);
+  c.solver_budget = int(r.integer("solver.max_iter", c.solver_budget));
+  c.diagnostics_interval = int(r.integer("diagnostics.interval", c.diagnostics_interval));
+  c.scheduler = r.choice("runtime.scheduler", "dmdas", {"dmdas", "dmda", "lws", "ws", "eager", "prio", "random"});
+  c.cpu_tasks_with_gpu = r.boolean("runtime.cpu_tasks_with_gpu", false);
+  r.reject_unknown();
+
+  require(c.grid.nx > 0 && c.grid.nx % 2 == 0, "grid.nx", "must be positive and even");
+  require(c.grid.ny > 0 && c.grid.ny % 2 == 0, "grid.ny", "must be positive and even");
+  require(c.grid.nz >= 4 && c.grid.nz % 2 == 0, "grid.nz", "must be even and at least 4");
+  require(c.grid.lx > 0 && c.grid.ly > 0 && c.grid.lz > 0, "grid.lx", "lengths must be positive");
+  require(c.tiles_x > 0 && c.grid.nx % c.tiles_x == 0, "tiles.x",
+          std::to_string(c.tiles_x) + " tiles do not divide grid.nx = " + std::to_string(c.grid.nx));
+  require(c.tiles_y > 0 && c.grid.ny % c.tiles_y == 0, "tiles.y",
+          std::to_string(c.tiles_y) + " tiles do not divide grid.ny = " + std::to_string(c.grid.ny));
+  const int halo = mpdata::halo_needed(c.mpdata);
+  require(c.grid.nx / c.tiles_x >= halo && c.grid.ny / c.tiles_y >= halo, "tiles.x",
+          "tiles narrower than the halo (" + std::to_string(halo) + ")");
+  require(c.tiles_x * c.tiles_y <= kMaxCombineTiles, "tiles.x", "too many tiles for one solver");
+  require(c.dt > 0, "time.dt", "must be positive");
+  require(c.steps > 0, "time.steps", "must be positive");
+  require(c.velocity > 0, "case.velocity", "must be positive");
+  const double courant = c.velocity * c.dt * (1.0 / (c.grid.lx / c.grid.nx) + 1.0 / (c.grid.ly / c.grid.ny));
+  require(courant <= 1.0, "time.dt",
+          "the initial flow's Courant sum is " + std::to_string(courant) + " > 1 (MPDATA is unstable)");
+  require(c.mpdata.iord >= 1 && c.mpdata.iord <= 4, "mpdata.iord", "must be between 1 and 4");
+  require(k.restart >= 1 && k.restart <= kMaxGcrDirections, "solver.restart",
+          "must be between 1 and " + std::to_string(kMaxGcrDirections));
+  require(c.divergence_tolerance > 0, "solver.divergence_tolerance", "must be positive");
+  require(c.solver_budget >= 1, "solver.max_iter", "must be positive");
+  require(c.diagnostics_interval >= 1, "diagnostics.interval", "must be positive");
+  k.tol_rel = 0.0;
+  k.tol_abs = 2.0 * c.divergence_tolerance / c.dt;
+  k.max_iter = c.solver_budget;
+  return c;
+}
+
+}  // namespace
+
+DycoreConfig load_dycore_config(const std::string& path, const std::vector<std::string>& overrides) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError("<file>", "cannot open '" + path + "'");
+  toml::value root = parse_toml(in, path);
+  return read(root, overrides);
+}
+
+DycoreConfig parse_dycore_config(const std::string& text, const std::vector<std::string>& overrides) {
+  std::istringstream in(text);
+  toml::value root = parse_toml(in, "<text>");
+  return read(root, overrides);
+}
+
+}  // namespace tdc

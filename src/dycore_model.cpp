@@ -1,0 +1,137 @@
+#include "dycore_model.hpp"
+
+#include <starpu.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "../codelets/common/double_double.hpp"
+#include "../codelets/mpdata/mpdata_pipeline.hpp"
+#include "../graph/halo_exchange.hpp"
+
+namespace tdc {
+namespace {
+
+int halo_of(const DycoreConfig& c) { return std::max(2, mpdata::halo_needed(c.mpdata)); }  // laplc reaches 2
+
+NftSettings settings_of(const DycoreConfig& c) {
+  NftSettings s;
+  s.dt = c.dt;
+  s.mpdata = c.mpdata;
+  s.solver = c.solver;
+  s.solver_budget = c.solver_budget;
+  return s;
+}
+
+}  // namespace
+
+DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks)
+    : cfg_(cfg), rank_(rank), d_(cfg.grid, cfg.tiles_x, cfg.tiles_y, halo_of(cfg), ranks) {
+  auto field = [&](const char* name) {
+    owned_.push_back(std::make_unique<TiledField>(name, d_, rank));
+    return owned_.back().get();
+  };
+  auto strips = [&] {
+    strips_.push_back(std::make_unique<TileStrips>(d_, rank));
+    return strips_.back().get();
+  };
+  const char* names[3] = {"u", "v", "w"};
+  for (int q = 0; q < 3; ++q) {
+    f_.vel[q][0] = field(names[q]);
+    f_.vel[q][1] = field(names[q]);
+    f_.old[q] = field(names[q]);
+    f_.c[q] = field("courant");
+    f_.vel_strips[q] = strips();
+    f_.c_strips[q] = strips();
+  }
+  f_.g = field("G");
+  f_.p = field("p");
+  f_.rhs = field("rhs");
+  f_.p_strips = strips();
+  graph_ = std::make_unique<NftStepGraph>(d_, rank, cfg.grid, settings_of(cfg));
+
+  // Taylor-Green: u = V sin x cos y cos z, v = -V cos x sin y cos z, w = 0 (x, y, z scaled to 2 pi),
+  // at cell centres; v^(-1) = v^0, p = 0, G = 1.
+  const TileLayout& L = d_.layout();
+  const Grid& g = cfg.grid;
+  for (int t = 0; t < d_.tiles(); ++t) {
+    if (!f_.p->owned(t)) continue;
+    ++local_tiles_;
+    for (int k = 0; k < L.nz; ++k)
+      for (int j = 0; j < L.ny; ++j)
+        for (int i = 0; i < L.nx; ++i) {
+          const double x = 2 * M_PI * (d_.origin_x(t) + i + 0.5) / g.nx, y = 2 * M_PI * (d_.origin_y(t) + j + 0.5) / g.ny,
+                       z = 2 * M_PI * (k + 0.5) / g.nz;
+          const std::ptrdiff_t o = L.at(i, j, k);
+          f_.vel[0][0]->host(t)[o] = cfg.velocity * std::sin(x) * std::cos(y) * std::cos(z);
+          f_.vel[1][0]->host(t)[o] = -cfg.velocity * std::cos(x) * std::sin(y) * std::cos(z);
+          f_.vel[2][0]->host(t)[o] = 0.0;
+        }
+    std::fill(f_.g->host(t), f_.g->host(t) + L.size(), 1.0);  // ghost ring included
+  }
+  for (int q = 0; q < 3; ++q) {
+    submit_halo_exchange(d_, *f_.vel[q][0], *f_.vel_strips[q]);
+    for (int t = 0; t < d_.tiles(); ++t)
+      if (f_.old[q]->owned(t)) {
+        starpu_data_acquire(f_.vel[q][0]->handle(t), STARPU_R);
+        starpu_data_acquire(f_.old[q]->handle(t), STARPU_W);
+        std::copy(f_.vel[q][0]->host(t), f_.vel[q][0]->host(t) + L.size(), f_.old[q]->host(t));
+        starpu_data_release(f_.old[q]->handle(t));
+        starpu_data_release(f_.vel[q][0]->handle(t));
+      }
+  }
+}
+
+void DycoreModel::submit_steps(long count) {
+  const unsigned window = unsigned(std::max(1, 2 * local_tiles_ * graph_->tasks_per_tile()));
+  for (long n = 0; n < count; ++n) {
+    graph_->submit_step(f_, step_);
+    ++step_;
+    starpu_task_wait_for_n_submitted(window);
+  }
+}
+
+void DycoreModel::gather(std::vector<double> (&vel)[3]) {
+  for (int q = 0; q < 3; ++q) gather_field(d_, *f_.vel[q][step_ % 2], rank_, vel[q]);
+}
+
+FlowDiagnostics DycoreModel::diagnose() {
+  std::vector<double> v[3];
+  gather(v);
+  const SolveResult s = graph_->solver().read_state();
+  FlowDiagnostics r;
+  r.step = step_;
+  r.time = step_ * cfg_.dt;
+  r.solver_iterations = s.iterations;
+  r.solver_converged = s.converged;
+  r.solver_residual = s.residual_history.empty() ? 0.0 : s.residual_history.back();
+  if (rank_ != 0) return r;
+  const Grid& g = cfg_.grid;
+  const int nx = g.nx, ny = g.ny, nz = g.nz;
+  auto at = [&](int q, int i, int j, int k) {
+    i = (i + nx) % nx;
+    j = (j + ny) % ny;
+    k = (k + nz) % nz;
+    return v[q][(std::size_t(k) * ny + j) * nx + i];
+  };
+  const double hx = 0.5 / g.dx(), hy = 0.5 / g.dy(), hz = 0.5 / g.dz();
+  DD ke, ens;
+  for (int k = 0; k < nz; ++k)
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i) {
+        const double u = at(0, i, j, k), vv = at(1, i, j, k), w = at(2, i, j, k);
+        ke = dd_add(ke, 0.5 * (u * u + vv * vv + w * w));
+        const double div = (hx * (at(0, i + 1, j, k) - at(0, i - 1, j, k)) + hy * (at(1, i, j + 1, k) - at(1, i, j - 1, k))) +
+                           hz * (at(2, i, j, k + 1) - at(2, i, j, k - 1));
+        r.max_divergence = std::max(r.max_divergence, std::fabs(div));
+        const double ox = hy * (at(2, i, j + 1, k) - at(2, i, j - 1, k)) - hz * (at(1, i, j, k + 1) - at(1, i, j, k - 1));
+        const double oy = hz * (at(0, i, j, k + 1) - at(0, i, j, k - 1)) - hx * (at(2, i + 1, j, k) - at(2, i - 1, j, k));
+        const double oz = hx * (at(1, i + 1, j, k) - at(1, i - 1, j, k)) - hy * (at(0, i, j + 1, k) - at(0, i, j - 1, k));
+        ens = dd_add(ens, 0.5 * (ox * ox + oy * oy + oz * oz));
+      }
+  r.kinetic_energy = dd_value(ke) / g.cells();
+  r.enstrophy = dd_value(ens) / g.cells();
+  return r;
+}
+
+}  // namespace tdc

@@ -1,0 +1,46 @@
+// The dynamical core's state on tiles (velocity, its previous value, pressure, Courant numbers) and
+// the NFT step graph over it; Taylor-Green initial state; diagnostics from gathered fields.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "../graph/nft_step.hpp"
+#include "dycore_config.hpp"
+
+namespace tdc {
+
+struct FlowDiagnostics {
+  long step = 0;
+  double time = 0;
+  double kinetic_energy = 0;   // (1/V) integral of |v|^2 / 2
+  double enstrophy = 0;        // (1/V) integral of |curl v|^2 / 2, centred differences
+  double max_divergence = 0;   // max |D v| (the centred divergence the projection removes)
+  int solver_iterations = 0;   // of the latest step's pressure solve
+  double solver_residual = 0;  // its final ||r||
+  bool solver_converged = false;
+};
+
+class DycoreModel {
+ public:
+  DycoreModel(const DycoreConfig& cfg, int rank, int ranks);
+  const Decomposition& decomposition() const { return d_; }
+  long step() const { return step_; }
+  // Submits `count` steps with a bounded look-ahead; nothing waits inside a step.
+  void submit_steps(long count);
+  // Collective: velocity gathered on rank 0, and the diagnostics computed from it (rank 0).
+  FlowDiagnostics diagnose();
+  void gather(std::vector<double> (&vel)[3]);
+
+ private:
+  DycoreConfig cfg_;
+  int rank_;
+  Decomposition d_;
+  std::vector<std::unique_ptr<TiledField>> owned_;
+  std::vector<std::unique_ptr<TileStrips>> strips_;
+  NftFields f_{};
+  std::unique_ptr<NftStepGraph> graph_;
+  long step_ = 0;
+  int local_tiles_ = 0;
+};
+
+}  // namespace tdc
