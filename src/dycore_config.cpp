@@ -35,7 +35,7 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   c.steps = int(r.integer("time.steps", c.steps));
   c.mpdata.iord = int(r.integer("mpdata.iord", 2));
   c.mpdata.fct = r.boolean("mpdata.fct", true);
-  c.mpdata.iga = false;
+  c.mpdata.iga = r.boolean("mpdata.iga", true);  // signed fields: the infinite-gauge form
   c.mpdata.zb = ZBoundary::Periodic;
   KrylovSettings& k = c.solver;
   k.method = r.choice("solver.method", "gcr", {"pcg", "gcr"}) == "pcg" ? KrylovMethod::Pcg : KrylovMethod::Gcr;
