@@ -20,8 +20,8 @@ struct DycoreConfig {
   double velocity = 1.0;             // Taylor-Green amplitude V0
   mpdata::Options mpdata;            // momentum advection (iord, non-oscillatory option)
   KrylovSettings solver;             // tol_abs is set from divergence_tolerance
-  double divergence_tolerance = 1e-8;  // max |D v| after each step (solver: ||r|| <= 2 tol / dt)
-  int solver_budget = 60;            // iterations submitted per step
+  double divergence_tolerance = 1e-6;  // bound on max |D v| after each step (solver: ||r|| <= 2 tol / dt)
+  int solver_budget = 100;           // iterations submitted per step
   int diagnostics_interval = 10;     // steps between kinetic energy / divergence records
   std::string scheduler = "dmdas";
   bool cpu_tasks_with_gpu = false;

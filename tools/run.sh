@@ -4,6 +4,6 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$("$root/tools/build.sh" | tail -n1)
-case_file=${TASKDYCORE_CASE:-$root/cases/solid_body_rotation.toml}
+case_file=${TASKDYCORE_CASE:-$root/cases/taylor_green.toml}
 cd "$root"
 exec "$build/taskdycore" run "$case_file" "$@"
