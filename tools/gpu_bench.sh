@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On the device machine (bundle from tools/make_bundle.sh), from the repo root:
-#   tools/gpu_bench.sh BUNDLE [all|tests|gpu|hybrid|diagnostics|trace|elliptic|ncu]...   (default: all)
+#   tools/gpu_bench.sh BUNDLE [all|tests|gpu|hybrid|diagnostics|trace|elliptic|ncu|dycore]...   (default: all)
 # Runs the CPU/CUDA agreement and model tests, CPU-vs-GPU bitwise runs, `bench mpdata` at 256^3
 # over tiles, FCT, overlap, kernel variants, CPU+GPU placement, diagnostics overhead, and a trace.
 # Results in $OUT/results.tgz; the key lines on stdout. Every figure in docs/performance.md
@@ -68,6 +68,30 @@ if want elliptic_quick; then
   bench_elliptic ell_gpu_1x1 STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 5
   run ts_trace STARPU_NCPU=0 -- cases/thin_shell_elliptic.toml --set grid.nx=256 --set grid.ny=256 --set grid.nz=128 \
     --set output.fields=false --set shell.rhs=random --set solver.tol_rel=1e-5 --trace "$res/ts_trace"
+fi
+if want dycore; then
+  tg=(cases/taylor_green.toml)
+  run tg_cpu_32 STARPU_NCUDA=0 STARPU_NCPU=16 -- "${tg[@]}" --set grid.nx=32 --set grid.ny=32 --set grid.nz=32 --set time.dt=0.04 --set time.steps=20 --set tiles.x=2 --set tiles.y=2
+  run tg_gpu_32 STARPU_NCPU=0 -- "${tg[@]}" --set grid.nx=32 --set grid.ny=32 --set grid.nz=32 --set time.dt=0.04 --set time.steps=20
+  run tg_gpu_64 STARPU_NCPU=0 -- "${tg[@]}" --set time.steps=100
+  run tg_gpu_128 STARPU_NCPU=0 -- "${tg[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set time.steps=20 --set solver.max_iter=200
+  run tg_gpu_128_pcg STARPU_NCPU=0 -- "${tg[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set time.steps=20 --set solver.max_iter=200 --set solver.method=pcg
+  run tg_gpu_256_pcg STARPU_NCPU=0 -- "${tg[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 --set time.steps=6 --set diagnostics.interval=3 --set solver.max_iter=400 --set solver.method=pcg
+  run tg_trace_128 STARPU_NCPU=0 -- "${tg[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set time.steps=4 --set diagnostics.interval=2 --set solver.max_iter=200 --set solver.method=pcg --trace "$res/tg_trace"
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+a = json.load(open(f"{r}/tg_cpu_32/summary.json")); b = json.load(open(f"{r}/tg_gpu_32/summary.json"))
+print("TG 32^3 20 steps: 16 CPUs (2x2 tiles) vs GPU (1 tile) velocity bitwise equal:", a["velocity_checksum"] == b["velocity_checksum"],
+      "| KE", a["validation"]["kinetic_energy"]["value"][-1], b["validation"]["kinetic_energy"]["value"][-1])
+for n in ("tg_gpu_64", "tg_gpu_128", "tg_gpu_128_pcg", "tg_gpu_256_pcg"):
+    try:
+        s = json.load(open(f"{r}/{n}/summary.json"))
+        print(n, "ms/step %.2f" % s["ms_per_step"], "its", s["solver"]["iterations"], "max|div| %.3g" % s["validation"]["max_divergence"],
+              "KE", s["validation"]["kinetic_energy"]["value"][-1])
+    except Exception as e:
+        print(n, "failed", e)
+PY
 fi
 if want ncu && command -v ncu >/dev/null; then
   STARPU_NCPU=0 timeout 300 ncu --target-processes all --kernel-name regex:'fused|precon_kernel|apply_kernel|direction_kernel' \
