@@ -39,6 +39,9 @@ class NftStepGraph {
   NftStepGraph(const Decomposition& d, int rank, const Grid& g, const NftSettings& s);
   void submit_step(const NftFields& f, long n);
   EllipticSolver& solver() { return *solver_; }
+  // Iterations submitted per step from now on (submitted iterations past convergence cost only
+  // their scheduling, so the run sizes this from the iterations it has seen).
+  void set_solver_budget(int iterations) { s_.solver_budget = iterations; }
   int tasks_per_tile() const;
 
  private:

@@ -102,6 +102,11 @@ void DycoreModel::submit_steps(long count) {
   }
 }
 
+void DycoreModel::adapt_solver_budget(const FlowDiagnostics& latest) {
+  if (latest.solver_iterations <= 0) return;
+  graph_->set_solver_budget(std::min(cfg_.solver_budget, latest.solver_iterations * 3 / 2 + 5));
+}
+
 void DycoreModel::gather(std::vector<double> (&vel)[3]) {
   for (int q = 0; q < 3; ++q) gather_field(d_, *f_.vel[q][step_ % 2], rank_, vel[q]);
 }

@@ -30,6 +30,9 @@ class DycoreModel {
   // Collective: velocity gathered on rank 0, and the diagnostics computed from it (rank 0).
   FlowDiagnostics diagnose();
   void gather(std::vector<double> (&vel)[3]);
+  // Sizes the per-step solver budget from the latest solve: 1.5 x its iterations + 5, at most
+  // solver.max_iter. The same on every rank (they read the same state), so results do not change.
+  void adapt_solver_budget(const FlowDiagnostics& latest);
 
  private:
   DycoreConfig cfg_;

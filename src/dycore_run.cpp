@@ -22,6 +22,7 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
     rt.wait_all();
     stepping += std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
     records.push_back(model.diagnose());
+    model.adapt_solver_budget(records.back());
     if (progress && rt.rank() == 0) {
       const auto& r = records.back();
       std::printf("step %ld t %.4f  KE %.8f  max|div| %.3g  solver %d its  %.2f ms/step\n", r.step, r.time,
