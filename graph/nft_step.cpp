@@ -3,6 +3,7 @@
 #include "../codelets/advector/advector.hpp"
 #include "../codelets/common/codelet.hpp"
 #include "../codelets/pressure_gradient/pressure_gradient.hpp"
+#include "../codelets/viscous_diffusion/viscous_diffusion.hpp"
 #include "../codelets/snapshot_copy/snapshot_copy.hpp"
 #include "../src/collocated_laplacian.hpp"
 #include "halo_exchange.hpp"
@@ -42,7 +43,17 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
   for (int q = 0; q < 3; ++q)
     for (int t = 0; t < d_.tiles(); ++t)
       insert_snapshot_copy(f.vel[q][now]->handle(t), f.old[q]->handle(t), kPrioBody);
-  // The explicit half of the forcing, then its ghost ring for MPDATA.
+  // The explicit viscous term from v^n (now in `old`, ghost ring included), the explicit half of
+  // the pressure forcing, then the ghost ring for MPDATA.
+  if (s_.viscosity > 0.0) {
+    const DiffusionArgs diff{L, s_.viscosity * s_.dt * 4.0 * gx_ * gx_, s_.viscosity * s_.dt * 4.0 * gy_ * gy_,
+                             s_.viscosity * s_.dt * 4.0 * gz_ * gz_};
+    for (int t = 0; t < d_.tiles(); ++t) {
+      const starpu_data_handle_t src[3] = {f.old[0]->handle(t), f.old[1]->handle(t), f.old[2]->handle(t)};
+      const starpu_data_handle_t dst[3] = {f.vel[0][now]->handle(t), f.vel[1][now]->handle(t), f.vel[2][now]->handle(t)};
+      insert_viscous_diffusion(diff, src, dst, kPrioHalo);
+    }
+  }
   for (int t = 0; t < d_.tiles(); ++t) {
     const starpu_data_handle_t v[3] = {f.vel[0][now]->handle(t), f.vel[1][now]->handle(t), f.vel[2][now]->handle(t)};
     insert_pressure_gradient(half_gradient, f.p->handle(t), v, kPrioHalo);

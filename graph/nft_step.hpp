@@ -2,7 +2,8 @@
 // task graph (paper 000 §5-7), with nothing waiting on the host:
 //   advector           c = dt/dx (1.5 v^n - 0.5 v^(n-1)) on faces; halo exchange of c
 //   snapshot_copy      v^(n-1) <- v^n
-//   pressure_gradient  v~ = v^n - dt/2 G(p^n)                 (the explicit half of the forcing)
+//   viscous_diffusion  v~ = v^n + dt nu Lap(v^n)               (optional, explicit, first order)
+//   pressure_gradient  v~ = v~ - dt/2 G(p^n)                   (the explicit half of the forcing)
 //   MPDATA x 3         v^ = ADV(v~, c)                         (graph/mpdata_graph, per component)
 //   divergence         f = -(2/dt) D(v^)
 //   GCR / PCG          -L p^(n+1) = f, laplc with the line preconditioner, from p^n, at most
@@ -32,6 +33,7 @@ struct NftSettings {
   mpdata::Options mpdata;
   KrylovSettings solver;
   int solver_budget = 50;  // iterations submitted per step (the solve stops earlier at the tolerance)
+  double viscosity = 0.0;  // nu: explicit viscous term nu Lap(v^n) (0: inviscid, implicit LES)
 };
 
 class NftStepGraph {

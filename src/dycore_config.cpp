@@ -22,6 +22,7 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   c.name = r.text("case.name", c.name);
   r.choice("case.initial", "taylor_green", {"taylor_green"});
   c.velocity = r.number("case.velocity", c.velocity);
+  c.viscosity = r.number("physics.viscosity", c.viscosity);
   c.grid.nx = int(r.integer("grid.nx", c.grid.nx));
   c.grid.ny = int(r.integer("grid.ny", c.grid.ny));
   c.grid.nz = int(r.integer("grid.nz", c.grid.nz));
@@ -63,6 +64,13 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   require(c.dt > 0, "time.dt", "must be positive");
   require(c.steps > 0, "time.steps", "must be positive");
   require(c.velocity > 0, "case.velocity", "must be positive");
+  require(c.viscosity >= 0, "physics.viscosity", "must be zero (inviscid) or positive");
+  {  // explicit diffusion is stable for nu dt (1/dx^2 + 1/dy^2 + 1/dz^2) <= 1/2
+    const double dx = c.grid.lx / c.grid.nx, dy = c.grid.ly / c.grid.ny, dz = c.grid.lz / c.grid.nz;
+    const double number = c.viscosity * c.dt * (1 / (dx * dx) + 1 / (dy * dy) + 1 / (dz * dz));
+    require(number <= 0.5, "physics.viscosity",
+            "explicit diffusion is unstable: nu dt (1/dx^2 + 1/dy^2 + 1/dz^2) = " + std::to_string(number) + " > 0.5");
+  }
   const double courant = c.velocity * c.dt * (1.0 / (c.grid.lx / c.grid.nx) + 1.0 / (c.grid.ly / c.grid.ny));
   require(courant <= 1.0, "time.dt",
           "the initial flow's Courant sum is " + std::to_string(courant) + " > 1 (MPDATA is unstable)");

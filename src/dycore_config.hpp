@@ -18,6 +18,7 @@ struct DycoreConfig {
   double dt = 0.02;
   int steps = 100;
   double velocity = 1.0;             // Taylor-Green amplitude V0
+  double viscosity = 0.0;            // nu (0: inviscid); Re = V0 L / nu with L = lx / (2 pi)
   mpdata::Options mpdata;            // momentum advection (iord, non-oscillatory option)
   KrylovSettings solver;             // tol_abs is set from divergence_tolerance
   double divergence_tolerance = 1e-6;  // bound on max |D v| after each step (solver: ||r|| <= 2 tol / dt)

@@ -20,6 +20,7 @@ NftSettings settings_of(const DycoreConfig& c) {
   s.mpdata = c.mpdata;
   s.solver = c.solver;
   s.solver_budget = c.solver_budget;
+  s.viscosity = c.viscosity;
   return s;
 }
 

@@ -77,6 +77,8 @@ if want dycore; then
   run tg_gpu_128 STARPU_NCPU=0 -- "${tg[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set time.steps=20 --set solver.max_iter=200
   run tg_gpu_128_pcg STARPU_NCPU=0 -- "${tg[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set time.steps=20 --set solver.max_iter=200 --set solver.method=pcg
   run tg_gpu_256_pcg STARPU_NCPU=0 -- "${tg[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 --set time.steps=6 --set diagnostics.interval=3 --set solver.max_iter=400 --set solver.method=pcg
+  run re1600_64 STARPU_NCPU=0 -- cases/taylor_green_re1600.toml
+  run re1600_128 STARPU_NCPU=0 -- cases/taylor_green_re1600.toml --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set time.steps=1200 --set solver.method=pcg --set diagnostics.interval=20
   run tg_trace_128 STARPU_NCPU=0 -- "${tg[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set time.steps=4 --set diagnostics.interval=2 --set solver.max_iter=200 --set solver.method=pcg --trace "$res/tg_trace"
   python3 - "$res" <<'PY'
 import json, sys
@@ -84,6 +86,12 @@ r = sys.argv[1]
 a = json.load(open(f"{r}/tg_cpu_32/summary.json")); b = json.load(open(f"{r}/tg_gpu_32/summary.json"))
 print("TG 32^3 20 steps: 16 CPUs (2x2 tiles) vs GPU (1 tile) velocity bitwise equal:", a["velocity_checksum"] == b["velocity_checksum"],
       "| KE", a["validation"]["kinetic_energy"]["value"][-1], b["validation"]["kinetic_energy"]["value"][-1])
+for n in ("re1600_64", "re1600_128"):
+    try:
+        s = json.load(open(f"{r}/{n}/summary.json")); p = s["validation"]["dissipation_peak"]
+        print(n, "ms/step %.2f" % s["ms_per_step"], "peak -dE/dt %.5f at t %.2f (DNS 0.0127 at 9): %+.1f %%" % (p["value"], p["time"], 100 * p["relative_difference"]))
+    except Exception as e:
+        print(n, "failed", e)
 for n in ("tg_gpu_64", "tg_gpu_128", "tg_gpu_128_pcg", "tg_gpu_256_pcg"):
     try:
         s = json.load(open(f"{r}/{n}/summary.json"))

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "codelets/elliptic_apply/elliptic_apply_kernel.hpp"
 #include "codelets/pressure_gradient/pressure_gradient_kernel.hpp"
 #include "codelets/solver_scalars/solver_state.hpp"
+#include "codelets/viscous_diffusion/viscous_diffusion_kernel.hpp"
 
 #if defined(TASKDYCORE_HAVE_CUDA)
 #include <cuda_runtime_api.h>
@@ -83,6 +85,23 @@ TEST(DycoreKernels, AdvectorExtrapolatesToTheHalfStepOnFaces) {
   EXPECT_DOUBLE_EQ(c3[kL.at(7, 2, 0)], 0.75);  // the bottom face wraps to the top level
 }
 
+TEST(DycoreKernels, ViscousDiffusionIsTheCompactLaplacian) {
+  // A Fourier mode in x: Lap_h sin(k x) = -(4 / dx^2) sin^2(k dx / 2) sin(k x) exactly.
+  const double dx = 2 * M_PI / kL.nx, k = 2.0, nu_dt = 0.01;
+  std::vector<double> src(kL.size()), u(kL.size(), 0.0), v(kL.size(), 0.0), w(kL.size(), 0.0);
+  for (int kk = 0; kk < kL.nz; ++kk)
+    for (int j = -kL.halo; j < kL.ny + kL.halo; ++j)
+      for (int i = -kL.halo; i < kL.nx + kL.halo; ++i) src[kL.at(i, j, kk)] = std::sin(k * (i + 0.5) * dx);
+  const DiffusionArgs a{kL, nu_dt / (dx * dx), nu_dt, nu_dt};
+  const double* s3[3] = {src.data(), src.data(), src.data()};
+  double* d3[3] = {u.data(), v.data(), w.data()};
+  viscous_diffusion_cpu(a, s3, d3);
+  const double factor = -nu_dt * 4 / (dx * dx) * std::pow(std::sin(k * dx / 2), 2);
+  double worst = 0;
+  for (int i = 0; i < kL.nx; ++i) worst = std::max(worst, std::fabs(u[kL.at(i, 3, 4)] - factor * src[kL.at(i, 3, 4)]));
+  EXPECT_LT(worst, 1e-14);
+}
+
 #if defined(TASKDYCORE_HAVE_CUDA)
 struct Dev {
   double* p = nullptr;
@@ -126,6 +145,14 @@ TEST(DycoreCpuCudaAgreement, AdvectorGradientDivergence) {
   divergence_cpu(g, f[0].data(), f[1].data(), f[2].data(), f[4].data());
   divergence_cuda(g, d[0]->p, d[1]->p, d[2]->p, d[4]->p, 0);
   EXPECT_EQ(f[4], d[4]->host()) << "divergence";
+  const DiffusionArgs diff{kL, 0.01, 0.02, 0.03};
+  const double* hs[3] = {f[3].data(), f[4].data(), f[5].data()};
+  double* hd[3] = {f[0].data(), f[1].data(), f[2].data()};
+  const double* ds[3] = {d[3]->p, d[4]->p, d[5]->p};
+  double* dd[3] = {d[0]->p, d[1]->p, d[2]->p};
+  viscous_diffusion_cpu(diff, hs, hd);
+  viscous_diffusion_cuda(diff, ds, dd, 0);
+  for (int q = 0; q < 3; ++q) EXPECT_EQ(f[q], d[q]->host()) << "viscous_diffusion component " << q;
 }
 #else
 TEST(DycoreCpuCudaAgreement, AdvectorGradientDivergence) { GTEST_SKIP() << "built without CUDA"; }

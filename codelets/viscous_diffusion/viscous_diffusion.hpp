@@ -1,0 +1,13 @@
+// viscous_diffusion codelet on one tile (see viscous_diffusion_kernel.hpp).
+#pragma once
+#include <starpu.h>
+
+#include "viscous_diffusion_kernel.hpp"
+
+namespace tdc {
+
+// src: v^n copies (R, valid ghost ring); dst: the forced velocity components (RW).
+void insert_viscous_diffusion(const DiffusionArgs& a, const starpu_data_handle_t src[3],
+                              const starpu_data_handle_t dst[3], int priority);
+
+}  // namespace tdc

@@ -1,0 +1,15 @@
+#include "viscous_diffusion_kernel.hpp"
+
+namespace tdc {
+
+void viscous_diffusion_cpu(const DiffusionArgs& a, const double* const src[3], double* const dst[3]) {
+  for (int q = 0; q < 3; ++q)
+    for (int k = 0; k < a.L.nz; ++k)
+      for (int j = 0; j < a.L.ny; ++j)
+        for (int i = 0; i < a.L.nx; ++i) {
+          const std::ptrdiff_t o = a.L.at(i, j, k);
+          dst[q][o] = dst[q][o] + laplacian_term(a, src[q], i, j, k);
+        }
+}
+
+}  // namespace tdc

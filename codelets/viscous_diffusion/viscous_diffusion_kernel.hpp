@@ -1,0 +1,32 @@
+// viscous_diffusion: v <- v + nu dt Lap(v_src) for the three velocity components, with the compact
+// 7-point Laplacian of the cell-centred field (periodic columns). The explicit, first-order viscous
+// term of the NFT step: v_src is v^n (a copy with a valid ghost ring), v the field being forced.
+#pragma once
+#include "../common/tile_layout.hpp"
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+#include <cuda_runtime_api.h>
+#endif
+
+namespace tdc {
+
+struct DiffusionArgs {
+  TileLayout L;
+  double fx = 0, fy = 0, fz = 0;  // nu dt / dx^2, nu dt / dy^2, nu dt / dz^2
+};
+
+TDC_HD double laplacian_term(const DiffusionArgs& a, const double* s, int i, int j, int k) {
+  const TileLayout& L = a.L;
+  const std::ptrdiff_t o = L.at(i, j, k);
+  const double c = s[o];
+  const double up = s[L.at(i, j, k + 1 < L.nz ? k + 1 : 0)], down = s[L.at(i, j, k > 0 ? k - 1 : L.nz - 1)];
+  return (a.fx * ((s[o + 1] - c) + (s[o - 1] - c)) + a.fy * ((s[o + L.sx()] - c) + (s[o - L.sx()] - c))) +
+         a.fz * ((up - c) + (down - c));
+}
+
+void viscous_diffusion_cpu(const DiffusionArgs& a, const double* const src[3], double* const dst[3]);
+#if defined(TASKDYCORE_HAVE_CUDA)
+void viscous_diffusion_cuda(const DiffusionArgs& a, const double* const src[3], double* const dst[3], cudaStream_t s);
+#endif
+
+}  // namespace tdc
