@@ -3,6 +3,7 @@
 // stays in its own file.
 #pragma once
 #include <array>
+#include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
@@ -158,6 +159,21 @@ inline toml::value parse_toml(std::istream& in, const std::string& name) {
   } catch (const std::exception& e) {
     throw ConfigError("<file>", std::string("not valid TOML: ") + e.what());
   }
+}
+
+// Loads a configuration of one kind from a file or from text with its `read(root, overrides)`.
+template <class Read>
+auto load_file(const std::string& path, const std::vector<std::string>& overrides, Read read) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError("<file>", "cannot open '" + path + "'");
+  toml::value root = parse_toml(in, path);
+  return read(root, overrides);
+}
+template <class Read>
+auto load_text(const std::string& text, const std::vector<std::string>& overrides, Read read) {
+  std::istringstream in(text);
+  toml::value root = parse_toml(in, "<text>");
+  return read(root, overrides);
 }
 
 }  // namespace config_detail

@@ -89,16 +89,11 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
 }  // namespace
 
 DycoreConfig load_dycore_config(const std::string& path, const std::vector<std::string>& overrides) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError("<file>", "cannot open '" + path + "'");
-  toml::value root = parse_toml(in, path);
-  return read(root, overrides);
+  return config_detail::load_file(path, overrides, read);
 }
 
 DycoreConfig parse_dycore_config(const std::string& text, const std::vector<std::string>& overrides) {
-  std::istringstream in(text);
-  toml::value root = parse_toml(in, "<text>");
-  return read(root, overrides);
+  return config_detail::load_text(text, overrides, read);
 }
 
 }  // namespace tdc

@@ -55,25 +55,54 @@ void check_out_dir(const std::string& out_dir, bool force) {
     throw tdc::ConfigError("--out", "'" + out_dir + "' exists and is not a directory");
 }
 
-int elliptic_command(int argc, char** argv, const std::string& case_file, const std::vector<std::string>& sets,
-                     std::string out_dir, const std::string& trace_dir, bool force, const std::string& restart) {
-  const bool root = tdc::launcher_rank() == 0;
-  tdc::EllipticConfig cfg;
+// Reads a case with `load` and checks --restart (refused with `no_restart`) and --out, all before
+// StarPU starts; false: a ConfigError was reported, exit with status 2.
+template <class Config, class Load>
+bool load_case(Load load, const std::string& case_file, const std::vector<std::string>& sets, const char* no_restart,
+               const std::string& restart, std::string& out_dir, bool force, Config& cfg) {
   try {
-    cfg = tdc::load_elliptic_config(case_file, sets);
-    if (!restart.empty()) throw tdc::ConfigError("--restart", "an elliptic case has no time steps to resume");
+    cfg = load(case_file, sets);
+    if (!restart.empty()) throw tdc::ConfigError("--restart", no_restart);
     if (out_dir.empty()) out_dir = "runs/" + cfg.name + "-" + timestamp();
     check_out_dir(out_dir, force);
+    return true;
   } catch (const tdc::ConfigError& e) {
-    if (root) std::fprintf(stderr, "taskdycore: error: %s\n", e.what());
-    return 2;
+    if (tdc::launcher_rank() == 0) std::fprintf(stderr, "taskdycore: error: %s\n", e.what());
+    return false;
   }
+}
+
+// On rank 0: creates the output directory; with --force, removes the files a run writes there.
+void prepare_out_dir(const tdc::Runtime& rt, const std::string& out_dir, bool force,
+                     std::initializer_list<const char*> files) {
+  if (rt.rank() != 0) return;
+  fs::create_directories(out_dir);
+  if (force)
+    for (const char* f : files) fs::remove(fs::path(out_dir) / f);
+}
+
+// Runs a case; a failure ends the whole job (the other ranks would wait in collectives forever).
+template <class Body>
+nlohmann::json run_or_abort(tdc::Runtime& rt, Body body) {
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "taskdycore: rank %d failed: %s\n", rt.rank(), e.what());
+    if (rt.size() > 1) MPI_Abort(MPI_COMM_WORLD, 1);
+    throw;
+  }
+}
+
+int elliptic_command(int argc, char** argv, const std::string& case_file, const std::vector<std::string>& sets,
+                     std::string out_dir, const std::string& trace_dir, bool force, const std::string& restart) {
+  tdc::EllipticConfig cfg;
+  if (!load_case(tdc::load_elliptic_config, case_file, sets, "an elliptic case has no time steps to resume", restart,
+                 out_dir, force, cfg))
+    return 2;
   tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{cfg.scheduler, trace_dir, cfg.cpu_tasks_with_gpu});
+  prepare_out_dir(rt, out_dir, force, {"fields.h5", "fields.xmf", "summary.json"});
   const auto& p = cfg.shell;
   if (rt.rank() == 0) {
-    fs::create_directories(out_dir);
-    if (force)
-      for (const char* f : {"fields.h5", "fields.xmf", "summary.json"}) fs::remove(fs::path(out_dir) / f);
     std::printf("taskdycore: case '%s' (elliptic, %s%s), grid %dx%dx%d, tiles %dx%d, %d rank(s), %d CPU + %d CUDA "
                 "workers, scheduler %s\n",
                 cfg.name.c_str(), tdc::to_string(cfg.solver.method),
@@ -82,14 +111,7 @@ int elliptic_command(int argc, char** argv, const std::string& case_file, const 
                 rt.scheduler().c_str());
     std::fflush(stdout);
   }
-  nlohmann::json summary;
-  try {
-    summary = tdc::run_elliptic(cfg, rt, out_dir);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "taskdycore: rank %d failed: %s\n", rt.rank(), e.what());
-    if (rt.size() > 1) MPI_Abort(MPI_COMM_WORLD, 1);
-    throw;
-  }
+  const nlohmann::json summary = run_or_abort(rt, [&] { return tdc::run_elliptic(cfg, rt, out_dir); });
   if (rt.rank() == 0) {
     write_atomically(fs::path(out_dir) / "summary.json", summary.dump(2) + "\n");
     const auto& s = summary["solver"];
@@ -107,36 +129,21 @@ int elliptic_command(int argc, char** argv, const std::string& case_file, const 
 
 int dycore_command(int argc, char** argv, const std::string& case_file, const std::vector<std::string>& sets,
                    std::string out_dir, const std::string& trace_dir, bool force, const std::string& restart) {
-  const bool root = tdc::launcher_rank() == 0;
   tdc::DycoreConfig cfg;
-  try {
-    cfg = tdc::load_dycore_config(case_file, sets);
-    if (!restart.empty()) throw tdc::ConfigError("--restart", "checkpoints of the dynamical core are not written yet");
-    if (out_dir.empty()) out_dir = "runs/" + cfg.name + "-" + timestamp();
-    check_out_dir(out_dir, force);
-  } catch (const tdc::ConfigError& e) {
-    if (root) std::fprintf(stderr, "taskdycore: error: %s\n", e.what());
+  if (!load_case(tdc::load_dycore_config, case_file, sets, "checkpoints of the dynamical core are not written yet",
+                 restart, out_dir, force, cfg))
     return 2;
-  }
   tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{cfg.scheduler, trace_dir, cfg.cpu_tasks_with_gpu});
+  prepare_out_dir(rt, out_dir, force, {"diagnostics.csv", "summary.json"});
   if (rt.rank() == 0) {
-    fs::create_directories(out_dir);
-    if (force)
-      for (const char* f : {"diagnostics.csv", "summary.json"}) fs::remove(fs::path(out_dir) / f);
     std::printf("taskdycore: case '%s' (dycore, NFT, %s), grid %dx%dx%d, tiles %dx%d, %d rank(s), %d CPU + %d CUDA "
                 "workers, scheduler %s\n",
                 cfg.name.c_str(), tdc::to_string(cfg.solver.method), cfg.grid.nx, cfg.grid.ny, cfg.grid.nz, cfg.tiles_x,
                 cfg.tiles_y, rt.size(), rt.cpu_workers(), rt.cuda_workers(), rt.scheduler().c_str());
     std::fflush(stdout);
   }
-  nlohmann::json summary;
-  try {
-    summary = tdc::run_dycore(cfg, rt, rt.rank() == 0 ? out_dir : "", true);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "taskdycore: rank %d failed: %s\n", rt.rank(), e.what());
-    if (rt.size() > 1) MPI_Abort(MPI_COMM_WORLD, 1);
-    throw;
-  }
+  const nlohmann::json summary =
+      run_or_abort(rt, [&] { return tdc::run_dycore(cfg, rt, rt.rank() == 0 ? out_dir : "", true); });
   if (rt.rank() == 0) {
     write_atomically(fs::path(out_dir) / "summary.json", summary.dump(2) + "\n");
     const auto& v = summary["validation"];

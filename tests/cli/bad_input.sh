@@ -37,7 +37,9 @@ expect_refusal "solver.restart" "$ell" --set solver.method=gcr --set solver.rest
 expect_refusal "shell.omega2" "$ell" --set shell.omega2=-1
 expect_refusal "solver.tol_rel" "$ell" --set solver.tol_rel=0
 expect_refusal "unknown key" "$ell" --set flow.velocity=[1,0,0]
-expect_refusal "case.kind" "$case_file" --set case.kind=dycore
+expect_refusal "case.kind" "$case_file" --set case.kind=climate
+expect_refusal "physics.viscosity" "$root/cases/taylor_green.toml" --set physics.viscosity=5
+expect_refusal "--restart" "$root/cases/taylor_green.toml" --restart "$tmp/none.h5"
 expect_refusal "--restart" "$ell" --restart "$tmp/none.h5"
 
 # An existing, non-empty output directory is never overwritten.
