@@ -197,15 +197,8 @@ int run_command(int argc, char** argv, const std::string& case_file, const std::
     std::fflush(stdout);
   }
   rt.wait_all();
-  nlohmann::json summary;
-  try {
-    summary = tdc::run_advection(cfg, rt, tdc::RunOptions{out_dir, true, restart});
-  } catch (const std::exception& e) {
-    // The other ranks wait in collective exchanges: end the whole job rather than hang in shutdown.
-    std::fprintf(stderr, "taskdycore: rank %d failed: %s\n", rt.rank(), e.what());
-    if (rt.size() > 1) MPI_Abort(MPI_COMM_WORLD, 1);
-    throw;
-  }
+  const nlohmann::json summary =
+      run_or_abort(rt, [&] { return tdc::run_advection(cfg, rt, tdc::RunOptions{out_dir, true, restart}); });
   const int signal = summary.contains("interrupted_by_signal") ? summary["interrupted_by_signal"].get<int>() : 0;
   if (rt.rank() == 0) {
     write_atomically(fs::path(out_dir) / "summary.json", summary.dump(2) + "\n");
