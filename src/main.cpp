@@ -238,6 +238,18 @@ std::vector<int> parse_dims(const std::string& text, std::size_t count, const ch
   return out;
 }
 
+// --grid NXxNYxNZ and --tiles TXxTY into a benchmark's options.
+template <class Options>
+void parse_grid_and_tiles(const std::string& grid, const std::string& tiles, Options& o) {
+  const auto g = parse_dims(grid, 3, "--grid");
+  const auto t = parse_dims(tiles, 2, "--tiles");
+  o.nx = g[0];
+  o.ny = g[1];
+  o.nz = g[2];
+  o.tiles_x = t[0];
+  o.tiles_y = t[1];
+}
+
 bool on_off(const std::string& v, const char* option) {
   if (v == "on") return true;
   if (v == "off") return false;
@@ -252,13 +264,7 @@ struct BenchText {
 int bench_command(int argc, char** argv, const BenchText& b) {
   tdc::BenchOptions o;
   try {
-    const auto g = parse_dims(b.grid, 3, "--grid");
-    const auto t = parse_dims(b.tiles, 2, "--tiles");
-    o.nx = g[0];
-    o.ny = g[1];
-    o.nz = g[2];
-    o.tiles_x = t[0];
-    o.tiles_y = t[1];
+    parse_grid_and_tiles(b.grid, b.tiles, o);
     o.fct = on_off(b.fct, "--fct");
     o.overlap = on_off(b.overlap, "--overlap");
     o.direct = on_off(b.direct, "--direct");
@@ -313,13 +319,7 @@ struct EllipticBenchText {
 int bench_elliptic_command(int argc, char** argv, const EllipticBenchText& b) {
   tdc::EllipticBenchOptions o;
   try {
-    const auto g = parse_dims(b.grid, 3, "--grid");
-    const auto t = parse_dims(b.tiles, 2, "--tiles");
-    o.nx = g[0];
-    o.ny = g[1];
-    o.nz = g[2];
-    o.tiles_x = t[0];
-    o.tiles_y = t[1];
+    parse_grid_and_tiles(b.grid, b.tiles, o);
     o.iterations = b.iterations;
     o.repeats = b.repeats;
     o.restart = b.restart;

@@ -69,10 +69,7 @@ __global__ void apply_kernel(TileLayout L, ColumnCouplings h, const double* __re
   if (item < cell_items(L)) {
     int i, j, k;
     cell_of_item(L, item, i, j, k);
-    const std::ptrdiff_t o = L.at(i, j, k);
-    const double a = apply_cell(L, h, coef, e, i, j, k);
-    ae[o] = a;
-    for (int n = 0; n < basis.m; ++n) s.v[n] = dd_add(s.v[n], a * basis.q[n][o]);
+    s = gcr_apply_cell(L, h, coef, e, ae, basis, i, j, k);
   }
   block_reduce_store(s, groups);
 }
@@ -86,17 +83,7 @@ __global__ void direction_kernel(TileLayout L, const double* __restrict__ st, co
   if (item < cell_items(L)) {
     int i, j, k;
     cell_of_item(L, item, i, j, k);
-    const std::ptrdiff_t o = L.at(i, j, k);
-    double p = e[o], q = q_new[o];
-    for (int n = 0; n < basis.m; ++n) {
-      const double a = st[state::kGcrAlpha + n];
-      p = p + a * basis.p[n][o];
-      q = q + a * basis.q[n][o];
-    }
-    p_new[o] = p;
-    q_new[o] = q;
-    s.v[0] = dd_add(s.v[0], q * q);
-    s.v[1] = dd_add(s.v[1], r[o] * q);
+    s = gcr_direction_cell(L, st, e, r, p_new, q_new, basis, i, j, k);
   }
   block_reduce_store(s, groups);
 }

@@ -46,14 +46,7 @@ void gcr_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const double* 
   ItemReducer<kMaxGcrOld> red;
   for (int k = 0; k < L.nz; ++k)
     for (int j = 0; j < L.ny; ++j)
-      for (int i = 0; i < L.nx; ++i) {
-        const std::ptrdiff_t o = L.at(i, j, k);
-        const double a = apply_cell(L, h, coef, e, i, j, k);
-        ae[o] = a;
-        Sums<kMaxGcrOld> s{};
-        for (int n = 0; n < basis.m; ++n) s.v[n] = dd_add(s.v[n], a * basis.q[n][o]);
-        red.push(s);
-      }
+      for (int i = 0; i < L.nx; ++i) red.push(gcr_apply_cell(L, h, coef, e, ae, basis, i, j, k));
   red.finish(out);
 }
 
@@ -63,21 +56,7 @@ void gcr_direction_cpu(const TileLayout& L, const double* st, const double* e, c
   ItemReducer<2> red;
   for (int k = 0; k < L.nz; ++k)
     for (int j = 0; j < L.ny; ++j)
-      for (int i = 0; i < L.nx; ++i) {
-        const std::ptrdiff_t o = L.at(i, j, k);
-        double p = e[o], q = q_new[o];
-        for (int n = 0; n < basis.m; ++n) {
-          const double a = st[state::kGcrAlpha + n];
-          p = p + a * basis.p[n][o];
-          q = q + a * basis.q[n][o];
-        }
-        p_new[o] = p;
-        q_new[o] = q;
-        Sums<2> s{};
-        s.v[0] = dd_add(s.v[0], q * q);
-        s.v[1] = dd_add(s.v[1], r[o] * q);
-        red.push(s);
-      }
+      for (int i = 0; i < L.nx; ++i) red.push(gcr_direction_cell(L, st, e, r, p_new, q_new, basis, i, j, k));
   red.finish(out);
 }
 

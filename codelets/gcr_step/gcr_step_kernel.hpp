@@ -26,6 +26,33 @@ struct GcrBasis {
   const double* q[kMaxGcrOld] = {};
 };
 
+// The per-cell work of gcr_apply and gcr_direction, shared by the CPU loops and the CUDA threads.
+TDC_HD Sums<kMaxGcrOld> gcr_apply_cell(const TileLayout& L, const ColumnCouplings& h, const double* coef,
+                                       const double* e, double* ae, const GcrBasis& basis, int i, int j, int k) {
+  const std::ptrdiff_t o = L.at(i, j, k);
+  const double a = apply_cell(L, h, coef, e, i, j, k);
+  ae[o] = a;
+  Sums<kMaxGcrOld> s{};
+  for (int n = 0; n < basis.m; ++n) s.v[n] = dd_add(s.v[n], a * basis.q[n][o]);
+  return s;
+}
+TDC_HD Sums<2> gcr_direction_cell(const TileLayout& L, const double* st, const double* e, const double* r,
+                                  double* p_new, double* q_new, const GcrBasis& basis, int i, int j, int k) {
+  const std::ptrdiff_t o = L.at(i, j, k);
+  double p = e[o], q = q_new[o];
+  for (int n = 0; n < basis.m; ++n) {
+    const double a = st[state::kGcrAlpha + n];
+    p = p + a * basis.p[n][o];
+    q = q + a * basis.q[n][o];
+  }
+  p_new[o] = p;
+  q_new[o] = q;
+  Sums<2> s{};
+  s.v[0] = dd_add(s.v[0], q * q);
+  s.v[1] = dd_add(s.v[1], r[o] * q);
+  return s;
+}
+
 // out: 1 sum (<r, r>).
 // s: the operator's vertical stride.
 void gcr_precon_cpu(const TileLayout& L, const double* coef, const double* st, int s, double* x, double* r,
