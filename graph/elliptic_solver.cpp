@@ -15,7 +15,6 @@
 #include "../codelets/line_precon/line_precon.hpp"
 #include "../codelets/pcg_fused/pcg_fused.hpp"
 #include "../codelets/pcg_fused/pcg_fused_kernel.hpp"
-#include "../codelets/dot_partial/dot_partial_kernel.hpp"
 #include "../codelets/solver_scalars/solver_scalars.hpp"
 #include "../codelets/vector_update/vector_update.hpp"
 #include "halo_exchange.hpp"

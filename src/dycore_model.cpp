@@ -7,6 +7,8 @@
 
 #include "../codelets/common/double_double.hpp"
 #include "../codelets/mpdata/mpdata_pipeline.hpp"
+#include "../codelets/common/codelet.hpp"
+#include "../codelets/snapshot_copy/snapshot_copy.hpp"
 #include "../graph/halo_exchange.hpp"
 
 namespace tdc {
@@ -81,16 +83,9 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks)
               cfg.velocity * cfg.velocity / 16 * (std::cos(2 * x) + std::cos(2 * y)) * (std::cos(2 * z) + 2);
         }
   }
-  for (int q = 0; q < 3; ++q) {
+  for (int q = 0; q < 3; ++q) {  // ghost rings, then v^(-1) = v^0 as tasks (no host wait)
     submit_halo_exchange(d_, *f_.vel[q][0], *f_.vel_strips[q]);
-    for (int t = 0; t < d_.tiles(); ++t)
-      if (f_.old[q]->owned(t)) {
-        starpu_data_acquire(f_.vel[q][0]->handle(t), STARPU_R);
-        starpu_data_acquire(f_.old[q]->handle(t), STARPU_W);
-        std::copy(f_.vel[q][0]->host(t), f_.vel[q][0]->host(t) + L.size(), f_.old[q]->host(t));
-        starpu_data_release(f_.old[q]->handle(t));
-        starpu_data_release(f_.vel[q][0]->handle(t));
-      }
+    for (int t = 0; t < d_.tiles(); ++t) insert_snapshot_copy(f_.vel[q][0]->handle(t), f_.old[q]->handle(t), kPrioBody);
   }
 }
 

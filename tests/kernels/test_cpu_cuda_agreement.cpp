@@ -17,6 +17,8 @@
 
 #if defined(TASKDYCORE_HAVE_CUDA)
 #include <cuda_runtime_api.h>
+
+#include "device_array.hpp"
 #endif
 
 using namespace tdc;
@@ -27,32 +29,13 @@ namespace {
 TEST(CpuCudaAgreement, AllKernels) { GTEST_SKIP() << "built without CUDA (no nvcc): run on a CUDA build"; }
 #else
 
-bool have_device() {
-  int n = 0;
-  return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-}
+using tdc_test::DeviceArray;
+using tdc_test::have_device;
 #define REQUIRE_DEVICE() \
   if (!have_device()) GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine"
 
 void check(cudaError_t e) { ASSERT_EQ(e, cudaSuccess) << cudaGetErrorString(e); }
 
-// A device copy of a host vector that can be read back.
-struct DeviceArray {
-  double* p = nullptr;
-  std::size_t n = 0;
-  explicit DeviceArray(const std::vector<double>& h) : n(h.size()) {
-    cudaMalloc(reinterpret_cast<void**>(&p), n * sizeof(double));
-    cudaMemcpy(p, h.data(), n * sizeof(double), cudaMemcpyHostToDevice);
-  }
-  explicit DeviceArray(std::size_t count, double fill) : DeviceArray(std::vector<double>(count, fill)) {}
-  ~DeviceArray() { cudaFree(p); }
-  std::vector<double> host() const {
-    std::vector<double> h(n);
-    cudaDeviceSynchronize();
-    cudaMemcpy(h.data(), p, n * sizeof(double), cudaMemcpyDeviceToHost);
-    return h;
-  }
-};
 
 void expect_bitwise(const std::vector<double>& cpu, const std::vector<double>& gpu, const char* what) {
   ASSERT_EQ(cpu.size(), gpu.size());

@@ -17,6 +17,8 @@
 
 #if defined(TASKDYCORE_HAVE_CUDA)
 #include <cuda_runtime_api.h>
+
+#include "device_array.hpp"
 #endif
 
 using namespace tdc;
@@ -103,25 +105,10 @@ TEST(DycoreKernels, ViscousDiffusionIsTheCompactLaplacian) {
 }
 
 #if defined(TASKDYCORE_HAVE_CUDA)
-struct Dev {
-  double* p = nullptr;
-  std::size_t n;
-  explicit Dev(const std::vector<double>& h) : n(h.size()) {
-    cudaMalloc(reinterpret_cast<void**>(&p), n * sizeof(double));
-    cudaMemcpy(p, h.data(), n * sizeof(double), cudaMemcpyHostToDevice);
-  }
-  ~Dev() { cudaFree(p); }
-  std::vector<double> host() const {
-    std::vector<double> h(n);
-    cudaDeviceSynchronize();
-    cudaMemcpy(h.data(), p, n * sizeof(double), cudaMemcpyDeviceToHost);
-    return h;
-  }
-};
+using Dev = tdc_test::DeviceArray;
 
 TEST(DycoreCpuCudaAgreement, AdvectorGradientDivergence) {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
+  if (!tdc_test::have_device())
     GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
   std::vector<double> f[6];
   std::unique_ptr<Dev> d[6];

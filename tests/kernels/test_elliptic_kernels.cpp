@@ -19,6 +19,8 @@
 
 #if defined(TASKDYCORE_HAVE_CUDA)
 #include <cuda_runtime_api.h>
+
+#include "device_array.hpp"
 #endif
 
 using namespace tdc;
@@ -275,26 +277,9 @@ TEST(EllipticKernels, FixedOrderSumIsAccurate) {
 }
 
 #if defined(TASKDYCORE_HAVE_CUDA)
-bool have_device() {
-  int n = 0;
-  return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-}
-struct Dev {
-  double* p = nullptr;
-  std::size_t n;
-  explicit Dev(const std::vector<double>& h) : n(h.size()) {
-    cudaMalloc(reinterpret_cast<void**>(&p), n * sizeof(double));
-    cudaMemcpy(p, h.data(), n * sizeof(double), cudaMemcpyHostToDevice);
-  }
-  explicit Dev(std::size_t count) : Dev(std::vector<double>(count, 0.0)) {}
-  ~Dev() { cudaFree(p); }
-  std::vector<double> host() const {
-    std::vector<double> h(n);
-    cudaDeviceSynchronize();
-    cudaMemcpy(h.data(), p, n * sizeof(double), cudaMemcpyDeviceToHost);
-    return h;
-  }
-};
+using Dev = tdc_test::DeviceArray;
+using tdc_test::have_device;
+
 void expect_same(const std::vector<double>& a, const std::vector<double>& b, const char* what) {
   ASSERT_EQ(a.size(), b.size());
   EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0) << what;
@@ -308,7 +293,7 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
   SCOPED_TRACE(kH.s);
   const auto c = coefficients(kArea, kH, kH.s);
   const auto st = state_with(0.37, 0.61);
-  Dev dc(c), dst(st), dout(2 * kMaxSums), scratch(1 << 20);
+  Dev dc(c), dst(st), dout(2 * kMaxSums, 0.0), scratch(1 << 20, 0.0);
   const std::size_t scratch_needed =
       std::max({dot_partial_scratch_bytes(kL), pcg_fused_scratch_bytes(kL), gcr_scratch_bytes(kL)});
   ASSERT_LE(scratch_needed, (1u << 20) * sizeof(double));
@@ -335,7 +320,7 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
   }
   {  // pcg_fused
     auto r = random_field(62), q = random_field(63), z = random_field(64), u = random_field(65), p = random_field(66);
-    Dev dr(r), dq(q), dz(z), du(u), dp(p), o(2 * kMaxSums);
+    Dev dr(r), dq(q), dz(z), du(u), dp(p), o(2 * kMaxSums, 0.0);
     pcg_fused_precon_cpu(kL, c.data(), st.data(), kH.s, r.data(), q.data(), z.data(), out);
     pcg_fused_precon_cuda(kL, dc.p, dst.p, kH.s, dr.p, dq.p, dz.p, scratch.p, o.p, 0);
     expect_same(r, dr.host(), "pcg_fused_precon r");
@@ -350,7 +335,7 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
   }
   {  // gcr_step
     auto x = random_field(70), r = random_field(71), pl = random_field(72), ql = random_field(73), e = random_field(74);
-    Dev dx(x), dr(r), dpl(pl), dql(ql), de(e), o(2 * kMaxSums), dae(kL.size()), dpn(kL.size());
+    Dev dx(x), dr(r), dpl(pl), dql(ql), de(e), o(2 * kMaxSums, 0.0), dae(kL.size(), 0.0), dpn(kL.size(), 0.0);
     gcr_precon_cpu(kL, c.data(), st.data(), kH.s, x.data(), r.data(), pl.data(), ql.data(), e.data(), out);
     gcr_precon_cuda(kL, dc.p, dst.p, kH.s, dx.p, dr.p, dpl.p, dql.p, de.p, scratch.p, o.p, 0);
     expect_same(x, dx.host(), "gcr_precon x");
