@@ -1,6 +1,7 @@
 #include "nft_step.hpp"
 
 #include "../codelets/advector/advector.hpp"
+#include "../codelets/buoyancy/buoyancy.hpp"
 #include "../codelets/common/codelet.hpp"
 #include "../codelets/pressure_gradient/pressure_gradient.hpp"
 #include "../codelets/viscous_diffusion/viscous_diffusion.hpp"
@@ -12,7 +13,7 @@ namespace tdc {
 
 NftStepGraph::NftStepGraph(const Decomposition& d, int rank, const Grid& g, const NftSettings& s)
     : d_(d), s_(s), mpdata_(d, s.mpdata, false) {
-  const CollocatedLaplacian op = collocated_laplacian(g);
+  const CollocatedLaplacian op = collocated_laplacian(g, s.zb);
   solver_ = std::make_unique<EllipticSolver>(d, rank, op.couplings, op.level_coefficients, s.solver);
   cx_ = s.dt / g.dx();
   cy_ = s.dt / g.dy();
@@ -24,15 +25,17 @@ NftStepGraph::NftStepGraph(const Decomposition& d, int rank, const Grid& g, cons
 
 int NftStepGraph::tasks_per_tile() const {
   // advector, copies, gradients, divergence, MPDATA and the exchanges, plus the solver's iterations.
-  return 40 + 6 * s_.solver_budget;
+  return 46 + 6 * s_.solver_budget;
 }
 
 void NftStepGraph::submit_step(const NftFields& f, long n) {
   const int now = int(n % 2), next = 1 - now;
   const TileLayout& L = d_.layout();
-  const AdvectorArgs adv{L, cx_, cy_, cz_};
-  const CentredArgs half_gradient{L, 0.5 * s_.dt * gx_, 0.5 * s_.dt * gy_, 0.5 * s_.dt * gz_};
-  const CentredArgs rhs_divergence{L, -2.0 / s_.dt * gx_, -2.0 / s_.dt * gy_, -2.0 / s_.dt * gz_};
+  const AdvectorArgs adv{L, cx_, cy_, cz_, s_.zb};
+  const CentredArgs half_gradient{L, 0.5 * s_.dt * gx_, 0.5 * s_.dt * gy_, 0.5 * s_.dt * gz_, s_.zb};
+  const CentredArgs rhs_divergence{L, -2.0 / s_.dt * gx_, -2.0 / s_.dt * gy_, -2.0 / s_.dt * gz_, s_.zb};
+  const BuoyancyArgs half_buoyancy{L, 0.5 * s_.dt * s_.buoyancy};
+  const bool theta = f.theta[0] != nullptr;
   for (int t = 0; t < d_.tiles(); ++t) {
     const starpu_data_handle_t vel[6] = {f.vel[0][now]->handle(t), f.vel[1][now]->handle(t), f.vel[2][now]->handle(t),
                                          f.old[0]->handle(t),      f.old[1]->handle(t),      f.old[2]->handle(t)};
@@ -47,7 +50,7 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
   // the pressure forcing, then the ghost ring for MPDATA.
   if (s_.viscosity > 0.0) {
     const DiffusionArgs diff{L, s_.viscosity * s_.dt * 4.0 * gx_ * gx_, s_.viscosity * s_.dt * 4.0 * gy_ * gy_,
-                             s_.viscosity * s_.dt * 4.0 * gz_ * gz_};
+                             s_.viscosity * s_.dt * 4.0 * gz_ * gz_, s_.zb};
     for (int t = 0; t < d_.tiles(); ++t) {
       const starpu_data_handle_t src[3] = {f.old[0]->handle(t), f.old[1]->handle(t), f.old[2]->handle(t)};
       const starpu_data_handle_t dst[3] = {f.vel[0][now]->handle(t), f.vel[1][now]->handle(t), f.vel[2][now]->handle(t)};
@@ -57,12 +60,20 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
   for (int t = 0; t < d_.tiles(); ++t) {
     const starpu_data_handle_t v[3] = {f.vel[0][now]->handle(t), f.vel[1][now]->handle(t), f.vel[2][now]->handle(t)};
     insert_pressure_gradient(half_gradient, f.p->handle(t), v, kPrioHalo);
+    if (theta) insert_buoyancy(half_buoyancy, f.theta[now]->handle(t), v[2], kPrioHalo);
   }
   for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f.vel[q][now], *f.vel_strips[q]);
   for (int q = 0; q < 3; ++q) {
     const MpdataFields mf{{f.vel[q][0], f.vel[q][1]}, f.c[0], f.c[1], f.c[2], f.g, nullptr, nullptr, nullptr,
                           f.vel_strips[q]};
     mpdata_.submit_step(mf, n, 1.0);
+  }
+  if (theta) {  // theta' is not forced: theta'^(n+1) is final, and the implicit buoyancy half with it
+    const MpdataFields mf{{f.theta[0], f.theta[1]}, f.c[0], f.c[1], f.c[2], f.g, nullptr, nullptr, nullptr,
+                          f.theta_strips};
+    mpdata_.submit_step(mf, n, 1.0);
+    for (int t = 0; t < d_.tiles(); ++t)
+      insert_buoyancy(half_buoyancy, f.theta[next]->handle(t), f.vel[2][next]->handle(t), kPrioBody);
   }
   // The pressure problem and the correction.
   for (int t = 0; t < d_.tiles(); ++t) {
@@ -76,6 +87,27 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
     insert_pressure_gradient(half_gradient, f.p->handle(t), v, kPrioBody);
   }
   for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f.vel[q][next], *f.vel_strips[q]);
+}
+
+SolveResult NftStepGraph::balance_rest_pressure(const NftFields& f) {
+  const TileLayout& L = d_.layout();
+  const BuoyancyArgs buoyancy{L, s_.buoyancy};
+  const CentredArgs rhs_divergence{L, -gx_, -gy_, -gz_, s_.zb};  // A p = -L p = -D(b theta' z)
+  for (int t = 0; t < d_.tiles(); ++t) {  // old = (0, 0, b theta'), then its divergence
+    insert_buoyancy(buoyancy, f.theta[0]->handle(t), f.old[2]->handle(t), kPrioBody);
+    const starpu_data_handle_t v[3] = {f.old[0]->handle(t), f.old[1]->handle(t), f.old[2]->handle(t)};
+    insert_divergence(rhs_divergence, v, f.rhs->handle(t), kPrioBody);
+  }
+  // From p = 0 this may take more than one budget: restart from the iterate, up to 10 budgets.
+  SolveResult r = solver_->solve(*f.p, *f.rhs);
+  for (int round = 1; round < 10 && !r.converged; ++round) {
+    const int done = r.iterations;
+    r = solver_->solve(*f.p, *f.rhs);
+    r.iterations += done;
+  }
+  submit_halo_exchange(d_, *f.p, *f.p_strips);
+  for (int t = 0; t < d_.tiles(); ++t) insert_snapshot_copy(f.vel[2][0]->handle(t), f.old[2]->handle(t), kPrioBody);
+  return r;
 }
 
 }  // namespace tdc

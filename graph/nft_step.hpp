@@ -4,12 +4,16 @@
 //   snapshot_copy      v^(n-1) <- v^n
 //   viscous_diffusion  v~ = v^n + dt nu Lap(v^n)               (optional, explicit, first order)
 //   pressure_gradient  v~ = v~ - dt/2 G(p^n)                   (the explicit half of the forcing)
-//   MPDATA x 3         v^ = ADV(v~, c)                         (graph/mpdata_graph, per component)
+//   buoyancy           w~ = w~ + dt/2 b theta'^n               (b = g / theta_0; with theta' only)
+//   MPDATA x 3 (+1)    v^ = ADV(v~, c), theta'^(n+1) = ADV(theta'^n, c)   (graph/mpdata_graph)
+//   buoyancy           w^ = w^ + dt/2 b theta'^(n+1)           (the implicit half, known already)
 //   divergence         f = -(2/dt) D(v^)
 //   GCR / PCG          -L p^(n+1) = f, laplc with the line preconditioner, from p^n, at most
 //                      `budget` iterations submitted, stopping at the tolerance on the GPU
 //   pressure_gradient  v^(n+1) = v^ - dt/2 G(p^(n+1)); halo exchanges
 // D(G p) = L p exactly, so |D v^(n+1)| = dt/2 |r|: the divergence left is the solver's residual.
+// Columns are periodic, or end at rigid free-slip lids (every stencil mirrors about them, and
+// MPDATA carries no flux through them).
 #pragma once
 #include <memory>
 
@@ -23,7 +27,9 @@ struct NftFields {
   TiledField* old[3];      // v^(n-1)
   TiledField *c[3], *g;    // face Courant numbers, G (= 1)
   TiledField *p, *rhs;     // pressure (kept as the next first guess) and the solver's right-hand side
+  TiledField* theta[2];    // theta' (double buffer like vel), or null without buoyancy
   TileStrips* vel_strips[3];
+  TileStrips* theta_strips;
   TileStrips* c_strips[3];
   TileStrips* p_strips;
 };
@@ -34,12 +40,18 @@ struct NftSettings {
   KrylovSettings solver;
   int solver_budget = 50;  // iterations submitted per step (the solve stops earlier at the tolerance)
   double viscosity = 0.0;  // nu: explicit viscous term nu Lap(v^n) (0: inviscid, implicit LES)
+  double buoyancy = 0.0;   // b = g / theta_0 (0: no theta')
+  ZBoundary zb = ZBoundary::Periodic;
 };
 
 class NftStepGraph {
  public:
   NftStepGraph(const Decomposition& d, int rank, const Grid& g, const NftSettings& s);
   void submit_step(const NftFields& f, long n);
+  // For a state at rest (v = 0, `old` a copy of it): p^0 in hydrostatic balance with the buoyancy,
+  // L p^0 = D(b theta'^0 z), so that the first step's explicit half forcing is already balanced
+  // (with p^0 = 0 the first solve overshoots by the whole hydrostatic pressure). Waits for the solve.
+  SolveResult balance_rest_pressure(const NftFields& f);
   EllipticSolver& solver() { return *solver_; }
   // Iterations submitted per step from now on (submitted iterations past convergence cost only
   // their scheduling, so the run sizes this from the iterations it has seen).

@@ -2,11 +2,11 @@
 
 namespace tdc {
 
-CollocatedLaplacian collocated_laplacian(const Grid& g) {
+CollocatedLaplacian collocated_laplacian(const Grid& g, ZBoundary zb) {
   CollocatedLaplacian op;
   const double ax = 1.0 / (4.0 * g.dx() * g.dx()), ay = 1.0 / (4.0 * g.dy() * g.dy()),
                az = 1.0 / (4.0 * g.dz() * g.dz());
-  op.couplings = ColumnCouplings{ax, ax, ay, ay, 2, 2, 1};
+  op.couplings = ColumnCouplings{ax, ax, ay, ay, 2, 2, zb == ZBoundary::Rigid ? kWrapMirror : kWrapPeriodic};
   const int nz = g.nz;
   auto& c = op.level_coefficients;
   c.assign(std::size_t(kLevelVectors) * nz, 0.0);

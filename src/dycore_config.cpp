@@ -1,5 +1,6 @@
 #include "dycore_config.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -20,16 +21,29 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   DycoreConfig c;
   r.choice("case.kind", "dycore", {"dycore"});
   c.name = r.text("case.name", c.name);
-  r.choice("case.initial", "taylor_green", {"taylor_green"});
+  c.initial = r.choice("case.initial", "taylor_green", {"taylor_green", "thermal_bubble"}) == "thermal_bubble"
+                  ? InitialState::ThermalBubble
+                  : InitialState::TaylorGreen;
+  const bool bubble = c.initial == InitialState::ThermalBubble;
   c.velocity = r.number("case.velocity", c.velocity);
   c.viscosity = r.number("physics.viscosity", c.viscosity);
+  c.gravity = r.number("physics.gravity", c.gravity);
+  c.theta0 = r.number("physics.theta0", c.theta0);
+  c.bubble.amplitude = r.number("bubble.amplitude", c.bubble.amplitude);
+  c.bubble.radius = r.number("bubble.radius", c.bubble.radius);
+  c.bubble.x = r.number("bubble.x", c.bubble.x);
+  c.bubble.y = r.number("bubble.y", c.bubble.y);
+  c.bubble.z = r.number("bubble.z", c.bubble.z);
+  c.max_courant = r.number("time.max_courant", c.max_courant);
   c.grid.nx = int(r.integer("grid.nx", c.grid.nx));
   c.grid.ny = int(r.integer("grid.ny", c.grid.ny));
   c.grid.nz = int(r.integer("grid.nz", c.grid.nz));
   c.grid.lx = r.number("grid.lx", c.grid.lx);
   c.grid.ly = r.number("grid.ly", c.grid.ly);
   c.grid.lz = r.number("grid.lz", c.grid.lz);
-  r.choice("grid.z_boundary", "periodic", {"periodic"});
+  c.z_boundary = r.choice("grid.z_boundary", bubble ? "rigid" : "periodic", {"periodic", "rigid"}) == "rigid"
+                     ? ZBoundary::Rigid
+                     : ZBoundary::Periodic;
   c.tiles_x = int(r.integer("tiles.x", 1));
   c.tiles_y = int(r.integer("tiles.y", 1));
   c.dt = r.number("time.dt", c.dt);
@@ -37,7 +51,7 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   c.mpdata.iord = int(r.integer("mpdata.iord", 2));
   c.mpdata.fct = r.boolean("mpdata.fct", true);
   c.mpdata.iga = r.boolean("mpdata.iga", true);  // signed fields: the infinite-gauge form
-  c.mpdata.zb = ZBoundary::Periodic;
+  c.mpdata.zb = c.z_boundary;
   KrylovSettings& k = c.solver;
   k.method = r.choice("solver.method", "gcr", {"pcg", "gcr"}) == "pcg" ? KrylovMethod::Pcg : KrylovMethod::Gcr;
   k.fused = r.boolean("solver.fused", true);
@@ -64,6 +78,19 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   require(c.dt > 0, "time.dt", "must be positive");
   require(c.steps > 0, "time.steps", "must be positive");
   require(c.velocity > 0, "case.velocity", "must be positive");
+  require(c.gravity >= 0, "physics.gravity", "must not be negative");
+  require(c.theta0 > 0, "physics.theta0", "must be positive (K)");
+  require(c.max_courant > 0 && c.max_courant <= 1.0, "time.max_courant", "must be in (0, 1]");
+  if (bubble) {
+    require(c.z_boundary == ZBoundary::Rigid, "grid.z_boundary", "the thermal bubble rises between rigid lids");
+    require(c.bubble.radius > 0, "bubble.radius", "must be positive");
+    require(c.bubble.x - c.bubble.radius >= 0 && c.bubble.x + c.bubble.radius <= c.grid.lx, "bubble.x",
+            "the bubble must lie inside the domain in x");
+    require(c.bubble.y - c.bubble.radius >= 0 && c.bubble.y + c.bubble.radius <= c.grid.ly, "bubble.y",
+            "the bubble must lie inside the domain in y");
+    require(c.bubble.z - c.bubble.radius >= 0 && c.bubble.z + c.bubble.radius <= c.grid.lz, "bubble.z",
+            "the bubble must lie inside the domain in z");
+  }
   require(c.viscosity >= 0, "physics.viscosity", "must be zero (inviscid) or positive");
   {  // explicit diffusion is stable for nu dt (1/dx^2 + 1/dy^2 + 1/dz^2) <= 1/2
     const double dx = c.grid.lx / c.grid.nx, dy = c.grid.ly / c.grid.ny, dz = c.grid.lz / c.grid.nz;
@@ -71,7 +98,7 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
     require(number <= 0.5, "physics.viscosity",
             "explicit diffusion is unstable: nu dt (1/dx^2 + 1/dy^2 + 1/dz^2) = " + std::to_string(number) + " > 0.5");
   }
-  const double courant = c.velocity * c.dt * (1.0 / (c.grid.lx / c.grid.nx) + 1.0 / (c.grid.ly / c.grid.ny));
+  const double courant = (bubble ? 0.0 : c.velocity) * c.dt * (1.0 / (c.grid.lx / c.grid.nx) + 1.0 / (c.grid.ly / c.grid.ny));
   require(courant <= 1.0, "time.dt",
           "the initial flow's Courant sum is " + std::to_string(courant) + " > 1 (MPDATA is unstable)");
   require(c.mpdata.iord >= 1 && c.mpdata.iord <= 4, "mpdata.iord", "must be between 1 and 4");

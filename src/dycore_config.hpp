@@ -1,5 +1,6 @@
 // Configuration of a dynamical-core case (case.kind = "dycore"): incompressible (Boussinesq) flow
-// integrated by EULAG's NFT scheme (graph/nft_step.hpp). Validated like the other kinds: a bad key
+// integrated by EULAG's NFT scheme (graph/nft_step.hpp): Taylor-Green, or a warm bubble rising in a
+// neutrally stratified atmosphere (theta' advected, buoyancy g theta' / theta_0 on w). Validated like the other kinds: a bad key
 // or value is a ConfigError naming it (exit 2, nothing written).
 #pragma once
 #include <string>
@@ -11,14 +12,29 @@
 
 namespace tdc {
 
+enum class InitialState { TaylorGreen, ThermalBubble };
+
+// A warm bubble at rest: theta' = amplitude cos^2(pi r / (2 radius)) inside the sphere r < radius.
+struct BubbleSettings {
+  double amplitude = 0.5;               // K
+  double radius = 250.0;                // m
+  double x = 1000, y = 1000, z = 350;   // centre, m
+};
+
 struct DycoreConfig {
   std::string name = "taylor_green";
+  InitialState initial = InitialState::TaylorGreen;
+  ZBoundary z_boundary = ZBoundary::Periodic;  // periodic, or rigid free-slip lids
   Grid grid{64, 64, 64, 6.283185307179586, 6.283185307179586, 6.283185307179586};
   int tiles_x = 1, tiles_y = 1;
   double dt = 0.02;
   int steps = 100;
-  double velocity = 1.0;             // Taylor-Green amplitude V0
+  double velocity = 1.0;             // Taylor-Green amplitude V0 (the bubble starts at rest)
   double viscosity = 0.0;            // nu (0: inviscid); Re = V0 L / nu with L = lx / (2 pi)
+  double gravity = 9.81;             // g, m s^-2 (buoyancy g theta' / theta_0)
+  double theta0 = 300.0;             // theta_0, K, of the neutrally stratified reference state
+  BubbleSettings bubble;
+  double max_courant = 1.0;          // the run stops (exit 3) when the Courant sum exceeds this
   mpdata::Options mpdata;            // momentum advection (iord, non-oscillatory option)
   KrylovSettings solver;             // tol_abs is set from divergence_tolerance
   double divergence_tolerance = 1e-6;  // bound on max |D v| after each step (solver: ||r|| <= 2 tol / dt)

@@ -23,6 +23,8 @@ NftSettings settings_of(const DycoreConfig& c) {
   s.solver = c.solver;
   s.solver_budget = c.solver_budget;
   s.viscosity = c.viscosity;
+  s.zb = c.z_boundary;
+  s.buoyancy = c.initial == InitialState::ThermalBubble ? c.gravity / c.theta0 : 0.0;
   return s;
 }
 
@@ -51,15 +53,37 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks)
   f_.p = field("p");
   f_.rhs = field("rhs");
   f_.p_strips = strips();
+  const bool bubble = cfg.initial == InitialState::ThermalBubble;
+  if (bubble) {
+    f_.theta[0] = field("theta");
+    f_.theta[1] = field("theta");
+    f_.theta_strips = strips();
+  }
   graph_ = std::make_unique<NftStepGraph>(d_, rank, cfg.grid, settings_of(cfg));
 
-  // Taylor-Green: u = V sin x cos y cos z, v = -V cos x sin y cos z, w = 0 (x, y, z scaled to 2 pi),
-  // at cell centres; v^(-1) = v^0, G = 1.
   const TileLayout& L = d_.layout();
   const Grid& g = cfg.grid;
   for (int t = 0; t < d_.tiles(); ++t) {
     if (!f_.p->owned(t)) continue;
     ++local_tiles_;
+    std::fill(f_.g->host(t), f_.g->host(t) + L.size(), 1.0);  // ghost ring included
+    if (bubble) {  // at rest, theta' = A cos^2(pi r / 2R) in the sphere r < R, ghost ring included
+      const BubbleSettings& b = cfg.bubble;
+      for (int q = 0; q < 3; ++q) std::fill(f_.vel[q][0]->host(t), f_.vel[q][0]->host(t) + L.size(), 0.0);
+      std::fill(f_.p->host(t), f_.p->host(t) + L.size(), 0.0);
+      for (int k = 0; k < L.nz; ++k)
+        for (int j = -L.halo; j < L.ny + L.halo; ++j)
+          for (int i = -L.halo; i < L.nx + L.halo; ++i) {
+            const int gi = (d_.origin_x(t) + i + g.nx) % g.nx, gj = (d_.origin_y(t) + j + g.ny) % g.ny;
+            const double dx = (gi + 0.5) * g.dx() - b.x, dy = (gj + 0.5) * g.dy() - b.y, dz = (k + 0.5) * g.dz() - b.z;
+            const double r = std::sqrt(dx * dx + dy * dy + dz * dz) / b.radius;
+            const double c = std::cos(0.5 * M_PI * r);
+            f_.theta[0]->host(t)[L.at(i, j, k)] = r < 1.0 ? b.amplitude * c * c : 0.0;
+          }
+      continue;
+    }
+    // Taylor-Green: u = V sin x cos y cos z, v = -V cos x sin y cos z, w = 0 (x, y, z scaled to 2 pi),
+    // at cell centres; v^(-1) = v^0, G = 1.
     for (int k = 0; k < L.nz; ++k)
       for (int j = 0; j < L.ny; ++j)
         for (int i = 0; i < L.nx; ++i) {
@@ -70,7 +94,6 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks)
           f_.vel[1][0]->host(t)[o] = -cfg.velocity * std::cos(x) * std::sin(y) * std::cos(z);
           f_.vel[2][0]->host(t)[o] = 0.0;
         }
-    std::fill(f_.g->host(t), f_.g->host(t) + L.size(), 1.0);  // ghost ring included
     // The flow's own initial pressure, so that the first step's explicit half forcing is right (with
     // p = 0 the first step loses energy that later steps give back):
     // p = V^2/16 (cos 2x + cos 2y)(cos 2z + 2), ghost ring included.
@@ -87,6 +110,7 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks)
     submit_halo_exchange(d_, *f_.vel[q][0], *f_.vel_strips[q]);
     for (int t = 0; t < d_.tiles(); ++t) insert_snapshot_copy(f_.vel[q][0]->handle(t), f_.old[q]->handle(t), kPrioBody);
   }
+  if (bubble) balance_ = graph_->balance_rest_pressure(f_);
 }
 
 void DycoreModel::submit_steps(long count) {
@@ -107,9 +131,12 @@ void DycoreModel::gather(std::vector<double> (&vel)[3]) {
   for (int q = 0; q < 3; ++q) gather_field(d_, *f_.vel[q][step_ % 2], rank_, vel[q]);
 }
 
+void DycoreModel::gather_theta(std::vector<double>& theta) { gather_field(d_, *f_.theta[step_ % 2], rank_, theta); }
+
 FlowDiagnostics DycoreModel::diagnose() {
-  std::vector<double> v[3];
+  std::vector<double> v[3], th;
   gather(v);
+  if (has_theta()) gather_theta(th);
   const SolveResult s = graph_->solver().read_state();
   FlowDiagnostics r;
   r.step = step_;
@@ -120,12 +147,24 @@ FlowDiagnostics DycoreModel::diagnose() {
   if (rank_ != 0) return r;
   const Grid& g = cfg_.grid;
   const int nx = g.nx, ny = g.ny, nz = g.nz;
-  auto at = [&](int q, int i, int j, int k) {
+  const bool lids = cfg_.z_boundary == ZBoundary::Rigid;
+  // A field's value at any (i, j, k): periodic in x and y; in z periodic, or mirrored about the lids
+  // with the field's parity (w odd, the others even), as the kernels do.
+  auto value = [&](const std::vector<double>& f, double parity, int i, int j, int k) {
     i = (i + nx) % nx;
     j = (j + ny) % ny;
-    k = (k + nz) % nz;
-    return v[q][(std::size_t(k) * ny + j) * nx + i];
+    double sign = 1.0;
+    if (k < 0 || k >= nz) {
+      if (lids) {
+        k = k < 0 ? -1 - k : 2 * nz - 1 - k;
+        sign = parity;
+      } else {
+        k = (k + nz) % nz;
+      }
+    }
+    return sign * f[(std::size_t(k) * ny + j) * nx + i];
   };
+  auto at = [&](int q, int i, int j, int k) { return value(v[q], q == 2 ? -1.0 : 1.0, i, j, k); };
   const double hx = 0.5 / g.dx(), hy = 0.5 / g.dy(), hz = 0.5 / g.dz();
   DD ke, ens;
   for (int k = 0; k < nz; ++k)
@@ -136,6 +175,8 @@ FlowDiagnostics DycoreModel::diagnose() {
         const double div = (hx * (at(0, i + 1, j, k) - at(0, i - 1, j, k)) + hy * (at(1, i, j + 1, k) - at(1, i, j - 1, k))) +
                            hz * (at(2, i, j, k + 1) - at(2, i, j, k - 1));
         r.max_divergence = std::max(r.max_divergence, std::fabs(div));
+        r.max_courant = std::max(r.max_courant, cfg_.dt * (std::fabs(u) / g.dx() + std::fabs(vv) / g.dy() +
+                                                           std::fabs(w) / g.dz()));
         const double ox = hy * (at(2, i, j + 1, k) - at(2, i, j - 1, k)) - hz * (at(1, i, j, k + 1) - at(1, i, j, k - 1));
         const double oy = hz * (at(0, i, j, k + 1) - at(0, i, j, k - 1)) - hx * (at(2, i + 1, j, k) - at(2, i - 1, j, k));
         const double oz = hx * (at(1, i + 1, j, k) - at(1, i - 1, j, k)) - hy * (at(0, i, j + 1, k) - at(0, i, j - 1, k));
@@ -143,6 +184,33 @@ FlowDiagnostics DycoreModel::diagnose() {
       }
   r.kinetic_energy = dd_value(ke) / g.cells();
   r.enstrophy = dd_value(ens) / g.cells();
+  if (th.empty()) return r;
+  DD sum, moment;
+  double w_max = 0;
+  for (int k = 0; k < nz; ++k)
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i) {
+        const std::size_t o = (std::size_t(k) * ny + j) * nx + i;
+        const std::size_t mx = (std::size_t(k) * ny + j) * nx + (nx - 1 - i), my = (std::size_t(k) * ny + (ny - 1 - j)) * nx + i;
+        sum = dd_add(sum, th[o]);
+        moment = dd_add(moment, th[o] * ((k + 0.5) * g.dz()));
+        r.theta_max = std::max(r.theta_max, th[o]);
+        w_max = std::max(w_max, std::fabs(v[2][o]));
+        double a = std::max(std::fabs(th[o] - th[mx]), std::fabs(th[o] - th[my]));
+        double b = std::max(std::fabs(v[2][o] - v[2][mx]), std::fabs(v[2][o] - v[2][my]));
+        if (nx == ny) {
+          const std::size_t md = (std::size_t(k) * ny + i) * nx + j;
+          a = std::max(a, std::fabs(th[o] - th[md]));
+          b = std::max(b, std::fabs(v[2][o] - v[2][md]));
+        }
+        r.theta_asymmetry = std::max(r.theta_asymmetry, a);
+        r.w_asymmetry = std::max(r.w_asymmetry, b);
+      }
+  r.theta_mean = dd_value(sum) / g.cells();
+  r.theta_centroid_z = dd_value(moment) / dd_value(sum);
+  r.potential_energy = -(cfg_.gravity / cfg_.theta0) * dd_value(moment) / g.cells();
+  if (r.theta_max > 0) r.theta_asymmetry /= r.theta_max;
+  if (w_max > 0) r.w_asymmetry /= w_max;
   return r;
 }
 

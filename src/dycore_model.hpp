@@ -1,5 +1,6 @@
-// The dynamical core's state on tiles (velocity, its previous value, pressure, Courant numbers) and
-// the NFT step graph over it; Taylor-Green initial state; diagnostics from gathered fields.
+// The dynamical core's state on tiles (velocity, its previous value, pressure, Courant numbers,
+// theta' with buoyancy) and the NFT step graph over it; the Taylor-Green and thermal-bubble initial
+// states; diagnostics from gathered fields.
 #pragma once
 #include <memory>
 #include <vector>
@@ -15,6 +16,14 @@ struct FlowDiagnostics {
   double kinetic_energy = 0;   // (1/V) integral of |v|^2 / 2
   double enstrophy = 0;        // (1/V) integral of |curl v|^2 / 2, centred differences
   double max_divergence = 0;   // max |D v| (the centred divergence the projection removes)
+  double max_courant = 0;      // max of dt (|u|/dx + |v|/dy + |w|/dz)
+  // With theta' (thermal bubble):
+  double theta_mean = 0;       // (1/V) integral of theta' (the heat content; MPDATA conserves it)
+  double theta_max = 0;
+  double theta_centroid_z = 0; // integral of theta' z / integral of theta' (the bubble's height)
+  double potential_energy = 0; // -(g / theta_0) (1/V) integral of theta' z
+  double theta_asymmetry = 0;  // max |theta'(x) - theta'(mirror x)| over the x, y and diagonal mirrors
+  double w_asymmetry = 0;      // the same for w
   int solver_iterations = 0;   // of the latest step's pressure solve
   double solver_residual = 0;  // its final ||r||
   bool solver_converged = false;
@@ -30,6 +39,10 @@ class DycoreModel {
   // Collective: velocity gathered on rank 0, and the diagnostics computed from it (rank 0).
   FlowDiagnostics diagnose();
   void gather(std::vector<double> (&vel)[3]);
+  void gather_theta(std::vector<double>& theta);
+  bool has_theta() const { return f_.theta[0] != nullptr; }
+  // The start-up pressure solve of a state at rest (the thermal bubble); empty otherwise.
+  const SolveResult& balance_solve() const { return balance_; }
   // Sizes the per-step solver budget from the latest solve: 1.5 x its iterations + 5, at most
   // solver.max_iter. The same on every rank (they read the same state), so results do not change.
   void adapt_solver_budget(const FlowDiagnostics& latest);
@@ -44,6 +57,7 @@ class DycoreModel {
   std::unique_ptr<NftStepGraph> graph_;
   long step_ = 0;
   int local_tiles_ = 0;
+  SolveResult balance_;
 };
 
 }  // namespace tdc

@@ -1,6 +1,10 @@
 #include "dycore_run.hpp"
 
+#include <mpi.h>
+
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +17,7 @@ namespace tdc {
 nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::string& out_dir, bool progress) {
   DycoreModel model(cfg, rt.rank(), rt.size());
   std::vector<FlowDiagnostics> records{model.diagnose()};
+  std::string aborted;  // why the run stopped early (an unstable flow), or empty
   const auto t0 = std::chrono::steady_clock::now();
   double stepping = 0;  // seconds in submit + wait of the steps (diagnostics excluded)
   while (model.step() < cfg.steps) {
@@ -23,11 +28,23 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
     stepping += std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
     records.push_back(model.diagnose());
     model.adapt_solver_budget(records.back());
+    const auto& r = records.back();
     if (progress && rt.rank() == 0) {
-      const auto& r = records.back();
-      std::printf("step %ld t %.4f  KE %.8f  max|div| %.3g  solver %d its  %.2f ms/step\n", r.step, r.time,
-                  r.kinetic_energy, r.max_divergence, r.solver_iterations, 1e3 * stepping / model.step());
+      std::printf("step %ld t %.4f  KE %.8g  max|div| %.3g  Courant %.3f  solver %d its  %.2f ms/step", r.step, r.time,
+                  r.kinetic_energy, r.max_divergence, r.max_courant, r.solver_iterations, 1e3 * stepping / model.step());
+      if (model.has_theta()) std::printf("  bubble z %.2f", r.theta_centroid_z);
+      std::printf("\n");
       std::fflush(stdout);
+    }
+    // Rank 0 decides (it holds the gathered fields); every rank must leave the loop together.
+    int unstable = rt.rank() == 0 && !(r.max_courant <= cfg.max_courant && std::isfinite(r.kinetic_energy));
+    MPI_Bcast(&unstable, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (unstable) {
+      char why[200];
+      std::snprintf(why, sizeof why, "unstable at step %ld: Courant number %.3g above time.max_courant = %.3g "
+                    "(reduce time.dt)", r.step, r.max_courant, cfg.max_courant);
+      aborted = why;
+      break;
     }
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -53,7 +70,7 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
       grows = grows || r.kinetic_energy > records[n - 1].kinetic_energy;
     }
   }
-  const double ms = 1e3 * stepping / cfg.steps;
+  const double ms = 1e3 * stepping / std::max(1L, model.step());
   j["case"] = cfg.name;
   j["kind"] = "dycore";
   j["grid"] = {{"nx", cfg.grid.nx}, {"ny", cfg.grid.ny}, {"nz", cfg.grid.nz}};
@@ -63,6 +80,8 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   j["scheduler"] = rt.scheduler();
   j["dt"] = cfg.dt;
   j["steps"] = cfg.steps;
+  j["steps_done"] = model.step();
+  if (!aborted.empty()) j["aborted"] = aborted;
   j["ms_per_step"] = ms;
   j["mcells_per_s"] = cfg.grid.cells() / (ms * 1e-3) / 1e6;
   j["wall_seconds"] = wall;
@@ -96,15 +115,60 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
     j["validation"]["dissipation_peak"]["relative_difference"] = (peak - 0.0127) / 0.0127;
   }
   j["viscosity"] = cfg.viscosity;
+  nlohmann::json courant = nlohmann::json::array();
+  for (const auto& r : records) courant.push_back(r.max_courant);
+  j["validation"]["max_courant"] = courant;
+  if (model.has_theta()) {
+    // The thermal bubble: rise height (theta'-weighted centroid), theta' conservation (MPDATA is
+    // conservative and the lids carry no flux), the energy budget (KE + PE is conserved by the
+    // continuous equations; the discrete exchange term w b theta' at cell centres and MPDATA's face
+    // fluxes of theta' agree to second order in dx, so the budget error must converge like dx^2),
+    // mirror symmetry in x, y and the diagonal.
+    nlohmann::json z = nlohmann::json::array(), tmax = z, pe = z, total = z, tmean = z;
+    double asym_theta = 0, asym_w = 0, worst_drift = 0, budget = 0, ke_max = 0;
+    for (std::size_t n = 0; n < records.size(); ++n) {
+      const auto& r = records[n];
+      z.push_back(r.theta_centroid_z);
+      tmax.push_back(r.theta_max);
+      tmean.push_back(r.theta_mean);
+      pe.push_back(r.potential_energy);
+      total.push_back(r.kinetic_energy + r.potential_energy);
+      asym_theta = std::max(asym_theta, r.theta_asymmetry);
+      asym_w = std::max(asym_w, r.w_asymmetry);
+      worst_drift = std::max(worst_drift, std::fabs(r.theta_mean - records[0].theta_mean) / records[0].theta_mean);
+      budget = std::max(budget, std::fabs(r.kinetic_energy + r.potential_energy - records[0].kinetic_energy -
+                                          records[0].potential_energy));
+      ke_max = std::max(ke_max, r.kinetic_energy);
+    }
+    const auto& b = model.balance_solve();
+    j["buoyancy"] = {{"gravity", cfg.gravity}, {"theta0", cfg.theta0}, {"amplitude", cfg.bubble.amplitude},
+                     {"radius", cfg.bubble.radius}, {"centre", {cfg.bubble.x, cfg.bubble.y, cfg.bubble.z}},
+                     {"balance_solve", {{"iterations", b.iterations}, {"converged", b.converged}}}};
+    j["validation"]["rise_height"] = {{"time", time}, {"centroid_z", z}, {"theta_max", tmax}};
+    j["validation"]["theta_mean"] = tmean;
+    j["validation"]["theta_relative_change_max"] = worst_drift;
+    j["validation"]["total_energy"] = {{"time", time}, {"value", total}, {"potential", pe}};
+    j["validation"]["energy_budget_error"] = ke_max > 0 ? budget / ke_max : 0.0;  // max |E - E0| / max KE
+    j["validation"]["symmetry"] = {{"theta_max_relative_asymmetry", asym_theta},
+                                   {"w_max_relative_asymmetry", asym_w}};
+  }
   j["velocity_checksum"] = checksum_hex(v[0]) + checksum_hex(v[1]) + checksum_hex(v[2]);
   if (!out_dir.empty()) {
     std::ofstream csv(std::filesystem::path(out_dir) / "diagnostics.csv");
-    csv << "step,time,kinetic_energy,enstrophy,max_divergence,solver_iterations,solver_residual\n";
+    csv << "step,time,kinetic_energy,enstrophy,max_divergence,max_courant,solver_iterations,solver_residual";
+    if (model.has_theta()) csv << ",theta_mean,theta_max,theta_centroid_z,potential_energy,theta_asymmetry";
+    csv << "\n";
     for (const auto& r : records) {
-      char line[256];
-      std::snprintf(line, sizeof line, "%ld,%.17g,%.17g,%.17g,%.6e,%d,%.6e\n", r.step, r.time, r.kinetic_energy,
-                    r.enstrophy, r.max_divergence, r.solver_iterations, r.solver_residual);
+      char line[512];
+      std::snprintf(line, sizeof line, "%ld,%.17g,%.17g,%.17g,%.6e,%.6f,%d,%.6e", r.step, r.time, r.kinetic_energy,
+                    r.enstrophy, r.max_divergence, r.max_courant, r.solver_iterations, r.solver_residual);
       csv << line;
+      if (model.has_theta()) {
+        std::snprintf(line, sizeof line, ",%.17g,%.17g,%.17g,%.17g,%.3e", r.theta_mean, r.theta_max, r.theta_centroid_z,
+                      r.potential_energy, r.theta_asymmetry);
+        csv << line;
+      }
+      csv << "\n";
     }
   }
   return j;

@@ -147,13 +147,24 @@ int dycore_command(int argc, char** argv, const std::string& case_file, const st
   if (rt.rank() == 0) {
     write_atomically(fs::path(out_dir) / "summary.json", summary.dump(2) + "\n");
     const auto& v = summary["validation"];
-    std::printf("taskdycore: %.3f ms/step, %.2f Mcell/s; max |div| %.3g (tolerance %.3g), kinetic energy never grows: %s\n",
+    std::printf("taskdycore: %.3f ms/step, %.2f Mcell/s; max |div| %.3g (tolerance %.3g)",
                 summary["ms_per_step"].get<double>(), summary["mcells_per_s"].get<double>(),
-                v["max_divergence"].get<double>(), cfg.divergence_tolerance,
-                v["kinetic_energy_never_grows"].get<bool>() ? "yes" : "NO");
+                v["max_divergence"].get<double>(), cfg.divergence_tolerance);
+    if (v.contains("rise_height")) {
+      const auto& z = v["rise_height"]["centroid_z"];
+      std::printf("; bubble centroid %.1f -> %.1f m, theta' conserved to %.1e, energy budget error %.2g\n",
+                  z.front().get<double>(), z.back().get<double>(), v["theta_relative_change_max"].get<double>(),
+                  v["energy_budget_error"].get<double>());
+    } else {
+      std::printf(", kinetic energy never grows: %s\n", v["kinetic_energy_never_grows"].get<bool>() ? "yes" : "NO");
+    }
     std::printf("taskdycore: output in %s (summary.json, diagnostics.csv)\n", out_dir.c_str());
+    if (summary.contains("aborted"))
+      std::fprintf(stderr, "taskdycore: error: %s\n", summary["aborted"].get<std::string>().c_str());
   }
-  return 0;
+  int aborted = rt.rank() == 0 && summary.contains("aborted");
+  MPI_Bcast(&aborted, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return aborted ? 3 : 0;
 }
 
 int run_command(int argc, char** argv, const std::string& case_file, const std::vector<std::string>& sets,

@@ -1,7 +1,8 @@
 // advector: the face Courant numbers of MPDATA (c1 on the lower x face i-1/2, c2 on j-1/2, c3 on
 // k-1/2; codelets/mpdata/mpdata_formulae.hpp) from the cell-centred velocity extrapolated to the half
 // step, v* = 1.5 v^n - 0.5 v^(n-1) (EULAG's NFT), averaged onto the faces and scaled by dt/dx. Computed
-// on the interior cells; the ghost ring comes from a halo exchange. Periodic columns only.
+// on the interior cells; the ghost ring comes from a halo exchange. Periodic columns wrap; under a
+// rigid lid the bottom face carries nothing (w is odd about the lid, its face average is zero).
 #pragma once
 #include "../common/tile_layout.hpp"
 
@@ -14,6 +15,7 @@ namespace tdc {
 struct AdvectorArgs {
   TileLayout L;
   double cx = 0, cy = 0, cz = 0;  // dt/dx, dt/dy, dt/dz
+  ZBoundary zb = ZBoundary::Periodic;
 };
 
 struct VelocityPointers {
@@ -26,10 +28,11 @@ TDC_HD double half_step(const double* now, const double* old, std::ptrdiff_t o) 
 TDC_HD void advector_cell(const AdvectorArgs& a, const VelocityPointers& p, double* c1, double* c2, double* c3, int i,
                           int j, int k) {
   const TileLayout& L = a.L;
-  const std::ptrdiff_t o = L.at(i, j, k), km = L.at(i, j, k > 0 ? k - 1 : L.nz - 1);
+  const std::ptrdiff_t o = L.at(i, j, k), km = L.at(i, j, k_below(k, L.nz, a.zb));
+  const double lid = a.zb == ZBoundary::Rigid && k == 0 ? 0.0 : 1.0;
   c1[o] = a.cx * 0.5 * (half_step(p.u, p.u_old, o - 1) + half_step(p.u, p.u_old, o));
   c2[o] = a.cy * 0.5 * (half_step(p.v, p.v_old, o - L.sx()) + half_step(p.v, p.v_old, o));
-  c3[o] = a.cz * 0.5 * (half_step(p.w, p.w_old, km) + half_step(p.w, p.w_old, o));
+  c3[o] = lid * (a.cz * 0.5 * (half_step(p.w, p.w_old, km) + half_step(p.w, p.w_old, o)));
 }
 
 void advector_cpu(const AdvectorArgs& a, const VelocityPointers& p, double* c1, double* c2, double* c3);

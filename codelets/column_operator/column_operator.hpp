@@ -8,8 +8,10 @@
 // with per-level vectors stored once (the matrix-free idea: nothing per cell) and per-edge horizontal
 // couplings that are the same for every column of the regular horizontal grid. ae != aw (or an != as)
 // makes the operator nonsymmetric (a centred first-derivative term), which GCR handles and PCG not.
-// Vertical boundaries: zero flux (cb is zero on the top s levels, cc on the bottom s), or periodic
-// (the couplings wrap around; the line preconditioner then drops the wrapped terms).
+// Vertical boundaries (z_wrap): zero flux (cb is zero on the top s levels, cc on the bottom s),
+// periodic (the couplings wrap around), or mirror (a neighbour beyond a lid is its mirror image about
+// the lid, level -1-m for -1-m below, 2 nz-1-m above: laplc under rigid lids with p even about them).
+// The line preconditioner drops the wrapped and mirrored couplings.
 #pragma once
 #include "../common/tile_layout.hpp"
 
@@ -20,8 +22,9 @@ struct ColumnCouplings {
   double ae = 0, aw = 0, an = 0, as = 0;
   int h = 1;              // horizontal neighbours at i +- h, j +- h (2 for laplc; the halo must be >= h)
   int s = 1;              // vertical neighbours at k +- s
-  int z_periodic = 0;     // 1: k +- s wraps around the column
+  int z_wrap = 0;         // kZeroFlux, kWrapPeriodic or kWrapMirror
 };
+constexpr int kZeroFlux = 0, kWrapPeriodic = 1, kWrapMirror = 2;
 
 // Offsets of the per-level coefficient vectors inside the coefficient array (kLevelVectors * nz).
 enum LevelVector : int {
@@ -42,9 +45,11 @@ TDC_HD double coef(const double* c, int vec, int nz, int k) { return c[vec * nz 
 TDC_HD double apply_cell(const TileLayout& L, const ColumnCouplings& h, const double* c, const double* x, int i,
                          int j, int k) {
   const int nz = L.nz;
-  // Without wrap-around the zero coefficient makes the clamped value irrelevant.
-  const int ku = k + h.s < nz ? k + h.s : (h.z_periodic ? k + h.s - nz : k);
-  const int kd = k >= h.s ? k - h.s : (h.z_periodic ? k - h.s + nz : k);
+  // With zero flux the zero coefficient makes the clamped value irrelevant.
+  const int ku = k + h.s < nz ? k + h.s
+                              : (h.z_wrap == kWrapPeriodic ? k + h.s - nz : h.z_wrap == kWrapMirror ? 2 * nz - 1 - (k + h.s) : k);
+  const int kd = k >= h.s ? k - h.s
+                          : (h.z_wrap == kWrapPeriodic ? k - h.s + nz : h.z_wrap == kWrapMirror ? h.s - k - 1 : k);
   const std::ptrdiff_t o = L.at(i, j, k), dx = h.h, dy = std::ptrdiff_t(h.h) * L.sx();
   const double v = coef(c, kC0, nz, k) * x[o] + coef(c, kCb, nz, k) * x[L.at(i, j, ku)] +
                    coef(c, kCc, nz, k) * x[L.at(i, j, kd)] + h.ae * x[o + dx] + h.aw * x[o - dx] +

@@ -2,6 +2,10 @@
 // velocity correction of the NFT step: Gx p = (p_i+1 - p_i-1) / (2 dx), likewise in y and z (periodic
 // columns). divergence: f = s D(v) with the centred divergence. D(G p) is laplc's L p exactly, so a
 // velocity corrected with the solution of L p = D(v) / s' has no centred divergence left.
+// Vertical boundaries: periodic columns wrap; rigid free-slip lids mirror the column about the lid,
+// p, u and v even (the cell beyond the lid is the cell itself) and w odd (minus the cell itself), so
+// that G p is odd wherever p is even and D(G p) stays laplc with mirrored couplings
+// (src/collocated_laplacian.hpp).
 #pragma once
 #include "../common/tile_layout.hpp"
 
@@ -14,10 +18,18 @@ namespace tdc {
 struct CentredArgs {
   TileLayout L;
   double gx = 0, gy = 0, gz = 0;  // s / (2 dx), s / (2 dy), s / (2 dz)
+  ZBoundary zb = ZBoundary::Periodic;
 };
 
-TDC_HD int k_up(const TileLayout& L, int k) { return k + 1 < L.nz ? k + 1 : 0; }
-TDC_HD int k_down(const TileLayout& L, int k) { return k > 0 ? k - 1 : L.nz - 1; }
+// The value of an odd field (w) one level above / below k: under a lid, minus the cell itself.
+TDC_HD double odd_above(const CentredArgs& a, const double* w, int i, int j, int k) {
+  const double x = w[a.L.at(i, j, k_above(k, a.L.nz, a.zb))];
+  return a.zb == ZBoundary::Rigid && k + 1 == a.L.nz ? -x : x;
+}
+TDC_HD double odd_below(const CentredArgs& a, const double* w, int i, int j, int k) {
+  const double x = w[a.L.at(i, j, k_below(k, a.L.nz, a.zb))];
+  return a.zb == ZBoundary::Rigid && k == 0 ? -x : x;
+}
 
 TDC_HD void pressure_gradient_cell(const CentredArgs& a, const double* p, double* u, double* v, double* w, int i, int j,
                                    int k) {
@@ -25,7 +37,7 @@ TDC_HD void pressure_gradient_cell(const CentredArgs& a, const double* p, double
   const std::ptrdiff_t o = L.at(i, j, k);
   u[o] = u[o] - a.gx * (p[o + 1] - p[o - 1]);
   v[o] = v[o] - a.gy * (p[o + L.sx()] - p[o - L.sx()]);
-  w[o] = w[o] - a.gz * (p[L.at(i, j, k_up(L, k))] - p[L.at(i, j, k_down(L, k))]);
+  w[o] = w[o] - a.gz * (p[L.at(i, j, k_above(k, L.nz, a.zb))] - p[L.at(i, j, k_below(k, L.nz, a.zb))]);
 }
 
 TDC_HD double divergence_cell(const CentredArgs& a, const double* u, const double* v, const double* w, int i, int j,
@@ -33,7 +45,7 @@ TDC_HD double divergence_cell(const CentredArgs& a, const double* u, const doubl
   const TileLayout& L = a.L;
   const std::ptrdiff_t o = L.at(i, j, k);
   return (a.gx * (u[o + 1] - u[o - 1]) + a.gy * (v[o + L.sx()] - v[o - L.sx()])) +
-         a.gz * (w[L.at(i, j, k_up(L, k))] - w[L.at(i, j, k_down(L, k))]);
+         a.gz * (odd_above(a, w, i, j, k) - odd_below(a, w, i, j, k));
 }
 
 void pressure_gradient_cpu(const CentredArgs& a, const double* p, double* u, double* v, double* w);

@@ -13,7 +13,7 @@ __global__ void diffusion_kernel(DiffusionArgs a, Fields f) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y, k = blockIdx.z;
   if (i >= a.L.nx || j >= a.L.ny) return;
   const std::ptrdiff_t o = a.L.at(i, j, k);
-  for (int q = 0; q < 3; ++q) f.dst[q][o] = f.dst[q][o] + laplacian_term(a, f.src[q], i, j, k);
+  for (int q = 0; q < 3; ++q) f.dst[q][o] = f.dst[q][o] + laplacian_term(a, f.src[q], i, j, k, q == 2 ? -1.0 : 1.0);
 }
 
 }  // namespace

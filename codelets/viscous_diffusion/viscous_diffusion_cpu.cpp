@@ -8,7 +8,7 @@ void viscous_diffusion_cpu(const DiffusionArgs& a, const double* const src[3], d
       for (int j = 0; j < a.L.ny; ++j)
         for (int i = 0; i < a.L.nx; ++i) {
           const std::ptrdiff_t o = a.L.at(i, j, k);
-          dst[q][o] = dst[q][o] + laplacian_term(a, src[q], i, j, k);
+          dst[q][o] = dst[q][o] + laplacian_term(a, src[q], i, j, k, q == 2 ? -1.0 : 1.0);
         }
 }
 

@@ -1,6 +1,8 @@
 // viscous_diffusion: v <- v + nu dt Lap(v_src) for the three velocity components, with the compact
-// 7-point Laplacian of the cell-centred field (periodic columns). The explicit, first-order viscous
-// term of the NFT step: v_src is v^n (a copy with a valid ghost ring), v the field being forced.
+// 7-point Laplacian of the cell-centred field. The explicit, first-order viscous term of the NFT
+// step: v_src is v^n (a copy with a valid ghost ring), v the field being forced. Periodic columns
+// wrap; rigid free-slip lids mirror u and v (no vertical shear at the lid) and w with its sign
+// flipped (no flow through the lid).
 #pragma once
 #include "../common/tile_layout.hpp"
 
@@ -13,13 +15,17 @@ namespace tdc {
 struct DiffusionArgs {
   TileLayout L;
   double fx = 0, fy = 0, fz = 0;  // nu dt / dx^2, nu dt / dy^2, nu dt / dz^2
+  ZBoundary zb = ZBoundary::Periodic;
 };
 
-TDC_HD double laplacian_term(const DiffusionArgs& a, const double* s, int i, int j, int k) {
+// parity: +1 for a field even about a lid (u, v), -1 for an odd one (w).
+TDC_HD double laplacian_term(const DiffusionArgs& a, const double* s, int i, int j, int k, double parity) {
   const TileLayout& L = a.L;
   const std::ptrdiff_t o = L.at(i, j, k);
   const double c = s[o];
-  const double up = s[L.at(i, j, k + 1 < L.nz ? k + 1 : 0)], down = s[L.at(i, j, k > 0 ? k - 1 : L.nz - 1)];
+  const bool rigid = a.zb == ZBoundary::Rigid;
+  const double up = (rigid && k + 1 == L.nz ? parity : 1.0) * s[L.at(i, j, k_above(k, L.nz, a.zb))];
+  const double down = (rigid && k == 0 ? parity : 1.0) * s[L.at(i, j, k_below(k, L.nz, a.zb))];
   return (a.fx * ((s[o + 1] - c) + (s[o - 1] - c)) + a.fy * ((s[o + L.sx()] - c) + (s[o - L.sx()] - c))) +
          a.fz * ((up - c) + (down - c));
 }

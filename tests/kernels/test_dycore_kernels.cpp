@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "codelets/advector/advector_kernel.hpp"
+#include "codelets/buoyancy/buoyancy_kernel.hpp"
 #include "codelets/elliptic_apply/elliptic_apply_kernel.hpp"
 #include "codelets/pressure_gradient/pressure_gradient_kernel.hpp"
 #include "codelets/solver_scalars/solver_state.hpp"
@@ -44,36 +45,106 @@ void periodic_ghosts(std::vector<double>& f) {
         f[kL.at(i, j, k)] = f[kL.at((i + kL.nx) % kL.nx, (j + kL.ny) % kL.ny, k)];
 }
 
+// For periodic columns and for rigid lids (p even, w odd about them: the mirrored laplc).
 TEST(DycoreKernels, DivergenceOfGradientIsLaplc) {
-  const double dx = 0.3, dy = 0.4, dz = 0.5;
-  const CentredArgs g{kL, 0.5 / dx, 0.5 / dy, 0.5 / dz};
-  auto p = random_field(1);
-  periodic_ghosts(p);
-  std::vector<double> u(kL.size(), 0.0), v(kL.size(), 0.0), w(kL.size(), 0.0), f(kL.size(), 0.0);
-  pressure_gradient_cpu(g, p.data(), u.data(), v.data(), w.data());  // v = -G p
-  periodic_ghosts(u);
-  periodic_ghosts(v);
-  periodic_ghosts(w);
-  divergence_cpu(g, u.data(), v.data(), w.data(), f.data());  // f = -D G p = -L p
-  // laplc as the column operator: A = -L, strides 2, periodic in z.
-  const double ax = 1 / (4 * dx * dx), ay = 1 / (4 * dy * dy), az = 1 / (4 * dz * dz);
-  const ColumnCouplings h{ax, ax, ay, ay, 2, 2, 1};
+  for (const ZBoundary zb : {ZBoundary::Periodic, ZBoundary::Rigid}) {
+    const double dx = 0.3, dy = 0.4, dz = 0.5;
+    const CentredArgs g{kL, 0.5 / dx, 0.5 / dy, 0.5 / dz, zb};
+    auto p = random_field(1);
+    periodic_ghosts(p);
+    std::vector<double> u(kL.size(), 0.0), v(kL.size(), 0.0), w(kL.size(), 0.0), f(kL.size(), 0.0);
+    pressure_gradient_cpu(g, p.data(), u.data(), v.data(), w.data());  // v = -G p
+    periodic_ghosts(u);
+    periodic_ghosts(v);
+    periodic_ghosts(w);
+    divergence_cpu(g, u.data(), v.data(), w.data(), f.data());  // f = -D G p = -L p
+    // laplc as the column operator: A = -L, strides 2, periodic or mirrored in z.
+    const double ax = 1 / (4 * dx * dx), ay = 1 / (4 * dy * dy), az = 1 / (4 * dz * dz);
+    const ColumnCouplings h{ax, ax, ay, ay, 2, 2, zb == ZBoundary::Rigid ? kWrapMirror : kWrapPeriodic};
+    std::vector<double> c(std::size_t(kLevelVectors) * kL.nz, 0.0);
+    for (int k = 0; k < kL.nz; ++k) {
+      c[kCb * kL.nz + k] = c[kCc * kL.nz + k] = az;
+      c[kC0 * kL.nz + k] = -2 * (ax + ay + az);
+      c[kD * kL.nz + k] = -1.0;
+    }
+    std::vector<double> st(state_doubles(1), 0.0), a(kL.size(), 0.0);
+    elliptic_apply_cpu(kL, h, c.data(), st.data(), 2, p.data(), a.data());
+    double worst = 0, scale = 0;
+    for (int k = 0; k < kL.nz; ++k)
+      for (int j = 0; j < kL.ny; ++j)
+        for (int i = 0; i < kL.nx; ++i) {
+          worst = std::max(worst, std::fabs(f[kL.at(i, j, k)] - a[kL.at(i, j, k)]));
+          scale = std::max(scale, std::fabs(a[kL.at(i, j, k)]));
+        }
+    EXPECT_LT(worst, 1e-13 * scale) << (zb == ZBoundary::Rigid ? "rigid lids" : "periodic");
+  }
+}
+
+// Under lids the mirrored laplc is symmetric (so PCG applies), and the bottom level couples to the
+// level above it (the mirror image of level -2): the two interleaved chains of a column are joined.
+TEST(DycoreKernels, MirroredLaplcIsSymmetric) {
+  const double az = 0.7;
+  const ColumnCouplings h{0.2, 0.2, 0.3, 0.3, 2, 2, kWrapMirror};
   std::vector<double> c(std::size_t(kLevelVectors) * kL.nz, 0.0);
   for (int k = 0; k < kL.nz; ++k) {
     c[kCb * kL.nz + k] = c[kCc * kL.nz + k] = az;
-    c[kC0 * kL.nz + k] = -2 * (ax + ay + az);
+    c[kC0 * kL.nz + k] = -2 * (0.2 + 0.3 + az);
     c[kD * kL.nz + k] = -1.0;
   }
-  std::vector<double> st(state_doubles(1), 0.0), a(kL.size(), 0.0);
-  elliptic_apply_cpu(kL, h, c.data(), st.data(), 2, p.data(), a.data());
-  double worst = 0, scale = 0;
+  auto x = random_field(5), y = random_field(6);
+  periodic_ghosts(x);
+  periodic_ghosts(y);
+  std::vector<double> st(state_doubles(1), 0.0), ax(kL.size(), 0.0), ay(kL.size(), 0.0);
+  elliptic_apply_cpu(kL, h, c.data(), st.data(), 2, x.data(), ax.data());
+  elliptic_apply_cpu(kL, h, c.data(), st.data(), 2, y.data(), ay.data());
+  double yax = 0, xay = 0;
   for (int k = 0; k < kL.nz; ++k)
     for (int j = 0; j < kL.ny; ++j)
       for (int i = 0; i < kL.nx; ++i) {
-        worst = std::max(worst, std::fabs(f[kL.at(i, j, k)] - a[kL.at(i, j, k)]));
-        scale = std::max(scale, std::fabs(a[kL.at(i, j, k)]));
+        yax += y[kL.at(i, j, k)] * ax[kL.at(i, j, k)];
+        xay += x[kL.at(i, j, k)] * ay[kL.at(i, j, k)];
       }
-  EXPECT_LT(worst, 1e-13 * scale);
+  EXPECT_NEAR(yax, xay, 1e-12 * std::fabs(yax));
+  std::vector<double> e(kL.size(), 0.0), ae(kL.size(), 0.0);
+  e[kL.at(3, 3, 1)] = 1.0;  // level 1 is the mirror image of level -2, two below level 0
+  elliptic_apply_cpu(kL, h, c.data(), st.data(), 2, e.data(), ae.data());
+  EXPECT_EQ(ae[kL.at(3, 3, 0)], -az);
+  EXPECT_EQ(ae[kL.at(3, 3, 1)], 2 * (0.2 + 0.3 + az));
+}
+
+TEST(DycoreKernels, LidsCarryNoFlowAndMirrorTheStencils) {
+  std::vector<double> now(kL.size(), 2.0), old(kL.size(), 1.0), c1(kL.size()), c2(kL.size()), c3(kL.size());
+  const AdvectorArgs a{kL, 0.1, 0.2, 0.3, ZBoundary::Rigid};
+  advector_cpu(a, VelocityPointers{now.data(), now.data(), now.data(), old.data(), old.data(), old.data()}, c1.data(),
+               c2.data(), c3.data());
+  EXPECT_EQ(c3[kL.at(7, 2, 0)], 0.0);    // the lid
+  EXPECT_DOUBLE_EQ(c3[kL.at(7, 2, 1)], 0.75);
+  // Free slip: the viscous term of u, v reflects (zero vertical shear at the lid), that of w
+  // changes sign (w_-1 = -w_0).
+  std::vector<double> src(kL.size(), 1.0), u(kL.size(), 0.0), v(kL.size(), 0.0), w(kL.size(), 0.0);
+  const DiffusionArgs d{kL, 0.0, 0.0, 0.1, ZBoundary::Rigid};
+  const double* s3[3] = {src.data(), src.data(), src.data()};
+  double* d3[3] = {u.data(), v.data(), w.data()};
+  viscous_diffusion_cpu(d, s3, d3);
+  EXPECT_EQ(u[kL.at(4, 4, 0)], 0.0);
+  EXPECT_DOUBLE_EQ(w[kL.at(4, 4, 0)], 0.1 * -2.0);
+  EXPECT_DOUBLE_EQ(w[kL.at(4, 4, kL.nz - 1)], 0.1 * -2.0);
+  EXPECT_EQ(w[kL.at(4, 4, 3)], 0.0);
+  // The divergence of a uniform w = 1 is zero inside and +-1 / (2 dz) at the lids (w_-1 = -w_0).
+  std::vector<double> zero(kL.size(), 0.0), f(kL.size(), 0.0);
+  const CentredArgs g{kL, 0.5, 0.5, 0.5, ZBoundary::Rigid};
+  divergence_cpu(g, zero.data(), zero.data(), src.data(), f.data());
+  EXPECT_EQ(f[kL.at(2, 2, 0)], 1.0);
+  EXPECT_EQ(f[kL.at(2, 2, 5)], 0.0);
+  EXPECT_EQ(f[kL.at(2, 2, kL.nz - 1)], -1.0);
+}
+
+TEST(DycoreKernels, BuoyancyAddsToW) {
+  auto theta = random_field(3);
+  std::vector<double> w(kL.size(), 1.0);
+  buoyancy_cpu(BuoyancyArgs{kL, 0.25}, theta.data(), w.data());
+  EXPECT_EQ(w[kL.at(5, 6, 7)], 1.0 + 0.25 * theta[kL.at(5, 6, 7)]);
+  EXPECT_EQ(w[kL.at(-1, 0, 0)], 1.0);  // the ghost ring is left to the halo exchange
 }
 
 TEST(DycoreKernels, AdvectorExtrapolatesToTheHalfStepOnFaces) {
@@ -110,36 +181,42 @@ using Dev = tdc_test::DeviceArray;
 TEST(DycoreCpuCudaAgreement, AdvectorGradientDivergence) {
   if (!tdc_test::have_device())
     GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
-  std::vector<double> f[6];
-  std::unique_ptr<Dev> d[6];
-  for (int q = 0; q < 6; ++q) {
-    f[q] = random_field(10 + q);
-    d[q].reset(new Dev(f[q]));
+  for (const ZBoundary zb : {ZBoundary::Periodic, ZBoundary::Rigid}) {
+    SCOPED_TRACE(zb == ZBoundary::Rigid ? "rigid lids" : "periodic");
+    std::vector<double> f[6];
+    std::unique_ptr<Dev> d[6];
+    for (int q = 0; q < 6; ++q) {
+      f[q] = random_field(10 + q);
+      d[q].reset(new Dev(f[q]));
+    }
+    std::vector<double> c[3] = {random_field(20), random_field(21), random_field(22)};
+    Dev dc0(c[0]), dc1(c[1]), dc2(c[2]);
+    const AdvectorArgs a{kL, 0.1, 0.2, 0.3, zb};
+    advector_cpu(a, VelocityPointers{f[0].data(), f[1].data(), f[2].data(), f[3].data(), f[4].data(), f[5].data()},
+                 c[0].data(), c[1].data(), c[2].data());
+    advector_cuda(a, VelocityPointers{d[0]->p, d[1]->p, d[2]->p, d[3]->p, d[4]->p, d[5]->p}, dc0.p, dc1.p, dc2.p, 0);
+    EXPECT_EQ(c[0], dc0.host());
+    EXPECT_EQ(c[1], dc1.host());
+    EXPECT_EQ(c[2], dc2.host());
+    const CentredArgs g{kL, 0.7, 0.8, 0.9, zb};
+    pressure_gradient_cpu(g, f[3].data(), f[0].data(), f[1].data(), f[2].data());
+    pressure_gradient_cuda(g, d[3]->p, d[0]->p, d[1]->p, d[2]->p, 0);
+    for (int q = 0; q < 3; ++q) EXPECT_EQ(f[q], d[q]->host()) << "pressure_gradient component " << q;
+    divergence_cpu(g, f[0].data(), f[1].data(), f[2].data(), f[4].data());
+    divergence_cuda(g, d[0]->p, d[1]->p, d[2]->p, d[4]->p, 0);
+    EXPECT_EQ(f[4], d[4]->host()) << "divergence";
+    const DiffusionArgs diff{kL, 0.01, 0.02, 0.03, zb};
+    const double* hs[3] = {f[3].data(), f[4].data(), f[5].data()};
+    double* hd[3] = {f[0].data(), f[1].data(), f[2].data()};
+    const double* ds[3] = {d[3]->p, d[4]->p, d[5]->p};
+    double* dd[3] = {d[0]->p, d[1]->p, d[2]->p};
+    viscous_diffusion_cpu(diff, hs, hd);
+    viscous_diffusion_cuda(diff, ds, dd, 0);
+    for (int q = 0; q < 3; ++q) EXPECT_EQ(f[q], d[q]->host()) << "viscous_diffusion component " << q;
+    buoyancy_cpu(BuoyancyArgs{kL, 0.3}, f[5].data(), f[2].data());
+    buoyancy_cuda(BuoyancyArgs{kL, 0.3}, d[5]->p, d[2]->p, 0);
+    EXPECT_EQ(f[2], d[2]->host()) << "buoyancy";
   }
-  std::vector<double> c[3] = {random_field(20), random_field(21), random_field(22)};
-  Dev dc0(c[0]), dc1(c[1]), dc2(c[2]);
-  const AdvectorArgs a{kL, 0.1, 0.2, 0.3};
-  advector_cpu(a, VelocityPointers{f[0].data(), f[1].data(), f[2].data(), f[3].data(), f[4].data(), f[5].data()},
-               c[0].data(), c[1].data(), c[2].data());
-  advector_cuda(a, VelocityPointers{d[0]->p, d[1]->p, d[2]->p, d[3]->p, d[4]->p, d[5]->p}, dc0.p, dc1.p, dc2.p, 0);
-  EXPECT_EQ(c[0], dc0.host());
-  EXPECT_EQ(c[1], dc1.host());
-  EXPECT_EQ(c[2], dc2.host());
-  const CentredArgs g{kL, 0.7, 0.8, 0.9};
-  pressure_gradient_cpu(g, f[3].data(), f[0].data(), f[1].data(), f[2].data());
-  pressure_gradient_cuda(g, d[3]->p, d[0]->p, d[1]->p, d[2]->p, 0);
-  for (int q = 0; q < 3; ++q) EXPECT_EQ(f[q], d[q]->host()) << "pressure_gradient component " << q;
-  divergence_cpu(g, f[0].data(), f[1].data(), f[2].data(), f[4].data());
-  divergence_cuda(g, d[0]->p, d[1]->p, d[2]->p, d[4]->p, 0);
-  EXPECT_EQ(f[4], d[4]->host()) << "divergence";
-  const DiffusionArgs diff{kL, 0.01, 0.02, 0.03};
-  const double* hs[3] = {f[3].data(), f[4].data(), f[5].data()};
-  double* hd[3] = {f[0].data(), f[1].data(), f[2].data()};
-  const double* ds[3] = {d[3]->p, d[4]->p, d[5]->p};
-  double* dd[3] = {d[0]->p, d[1]->p, d[2]->p};
-  viscous_diffusion_cpu(diff, hs, hd);
-  viscous_diffusion_cuda(diff, ds, dd, 0);
-  for (int q = 0; q < 3; ++q) EXPECT_EQ(f[q], d[q]->host()) << "viscous_diffusion component " << q;
 }
 #else
 TEST(DycoreCpuCudaAgreement, AdvectorGradientDivergence) { GTEST_SKIP() << "built without CUDA"; }
