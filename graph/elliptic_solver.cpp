@@ -17,6 +17,7 @@
 #include "../codelets/pcg_fused/pcg_fused_kernel.hpp"
 #include "../codelets/solver_scalars/solver_scalars.hpp"
 #include "../codelets/vector_update/vector_update.hpp"
+#include "../codelets/snapshot_copy/snapshot_copy.hpp"
 #include "halo_exchange.hpp"
 
 namespace tdc {
@@ -118,15 +119,23 @@ void EllipticSolver::residual(const TiledField& u, const TiledField& f, const Ti
 SolveResult EllipticSolver::read_state() {
   starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, state_);
   starpu_data_acquire(state_, STARPU_R);
-  const double* st = static_cast<const double*>(starpu_data_handle_to_pointer(state_, STARPU_MAIN_RAM));
+  const SolveResult res = result_of(static_cast<const double*>(starpu_data_handle_to_pointer(state_, STARPU_MAIN_RAM)));
+  starpu_data_release(state_);
+  return res;
+}
+
+SolveResult EllipticSolver::result_of(const double* st) const {
   SolveResult res;
   res.iterations = int(st[state::kIter]);
   res.converged = st[state::kConverged] != 0.0;
   if (st[state::kDone] < 2.0) res.iterations = -1;  // still running
   const int recorded = std::min<int>(int(st[state::kIter]) + 1, s_.max_iter + 1);
   res.residual_history.assign(st + state::kHistory, st + state::kHistory + recorded);
-  starpu_data_release(state_);
   return res;
+}
+
+void EllipticSolver::submit_state_copy(starpu_data_handle_t dst, int priority) const {
+  insert_snapshot_copy(state_, dst, priority);
 }
 
 void EllipticSolver::pcg_fused_iteration(const TiledField& u) {

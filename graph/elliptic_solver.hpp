@@ -52,6 +52,11 @@ class EllipticSolver {
   void submit_solve(const TiledField& u, const TiledField& f, int iterations);
   // Collective: the latest solve's result (waits for it).
   SolveResult read_state();
+  // A copy of the state as a task (for diagnostics read later), into a rank-0 vector of
+  // state_size() doubles; result_of() reads such a copy.
+  void submit_state_copy(starpu_data_handle_t dst, int priority) const;
+  int state_size() const { return int(state_host_.size()); }
+  SolveResult result_of(const double* state) const;
 
   // r = f - A u (one apply; u's halo is exchanged first). For tests and the final residual check.
   void residual(const TiledField& u, const TiledField& f, const TiledField& r);

@@ -111,9 +111,65 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks)
     for (int t = 0; t < d_.tiles(); ++t) insert_snapshot_copy(f_.vel[q][0]->handle(t), f_.old[q]->handle(t), kPrioBody);
   }
   if (bubble) balance_ = graph_->balance_rest_pressure(f_);
+  FlowDiagnosticsArgs a;
+  a.centred = CentredArgs{L, 0.5 / g.dx(), 0.5 / g.dy(), 0.5 / g.dz(), cfg.z_boundary};
+  a.cx = cfg.dt / g.dx();
+  a.cy = cfg.dt / g.dy();
+  a.cz = cfg.dt / g.dz();
+  a.dz = g.dz();
+  diagnostics_ = std::make_unique<AsyncFlowDiagnostics>(d_, rank, a, graph_->solver());
+}
+
+void DycoreModel::submit_diagnostics() {
+  const int now = int(step_ % 2);
+  const TiledField* vel[3] = {f_.vel[0][now], f_.vel[1][now], f_.vel[2][now]};
+  diagnostics_->submit(vel, f_.theta[now], step_, step_ * cfg_.dt);
+}
+
+std::vector<FlowDiagnostics> DycoreModel::take_diagnostics(bool finish) {
+  if (finish) diagnostics_->collect_all();
+  std::vector<FlowDiagnostics> out;
+  const Grid& g = cfg_.grid;
+  for (const FlowRecord& rec : diagnostics_->take_collected()) {
+    FlowDiagnostics r;
+    r.step = rec.step;
+    r.time = rec.time;
+    if (rec.step > 0) {  // the state before the first step holds no solve of a step
+      r.solver_iterations = rec.solve.iterations;
+      r.solver_converged = rec.solve.converged;
+      r.solver_residual = rec.solve.residual_history.empty() ? 0.0 : rec.solve.residual_history.back();
+    }
+    const FlowTotals& t = rec.totals;
+    r.kinetic_energy = dd_value(t.sum[kKineticEnergy]) / g.cells();
+    r.enstrophy = dd_value(t.sum[kEnstrophy]) / g.cells();
+    r.vorticity_l1 = dd_value(t.sum[kVorticityL1]) / g.cells();
+    r.vorticity_l2 = std::sqrt(2.0 * r.enstrophy);
+    r.vorticity_max = t.max[kMaxVorticity];
+    r.max_divergence = t.max[kMaxDivergence];
+    r.max_courant = t.max[kMaxCourant];
+    if (has_theta()) {
+      const double sum = dd_value(t.sum[kThetaSum]), moment = dd_value(t.sum[kThetaZ]);
+      r.theta_mean = sum / g.cells();
+      r.theta_max = t.max[kMaxTheta];
+      r.theta_centroid_z = moment / sum;
+      r.potential_energy = -(cfg_.gravity / cfg_.theta0) * moment / g.cells();
+    }
+    out.push_back(r);
+  }
+  return out;
 }
 
 void DycoreModel::submit_steps(long count) {
+  if (step_ == 0 && count > 0) {
+    // The one host wait of a run: the first step's solve sizes the budget (records, which size it
+    // later, arrive a few intervals late; until then the full solver.max_iter would be submitted).
+    graph_->submit_step(f_, step_);
+    ++step_;
+    --count;
+    FlowDiagnostics first;
+    first.solver_iterations = graph_->solver().read_state().iterations;
+    adapt_solver_budget(first);
+  }
   const unsigned window = unsigned(std::max(1, 2 * local_tiles_ * graph_->tasks_per_tile()));
   for (long n = 0; n < count; ++n) {
     graph_->submit_step(f_, step_);
@@ -166,7 +222,7 @@ FlowDiagnostics DycoreModel::diagnose() {
   };
   auto at = [&](int q, int i, int j, int k) { return value(v[q], q == 2 ? -1.0 : 1.0, i, j, k); };
   const double hx = 0.5 / g.dx(), hy = 0.5 / g.dy(), hz = 0.5 / g.dz();
-  DD ke, ens;
+  DD ke, ens, l1;
   for (int k = 0; k < nz; ++k)
     for (int j = 0; j < ny; ++j)
       for (int i = 0; i < nx; ++i) {
@@ -175,15 +231,20 @@ FlowDiagnostics DycoreModel::diagnose() {
         const double div = (hx * (at(0, i + 1, j, k) - at(0, i - 1, j, k)) + hy * (at(1, i, j + 1, k) - at(1, i, j - 1, k))) +
                            hz * (at(2, i, j, k + 1) - at(2, i, j, k - 1));
         r.max_divergence = std::max(r.max_divergence, std::fabs(div));
-        r.max_courant = std::max(r.max_courant, cfg_.dt * (std::fabs(u) / g.dx() + std::fabs(vv) / g.dy() +
-                                                           std::fabs(w) / g.dz()));
+        r.max_courant = std::max(r.max_courant, cfg_.dt / g.dx() * std::fabs(u) + cfg_.dt / g.dy() * std::fabs(vv) +
+                                                    cfg_.dt / g.dz() * std::fabs(w));
         const double ox = hy * (at(2, i, j + 1, k) - at(2, i, j - 1, k)) - hz * (at(1, i, j, k + 1) - at(1, i, j, k - 1));
         const double oy = hz * (at(0, i, j, k + 1) - at(0, i, j, k - 1)) - hx * (at(2, i + 1, j, k) - at(2, i - 1, j, k));
         const double oz = hx * (at(1, i + 1, j, k) - at(1, i - 1, j, k)) - hy * (at(0, i, j + 1, k) - at(0, i, j - 1, k));
-        ens = dd_add(ens, 0.5 * (ox * ox + oy * oy + oz * oz));
+        const double omega2 = ox * ox + oy * oy + oz * oz;
+        ens = dd_add(ens, 0.5 * omega2);
+        l1 = dd_add(l1, std::sqrt(omega2));
+        r.vorticity_max = std::max(r.vorticity_max, std::sqrt(omega2));
       }
   r.kinetic_energy = dd_value(ke) / g.cells();
   r.enstrophy = dd_value(ens) / g.cells();
+  r.vorticity_l1 = dd_value(l1) / g.cells();
+  r.vorticity_l2 = std::sqrt(2.0 * r.enstrophy);
   if (th.empty()) return r;
   DD sum, moment;
   double w_max = 0;
@@ -194,7 +255,7 @@ FlowDiagnostics DycoreModel::diagnose() {
         const std::size_t mx = (std::size_t(k) * ny + j) * nx + (nx - 1 - i), my = (std::size_t(k) * ny + (ny - 1 - j)) * nx + i;
         sum = dd_add(sum, th[o]);
         moment = dd_add(moment, th[o] * ((k + 0.5) * g.dz()));
-        r.theta_max = std::max(r.theta_max, th[o]);
+        r.theta_max = o == 0 ? th[o] : std::max(r.theta_max, th[o]);
         w_max = std::max(w_max, std::fabs(v[2][o]));
         double a = std::max(std::fabs(th[o] - th[mx]), std::fabs(th[o] - th[my]));
         double b = std::max(std::fabs(v[2][o] - v[2][mx]), std::fabs(v[2][o] - v[2][my]));

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "../graph/flow_diagnostics.hpp"
 #include "../graph/nft_step.hpp"
 #include "dycore_config.hpp"
 
@@ -15,6 +16,9 @@ struct FlowDiagnostics {
   double time = 0;
   double kinetic_energy = 0;   // (1/V) integral of |v|^2 / 2
   double enstrophy = 0;        // (1/V) integral of |curl v|^2 / 2, centred differences
+  double vorticity_l1 = 0;     // (1/V) integral of |curl v|
+  double vorticity_l2 = 0;     // sqrt((1/V) integral of |curl v|^2)
+  double vorticity_max = 0;    // max |curl v|
   double max_divergence = 0;   // max |D v| (the centred divergence the projection removes)
   double max_courant = 0;      // max of dt (|u|/dx + |v|/dy + |w|/dz)
   // With theta' (thermal bubble):
@@ -36,7 +40,14 @@ class DycoreModel {
   long step() const { return step_; }
   // Submits `count` steps with a bounded look-ahead; nothing waits inside a step.
   void submit_steps(long count);
-  // Collective: velocity gathered on rank 0, and the diagnostics computed from it (rank 0).
+  // Collective, asynchronous: submits the diagnostics of the current state (codelets on snapshots,
+  // graph/flow_diagnostics); nothing waits for them until their slot is reused.
+  void submit_diagnostics();
+  // Collective: the records collected so far (all of them with `finish`), in step order; complete
+  // on rank 0, the solver fields on every rank.
+  std::vector<FlowDiagnostics> take_diagnostics(bool finish);
+  // Collective and synchronous, the reference for the above: fields gathered on rank 0 and the same
+  // diagnostics computed there in plain loops, plus the mirror symmetries of a bubble.
   FlowDiagnostics diagnose();
   void gather(std::vector<double> (&vel)[3]);
   void gather_theta(std::vector<double>& theta);
@@ -55,6 +66,7 @@ class DycoreModel {
   std::vector<std::unique_ptr<TileStrips>> strips_;
   NftFields f_{};
   std::unique_ptr<NftStepGraph> graph_;
+  std::unique_ptr<AsyncFlowDiagnostics> diagnostics_;
   long step_ = 0;
   int local_tiles_ = 0;
   SolveResult balance_;

@@ -64,6 +64,14 @@ TileVectors::~TileVectors() {
   for (auto h : handles_) starpu_data_unregister(h);
 }
 
+RankZeroVector::RankZeroVector(int rank, int doubles) : host_(rank == 0 ? doubles : 0, 0.0) {
+  starpu_vector_data_register(&handle_, rank == 0 ? STARPU_MAIN_RAM : -1,
+                              rank == 0 ? reinterpret_cast<uintptr_t>(host_.data()) : 0, doubles, sizeof(double));
+  starpu_mpi_data_register(handle_, next_data_tag(), 0);
+}
+
+RankZeroVector::~RankZeroVector() { starpu_data_unregister(handle_); }
+
 ScratchBuffer::ScratchBuffer(std::size_t bytes) {
   starpu_vector_data_register(&handle_, -1, 0, (bytes + sizeof(double) - 1) / sizeof(double), sizeof(double));
 }

@@ -63,6 +63,21 @@ class TileVectors {
   std::vector<starpu_data_handle_t> handles_;
 };
 
+// A small vector owned by rank 0, its host copy there (other ranks receive it on demand): solver
+// state snapshots and the like.
+class RankZeroVector {
+ public:
+  RankZeroVector(int rank, int doubles);
+  ~RankZeroVector();
+  RankZeroVector(const RankZeroVector&) = delete;
+  RankZeroVector& operator=(const RankZeroVector&) = delete;
+  starpu_data_handle_t handle() const { return handle_; }
+
+ private:
+  std::vector<double> host_;
+  starpu_data_handle_t handle_ = nullptr;
+};
+
 // Per-worker temporary memory for a codelet (STARPU_SCRATCH): allocated by StarPU on whichever
 // device runs the task, never transferred.
 class ScratchBuffer {

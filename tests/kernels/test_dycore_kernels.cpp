@@ -11,6 +11,7 @@
 
 #include "codelets/advector/advector_kernel.hpp"
 #include "codelets/buoyancy/buoyancy_kernel.hpp"
+#include "codelets/flow_diagnostics/flow_diagnostics_kernel.hpp"
 #include "codelets/elliptic_apply/elliptic_apply_kernel.hpp"
 #include "codelets/pressure_gradient/pressure_gradient_kernel.hpp"
 #include "codelets/solver_scalars/solver_state.hpp"
@@ -175,8 +176,64 @@ TEST(DycoreKernels, ViscousDiffusionIsTheCompactLaplacian) {
   EXPECT_LT(worst, 1e-14);
 }
 
+FlowDiagnosticsArgs flow_args(ZBoundary zb) {
+  FlowDiagnosticsArgs a;
+  a.centred = CentredArgs{kL, 0.6, 0.7, 0.8, zb};
+  a.cx = 0.1;
+  a.cy = 0.2;
+  a.cz = 0.3;
+  a.dz = 0.5;
+  a.with_theta = 1;
+  return a;
+}
+
+TEST(DycoreKernels, FlowDiagnosticsSumsAndMaxima) {
+  // A uniform flow (1, 2, 3) with theta' = 1 everywhere: no vorticity and no divergence inside;
+  // under lids w's mirror makes D v = +-3 * 2 gz at the bottom and top levels.
+  std::vector<double> u(kL.size(), 1.0), v(kL.size(), 2.0), w(kL.size(), 3.0), th(kL.size(), 1.0);
+  std::vector<double> out(kFlowDoubles);
+  const double cells = double(kL.nx) * kL.ny * kL.nz;
+  for (const ZBoundary zb : {ZBoundary::Periodic, ZBoundary::Rigid}) {
+    flow_diagnostics_cpu(flow_args(zb), u.data(), v.data(), w.data(), th.data(), out.data());
+    EXPECT_EQ(out[2 * kKineticEnergy], 7.0 * cells);
+    EXPECT_EQ(out[2 * kEnstrophy], 0.0);
+    EXPECT_EQ(out[2 * kThetaSum], cells);
+    EXPECT_DOUBLE_EQ(out[2 * kThetaZ], kL.nx * kL.ny * 0.5 * (kL.nz * kL.nz / 2.0));  // sum of (k + 1/2) dz
+    EXPECT_DOUBLE_EQ(out[2 * kFlowSums + kMaxCourant], 0.1 + 0.4 + 0.9);
+    EXPECT_EQ(out[2 * kFlowSums + kMaxDivergence], zb == ZBoundary::Rigid ? 0.8 * 6.0 : 0.0);
+    EXPECT_EQ(out[2 * kFlowSums + kMaxTheta], 1.0);
+  }
+  // Solid rotation u = -y, v = x: vorticity 2 in z (centred differences are exact on it).
+  for (int k = 0; k < kL.nz; ++k)
+    for (int j = -kL.halo; j < kL.ny + kL.halo; ++j)
+      for (int i = -kL.halo; i < kL.nx + kL.halo; ++i) {
+        u[kL.at(i, j, k)] = -j * 1.0 / (2 * 0.7);  // gy (y_j+1 - y_j-1) = 1 with y = j / (2 gy)
+        v[kL.at(i, j, k)] = i * 1.0 / (2 * 0.6);
+        w[kL.at(i, j, k)] = 0.0;
+      }
+  flow_diagnostics_cpu(flow_args(ZBoundary::Periodic), u.data(), v.data(), w.data(), th.data(), out.data());
+  EXPECT_DOUBLE_EQ(out[2 * kFlowSums + kMaxVorticity], 2.0);
+  EXPECT_DOUBLE_EQ(out[2 * kVorticityL1], 2.0 * cells);
+  EXPECT_DOUBLE_EQ(out[2 * kEnstrophy], 2.0 * cells);
+}
+
 #if defined(TASKDYCORE_HAVE_CUDA)
 using Dev = tdc_test::DeviceArray;
+
+TEST(DycoreCpuCudaAgreement, FlowDiagnostics) {
+  if (!tdc_test::have_device())
+    GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
+  const auto u = random_field(31), v = random_field(32), w = random_field(33), th = random_field(34);
+  Dev du(u), dv(v), dw(w), dth(th);
+  Dev scratch(std::vector<double>(flow_diagnostics_scratch_bytes(kL) / sizeof(double) + 1, 0.0));
+  for (const ZBoundary zb : {ZBoundary::Periodic, ZBoundary::Rigid}) {
+    std::vector<double> cpu(kFlowDoubles), zero(kFlowDoubles, 0.0);
+    Dev gpu(zero);
+    flow_diagnostics_cpu(flow_args(zb), u.data(), v.data(), w.data(), th.data(), cpu.data());
+    flow_diagnostics_cuda(flow_args(zb), du.p, dv.p, dw.p, dth.p, scratch.p, gpu.p, 0);
+    EXPECT_EQ(cpu, gpu.host()) << (zb == ZBoundary::Rigid ? "rigid lids" : "periodic");
+  }
+}
 
 TEST(DycoreCpuCudaAgreement, AdvectorGradientDivergence) {
   if (!tdc_test::have_device())
@@ -220,6 +277,7 @@ TEST(DycoreCpuCudaAgreement, AdvectorGradientDivergence) {
 }
 #else
 TEST(DycoreCpuCudaAgreement, AdvectorGradientDivergence) { GTEST_SKIP() << "built without CUDA"; }
+TEST(DycoreCpuCudaAgreement, FlowDiagnostics) { GTEST_SKIP() << "built without CUDA"; }
 #endif
 
 }  // namespace
