@@ -89,6 +89,35 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
   for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f.vel[q][next], *f.vel_strips[q]);
 }
 
+SolveResult NftStepGraph::solve_from_zero(const NftFields& f) {
+  // From p = 0 this may take more than one budget: restart from the iterate, up to 10 budgets.
+  SolveResult r = solver_->solve(*f.p, *f.rhs);
+  for (int round = 1; round < 10 && !r.converged; ++round) {
+    const int done = r.iterations;
+    r = solver_->solve(*f.p, *f.rhs);
+    r.iterations += done;
+  }
+  submit_halo_exchange(d_, *f.p, *f.p_strips);
+  return r;
+}
+
+SolveResult NftStepGraph::project_velocity(const NftFields& f) {
+  const TileLayout& L = d_.layout();
+  const CentredArgs rhs_divergence{L, -gx_, -gy_, -gz_, s_.zb};  // A phi = -L phi = -D v
+  const CentredArgs gradient{L, gx_, gy_, gz_, s_.zb};
+  for (int t = 0; t < d_.tiles(); ++t) {
+    const starpu_data_handle_t v[3] = {f.vel[0][0]->handle(t), f.vel[1][0]->handle(t), f.vel[2][0]->handle(t)};
+    insert_divergence(rhs_divergence, v, f.rhs->handle(t), kPrioBody);
+  }
+  const SolveResult r = solve_from_zero(f);
+  for (int t = 0; t < d_.tiles(); ++t) {
+    const starpu_data_handle_t v[3] = {f.vel[0][0]->handle(t), f.vel[1][0]->handle(t), f.vel[2][0]->handle(t)};
+    insert_pressure_gradient(gradient, f.p->handle(t), v, kPrioBody);
+  }
+  for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f.vel[q][0], *f.vel_strips[q]);
+  return r;
+}
+
 SolveResult NftStepGraph::balance_rest_pressure(const NftFields& f) {
   const TileLayout& L = d_.layout();
   const BuoyancyArgs buoyancy{L, s_.buoyancy};
@@ -98,14 +127,7 @@ SolveResult NftStepGraph::balance_rest_pressure(const NftFields& f) {
     const starpu_data_handle_t v[3] = {f.old[0]->handle(t), f.old[1]->handle(t), f.old[2]->handle(t)};
     insert_divergence(rhs_divergence, v, f.rhs->handle(t), kPrioBody);
   }
-  // From p = 0 this may take more than one budget: restart from the iterate, up to 10 budgets.
-  SolveResult r = solver_->solve(*f.p, *f.rhs);
-  for (int round = 1; round < 10 && !r.converged; ++round) {
-    const int done = r.iterations;
-    r = solver_->solve(*f.p, *f.rhs);
-    r.iterations += done;
-  }
-  submit_halo_exchange(d_, *f.p, *f.p_strips);
+  const SolveResult r = solve_from_zero(f);
   for (int t = 0; t < d_.tiles(); ++t) insert_snapshot_copy(f.vel[2][0]->handle(t), f.old[2]->handle(t), kPrioBody);
   return r;
 }

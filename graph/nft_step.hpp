@@ -52,6 +52,9 @@ class NftStepGraph {
   // L p^0 = D(b theta'^0 z), so that the first step's explicit half forcing is already balanced
   // (with p^0 = 0 the first solve overshoots by the whole hydrostatic pressure). Waits for the solve.
   SolveResult balance_rest_pressure(const NftFields& f);
+  // Makes v^0 (vel[.][0], ghost rings valid) free of centred divergence: L phi = D v, v <- v - G phi,
+  // with phi in p (which must be 0; it holds phi afterwards). Waits for the solve.
+  SolveResult project_velocity(const NftFields& f);
   EllipticSolver& solver() { return *solver_; }
   // Iterations submitted per step from now on (submitted iterations past convergence cost only
   // their scheduling, so the run sizes this from the iterations it has seen).
@@ -59,6 +62,7 @@ class NftStepGraph {
   int tasks_per_tile() const;
 
  private:
+  SolveResult solve_from_zero(const NftFields& f);
   const Decomposition& d_;
   NftSettings s_;
   MpdataGraph mpdata_;

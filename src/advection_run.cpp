@@ -13,6 +13,7 @@
 
 #include "advection_model.hpp"
 #include "checksum.hpp"
+#include "grid_axes.hpp"
 #include "io/checkpoint.hpp"
 #include "io/field_writer.hpp"
 #include "io/time_series.hpp"
@@ -49,14 +50,6 @@ ErrorNorms error_norms(const AdvectionConfig& cfg, const AdvectionCase& ac, cons
 nlohmann::json grid_json(const AdvectionConfig& c) {
   return {{"nx", c.grid.nx}, {"ny", c.grid.ny}, {"nz", c.grid.nz}, {"lx", c.grid.lx}, {"ly", c.grid.ly},
           {"lz", c.grid.lz}, {"z_boundary", c.z_boundary == ZBoundary::Rigid ? "rigid" : "periodic"}};
-}
-
-io::GridAxes axes_of(const Grid& g) {
-  io::GridAxes a;
-  for (int i = 0; i < g.nx; ++i) a.x.push_back((i + 0.5) * g.dx());
-  for (int j = 0; j < g.ny; ++j) a.y.push_back((j + 0.5) * g.dy());
-  for (int k = 0; k < g.nz; ++k) a.z.push_back((k + 0.5) * g.dz());
-  return a;
 }
 
 }  // namespace
@@ -114,7 +107,7 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
       std::lock_guard<std::mutex> lock(hdf5);
       if (!writer)
         writer = std::make_unique<io::FieldWriter>(
-            o.out_dir + "/fields.h5", axes_of(cfg.grid), std::vector<std::string>{"psi"},
+            o.out_dir + "/fields.h5", cell_centre_axes(cfg.grid), std::vector<std::string>{"psi"},
             std::vector<std::pair<std::string, std::string>>{{"title", "taskdycore MPDATA advection"},
                                                              {"case", cfg.name},
                                                              {"flow", to_string(cfg.flow)}},

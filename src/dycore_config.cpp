@@ -21,9 +21,11 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   DycoreConfig c;
   r.choice("case.kind", "dycore", {"dycore"});
   c.name = r.text("case.name", c.name);
-  c.initial = r.choice("case.initial", "taylor_green", {"taylor_green", "thermal_bubble"}) == "thermal_bubble"
-                  ? InitialState::ThermalBubble
-                  : InitialState::TaylorGreen;
+  const std::string initial =
+      r.choice("case.initial", "taylor_green", {"taylor_green", "taylor_green_modified", "thermal_bubble"});
+  c.initial = initial == "thermal_bubble"          ? InitialState::ThermalBubble
+              : initial == "taylor_green_modified" ? InitialState::TaylorGreenModified
+                                                   : InitialState::TaylorGreen;
   const bool bubble = c.initial == InitialState::ThermalBubble;
   c.velocity = r.number("case.velocity", c.velocity);
   c.viscosity = r.number("physics.viscosity", c.viscosity);
@@ -59,6 +61,8 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   c.divergence_tolerance = r.number("solver.divergence_tolerance", c.divergence_tolerance);
   c.solver_budget = int(r.integer("solver.max_iter", c.solver_budget));
   c.diagnostics_interval = int(r.integer("diagnostics.interval", c.diagnostics_interval));
+  c.write_fields = r.boolean("output.fields", c.write_fields);
+  c.fields_interval = int(r.integer("output.fields_interval", c.fields_interval));
   c.scheduler = r.choice("runtime.scheduler", "dmdas", {"dmdas", "dmda", "lws", "ws", "eager", "prio", "random"});
   c.cpu_tasks_with_gpu = r.boolean("runtime.cpu_tasks_with_gpu", false);
   r.reject_unknown();
@@ -98,7 +102,9 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
     require(number <= 0.5, "physics.viscosity",
             "explicit diffusion is unstable: nu dt (1/dx^2 + 1/dy^2 + 1/dz^2) = " + std::to_string(number) + " > 0.5");
   }
-  const double courant = (bubble ? 0.0 : c.velocity) * c.dt * (1.0 / (c.grid.lx / c.grid.nx) + 1.0 / (c.grid.ly / c.grid.ny));
+  const double courant = (bubble ? 0.0 : c.velocity) * c.dt *
+                         (1.0 / (c.grid.lx / c.grid.nx) + 1.0 / (c.grid.ly / c.grid.ny) +
+                          (c.initial == InitialState::TaylorGreenModified ? 1.0 / (c.grid.lz / c.grid.nz) : 0.0));
   require(courant <= 1.0, "time.dt",
           "the initial flow's Courant sum is " + std::to_string(courant) + " > 1 (MPDATA is unstable)");
   require(c.mpdata.iord >= 1 && c.mpdata.iord <= 4, "mpdata.iord", "must be between 1 and 4");
@@ -107,6 +113,7 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   require(c.divergence_tolerance > 0, "solver.divergence_tolerance", "must be positive");
   require(c.solver_budget >= 1, "solver.max_iter", "must be positive");
   require(c.diagnostics_interval >= 1, "diagnostics.interval", "must be positive");
+  require(c.fields_interval >= 0, "output.fields_interval", "must be 0 (final state only) or positive");
   k.tol_rel = 0.0;
   k.tol_abs = 2.0 * c.divergence_tolerance / c.dt;
   k.max_iter = c.solver_budget;

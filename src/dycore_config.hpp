@@ -12,7 +12,10 @@
 
 namespace tdc {
 
-enum class InitialState { TaylorGreen, ThermalBubble };
+// TaylorGreen: u = V sin x cos y cos z, v = -V cos x sin y cos z, w = 0, with its analytic pressure.
+// TaylorGreenModified: paper 000 eq. (3), u = V sin x cos y cos z, v = V cos x sin y cos z,
+// w = V sin x cos y, not divergence-free: projected by a pressure solve before the first step.
+enum class InitialState { TaylorGreen, TaylorGreenModified, ThermalBubble };
 
 // A warm bubble at rest: theta' = amplitude cos^2(pi r / (2 radius)) inside the sphere r < radius.
 struct BubbleSettings {
@@ -40,6 +43,8 @@ struct DycoreConfig {
   double divergence_tolerance = 1e-6;  // bound on max |D v| after each step (solver: ||r|| <= 2 tol / dt)
   int solver_budget = 100;           // iterations submitted per step
   int diagnostics_interval = 10;     // steps between kinetic energy / divergence records
+  bool write_fields = true;          // fields.h5 (+ .xmf): u, v, w, p (and theta') at the end
+  int fields_interval = 0;           // and every this many steps (0: the final state only)
   std::string scheduler = "dmdas";
   bool cpu_tasks_with_gpu = false;
 };

@@ -3,6 +3,7 @@
 // states; diagnostics from gathered fields.
 #pragma once
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "../graph/flow_diagnostics.hpp"
@@ -51,9 +52,13 @@ class DycoreModel {
   FlowDiagnostics diagnose();
   void gather(std::vector<double> (&vel)[3]);
   void gather_theta(std::vector<double>& theta);
+  // Collective: u, v, w, p (and theta') gathered on rank 0, named as field_names() says.
+  std::vector<std::string> field_names() const;
+  void gather_fields(std::vector<std::vector<double>>& fields);
   bool has_theta() const { return f_.theta[0] != nullptr; }
-  // The start-up pressure solve of a state at rest (the thermal bubble); empty otherwise.
-  const SolveResult& balance_solve() const { return balance_; }
+  // The start-up solve: the hydrostatic balance of a bubble at rest, or the projection of the
+  // modified Taylor-Green velocity; empty (0 iterations) otherwise.
+  const SolveResult& startup_solve() const { return startup_; }
   // Sizes the per-step solver budget from the latest solve: 1.5 x its iterations + 5, at most
   // solver.max_iter. The same on every rank (they read the same state), so results do not change.
   void adapt_solver_budget(const FlowDiagnostics& latest);
@@ -69,7 +74,7 @@ class DycoreModel {
   std::unique_ptr<AsyncFlowDiagnostics> diagnostics_;
   long step_ = 0;
   int local_tiles_ = 0;
-  SolveResult balance_;
+  SolveResult startup_;
 };
 
 }  // namespace tdc

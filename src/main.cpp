@@ -134,7 +134,7 @@ int dycore_command(int argc, char** argv, const std::string& case_file, const st
                  restart, out_dir, force, cfg))
     return 2;
   tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{cfg.scheduler, trace_dir, cfg.cpu_tasks_with_gpu});
-  prepare_out_dir(rt, out_dir, force, {"diagnostics.csv", "summary.json"});
+  prepare_out_dir(rt, out_dir, force, {"diagnostics.csv", "summary.json", "fields.h5", "fields.xmf"});
   if (rt.rank() == 0) {
     std::printf("taskdycore: case '%s' (dycore, NFT, %s), grid %dx%dx%d, tiles %dx%d, %d rank(s), %d CPU + %d CUDA "
                 "workers, scheduler %s\n",
@@ -158,7 +158,8 @@ int dycore_command(int argc, char** argv, const std::string& case_file, const st
     } else {
       std::printf(", kinetic energy never grows: %s\n", v["kinetic_energy_never_grows"].get<bool>() ? "yes" : "NO");
     }
-    std::printf("taskdycore: output in %s (summary.json, diagnostics.csv)\n", out_dir.c_str());
+    std::printf("taskdycore: output in %s (summary.json, diagnostics.csv%s)\n", out_dir.c_str(),
+                cfg.write_fields ? ", fields.h5, fields.xmf" : "");
     if (summary.contains("aborted"))
       std::fprintf(stderr, "taskdycore: error: %s\n", summary["aborted"].get<std::string>().c_str());
   }
