@@ -48,6 +48,7 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   // steps wait meanwhile; the advection model's writer thread is not used here yet).
   std::unique_ptr<io::FieldWriter> writer;
   long fields_written_at = -1;
+  nlohmann::json field_checksums = nlohmann::json::array();  // of u, v, w at each record (CPU/GPU comparisons)
   double output_s = 0;
   auto write_fields = [&]() {
     const auto w0 = std::chrono::steady_clock::now();
@@ -55,6 +56,8 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
     model.gather_fields(f);
     fields_written_at = model.step();
     if (rt.rank() == 0) {
+      field_checksums.push_back({{"step", model.step()},
+                                 {"velocity_checksum", checksum_hex(f[0]) + checksum_hex(f[1]) + checksum_hex(f[2])}});
       const auto names = model.field_names();
       if (!writer) {
         std::vector<std::pair<std::string, std::string>> units{
@@ -209,6 +212,7 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
     j["initial_projection"] = {{"iterations", b.iterations}, {"converged", b.converged}};
   }
   j["velocity_checksum"] = checksum_hex(v[0]) + checksum_hex(v[1]) + checksum_hex(v[2]);
+  j["field_records"] = field_checksums;
   if (!out_dir.empty()) {
     std::ofstream csv(std::filesystem::path(out_dir) / "diagnostics.csv");
     csv << "step,time,kinetic_energy,enstrophy,vorticity_l1,vorticity_l2,vorticity_max,max_divergence,max_courant,"

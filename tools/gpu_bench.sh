@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # On the device machine (bundle from tools/make_bundle.sh), from the repo root:
 #   tools/gpu_bench.sh BUNDLE [all|tests|gpu|hybrid|diagnostics|trace|elliptic|ncu|dycore]...   (default: all)
+#   sections for the dynamical core: table11 (CPU vs GPU at 128^3, paper 000 Table XI), dycore_perf
 # Runs the CPU/CUDA agreement and model tests, CPU-vs-GPU bitwise runs, `bench mpdata` at 256^3
 # over tiles, FCT, overlap, kernel variants, CPU+GPU placement, diagnostics overhead, and a trace.
 # Results in $OUT/results.tgz; the key lines on stdout. Every figure in docs/performance.md
@@ -97,6 +98,64 @@ for n in ("tg_gpu_64", "tg_gpu_128", "tg_gpu_128_pcg", "tg_gpu_256_pcg"):
         s = json.load(open(f"{r}/{n}/summary.json"))
         print(n, "ms/step %.2f" % s["ms_per_step"], "its", s["solver"]["iterations"], "max|div| %.3g" % s["validation"]["max_divergence"],
               "KE", s["validation"]["kinetic_energy"]["value"][-1])
+    except Exception as e:
+        print(n, "failed", e)
+PY
+fi
+if want table11; then
+  # Paper 000 Table XI: the modified Taylor-Green flow at 128^3, 400 steps, fields at 0, 200, 400, on 12
+  # CPU workers (4x4 tiles; in the background while the tests run) and on the GPU (1 tile).
+  t11=(cases/taylor_green.toml --set case.initial='"taylor_green_modified"' --set grid.nx=128 --set grid.ny=128
+       --set grid.nz=128 --set time.dt=0.01 --set time.steps=400 --set output.fields_interval=200 --set diagnostics.interval=50)
+  (STARPU_NCUDA=0 STARPU_NCPU=12 timeout 560 taskdycore run "${t11[@]}" --set tiles.x=4 --set tiles.y=4 \
+     --out "$res/t11_cpu" > "$res/t11_cpu.log" 2>&1; echo "t11_cpu exit $?" >> "$res/t11_cpu.log") &
+  cpu_job=$!
+  tests
+  run t11_gpu STARPU_NCPU=0 -- "${t11[@]}"
+  wait $cpu_job
+  tail -2 "$res/t11_cpu.log"
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+try:
+    a = json.load(open(f"{r}/t11_cpu/summary.json")); b = json.load(open(f"{r}/t11_gpu/summary.json"))
+    for x, y in zip(a["field_records"], b["field_records"]):
+        print("Table XI step", x["step"], "CPU (12 workers, 4x4 tiles) vs GPU (1 tile) u, v, w bitwise equal:",
+              x["velocity_checksum"] == y["velocity_checksum"])
+    print("mean |omega| CPU", a["validation"]["vorticity_magnitude"]["l1"][-1], "GPU", b["validation"]["vorticity_magnitude"]["l1"][-1],
+          "| ms/step CPU %.1f GPU %.2f" % (a["ms_per_step"], b["ms_per_step"]))
+except Exception as e:
+    print("table11 failed", e)
+PY
+fi
+if want dycore_perf; then
+  tg=(cases/taylor_green.toml --set output.fields=false)
+  g128=(--set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set solver.max_iter=200)
+  g256=(--set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 --set solver.max_iter=400)
+  run tg128_gcr STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" --set time.steps=40
+  run tg128_pcg STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" --set time.steps=40 --set solver.method=pcg
+  run tg128_pcg_hybrid STARPU_NCPU=15 -- "${tg[@]}" "${g128[@]}" --set time.steps=40 --set solver.method=pcg --set runtime.cpu_tasks_with_gpu=true --set tiles.x=2 --set tiles.y=2
+  run tg128_pcg_diag1 STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" --set time.steps=40 --set solver.method=pcg --set diagnostics.interval=1
+  run tg128_pcg_diag40 STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" --set time.steps=40 --set solver.method=pcg --set diagnostics.interval=40
+  run tg256_pcg STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" --set time.steps=12 --set diagnostics.interval=4 --set solver.method=pcg
+  run tg256_pcg_diag1 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" --set time.steps=12 --set diagnostics.interval=1 --set solver.method=pcg
+  run tg256_pcg_diag12 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" --set time.steps=12 --set diagnostics.interval=12 --set solver.method=pcg
+  bub=(cases/thermal_bubble.toml --set output.fields=false)
+  run bubble64_gpu STARPU_NCPU=0 -- "${bub[@]}"
+  run bubble128_gpu STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20 --set solver.method=pcg --set solver.max_iter=200
+  run bubble_trace STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=4 --set diagnostics.interval=2 --set solver.method=pcg --set solver.max_iter=200 --trace "$res/bubble_trace"
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+for n in ("tg128_gcr", "tg128_pcg", "tg128_pcg_hybrid", "tg128_pcg_diag1", "tg128_pcg_diag40", "tg256_pcg", "tg256_pcg_diag1",
+          "tg256_pcg_diag12", "bubble64_gpu", "bubble128_gpu"):
+    try:
+        s = json.load(open(f"{r}/{n}/summary.json")); v = s["validation"]
+        line = "%s ms/step %.2f Mcell/s %.1f its %s max|div| %.3g" % (n, s["ms_per_step"], s["mcells_per_s"], s["solver"]["iterations"][-3:], v["max_divergence"])
+        if "rise_height" in v:
+            line += " z %.1f -> %.1f theta drift %.1e budget %.3g sym %.1e" % (v["rise_height"]["centroid_z"][0], v["rise_height"]["centroid_z"][-1],
+                v["theta_relative_change_max"], v["energy_budget_error"], v["symmetry"]["theta_max_relative_asymmetry"])
+        print(line)
     except Exception as e:
         print(n, "failed", e)
 PY
