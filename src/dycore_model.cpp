@@ -178,6 +178,7 @@ void DycoreModel::submit_steps(long count) {
     ++step_;
     --count;
     FlowDiagnostics first;
+    first.step = 1;
     first.solver_iterations = graph_->solver().read_state().iterations;
     adapt_solver_budget(first);
   }
@@ -190,8 +191,11 @@ void DycoreModel::submit_steps(long count) {
 }
 
 void DycoreModel::adapt_solver_budget(const FlowDiagnostics& latest) {
-  if (latest.solver_iterations <= 0) return;
-  graph_->set_solver_budget(std::min(cfg_.solver_budget, latest.solver_iterations * 3 / 2 + 5));
+  if (latest.step <= 0) return;
+  // A solve still unfinished when its budget ran out (iterations -1) has outgrown the budget: back
+  // to the whole solver.max_iter until a record shows how many it takes now.
+  const int want = latest.solver_iterations < 0 ? cfg_.solver_budget : latest.solver_iterations * 3 / 2 + 5;
+  graph_->set_solver_budget(std::min(cfg_.solver_budget, want));
 }
 
 void DycoreModel::gather(std::vector<double> (&vel)[3]) {

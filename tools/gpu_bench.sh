@@ -155,6 +155,44 @@ for n in ("tg128_gcr", "tg128_pcg", "tg128_pcg_hybrid", "tg128_pcg_diag1", "tg12
         print(n, "failed", e)
 PY
 fi
+if want dycore_overhead; then
+  # Diagnostics every step vs once per run, alternated (A B A B) to see the run-to-run spread.
+  tg=(cases/taylor_green.toml --set output.fields=false --set solver.method=pcg)
+  g128=(--set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set solver.max_iter=200 --set time.steps=200)
+  g256=(--set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 --set solver.max_iter=400 --set time.steps=30)
+  for rep in 1 2; do
+    run ov128_none_$rep STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" --set diagnostics.interval=200
+    run ov128_every_$rep STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" --set diagnostics.interval=1
+    run ov256_none_$rep STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" --set diagnostics.interval=30
+    run ov256_every_$rep STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" --set diagnostics.interval=1
+  done
+  bub=(cases/thermal_bubble.toml --set output.fields=false --set solver.method=pcg)
+  run bubble128_gpu STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20 --set solver.max_iter=200
+  run bubble128_hybrid STARPU_NCPU=15 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=100 --set diagnostics.interval=20 --set solver.max_iter=200 --set runtime.cpu_tasks_with_gpu=true --set tiles.x=2 --set tiles.y=2
+  run bubble256_gpu STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.5 --set time.steps=100 --set diagnostics.interval=20 --set solver.max_iter=400
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+def ms(n):
+    return json.load(open(f"{r}/{n}/summary.json"))["ms_per_step"]
+for g in ("128", "256"):
+    try:
+        none = [ms(f"ov{g}_none_{k}") for k in (1, 2)]; every = [ms(f"ov{g}_every_{k}") for k in (1, 2)]
+        print(f"TG {g}^3 PCG GPU: diagnostics once {none} ms/step, every step {every} ms/step: overhead %+.1f %% (min vs min), %+.1f %% (mean vs mean)"
+              % (100 * (min(every) / min(none) - 1), 100 * (sum(every) / sum(none) - 1)))
+    except Exception as e:
+        print("overhead", g, "failed", e)
+for n in ("bubble128_gpu", "bubble128_hybrid", "bubble256_gpu"):
+    try:
+        s = json.load(open(f"{r}/{n}/summary.json")); v = s["validation"]
+        print("%s ms/step %.2f Mcell/s %.1f its %s converged %s max|div| %.3g z %.1f -> %.1f theta drift %.1e budget %.3g sym %.1e" % (
+            n, s["ms_per_step"], s["mcells_per_s"], s["solver"]["iterations"][-3:], s["solver"]["converged_every_step_checked"],
+            v["max_divergence"], v["rise_height"]["centroid_z"][0], v["rise_height"]["centroid_z"][-1], v["theta_relative_change_max"],
+            v["energy_budget_error"], v["symmetry"]["theta_max_relative_asymmetry"]))
+    except Exception as e:
+        print(n, "failed", e)
+PY
+fi
 if want ncu && command -v ncu >/dev/null; then
   STARPU_NCPU=0 timeout 300 ncu --target-processes all --kernel-name regex:'fused|precon_kernel|apply_kernel|direction_kernel' \
     --launch-skip 20 --launch-count 8 --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
