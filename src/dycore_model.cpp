@@ -1,6 +1,7 @@
 #include "dycore_model.hpp"
 
 #include <starpu.h>
+#include <starpu_mpi.h>
 
 #include <algorithm>
 #include <cmath>
@@ -129,6 +130,7 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks)
   a.cz = cfg.dt / g.dz();
   a.dz = g.dz();
   diagnostics_ = std::make_unique<AsyncFlowDiagnostics>(d_, rank, a, graph_->solver());
+  for (auto& v : budget_state_) v = std::make_unique<RankZeroVector>(rank, graph_->solver().state_size());
 }
 
 void DycoreModel::submit_diagnostics() {
@@ -172,29 +174,38 @@ std::vector<FlowDiagnostics> DycoreModel::take_diagnostics(bool finish) {
 
 void DycoreModel::submit_steps(long count) {
   if (step_ == 0 && count > 0) {
-    // The one host wait of a run: the first step's solve sizes the budget (records, which size it
-    // later, arrive a few intervals late; until then the full solver.max_iter would be submitted).
+    // The one host wait of a run: the first step's solve sizes the budget.
     graph_->submit_step(f_, step_);
     ++step_;
     --count;
-    FlowDiagnostics first;
-    first.step = 1;
-    first.solver_iterations = graph_->solver().read_state().iterations;
-    adapt_solver_budget(first);
+    size_solver_budget(graph_->solver().read_state().iterations);
   }
   const unsigned window = unsigned(std::max(1, 2 * local_tiles_ * graph_->tasks_per_tile()));
   for (long n = 0; n < count; ++n) {
     graph_->submit_step(f_, step_);
     ++step_;
     starpu_task_wait_for_n_submitted(window);
+    if (step_ % kBudgetEvery != 0) continue;
+    // Every kBudgetEvery steps: copy the solver state (a task), and size the budget from the copy
+    // made kBudgetEvery steps earlier, long finished since the submission window is 2 steps. Fixed
+    // steps, so the budget (and hence the result) is the same for any tiles, scheduler or ranks.
+    const int slot = int(step_ / kBudgetEvery % 2);
+    graph_->solver().submit_state_copy(budget_state_[slot]->handle(), kPrioHalo);
+    if (step_ < 2 * kBudgetEvery) continue;
+    const starpu_data_handle_t h = budget_state_[1 - slot]->handle();
+    starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, h);
+    starpu_data_acquire(h, STARPU_R);
+    const int iterations =
+        graph_->solver().result_of(static_cast<const double*>(starpu_data_handle_to_pointer(h, STARPU_MAIN_RAM))).iterations;
+    starpu_data_release(h);
+    size_solver_budget(iterations);
   }
 }
 
-void DycoreModel::adapt_solver_budget(const FlowDiagnostics& latest) {
-  if (latest.step <= 0) return;
-  // A solve still unfinished when its budget ran out (iterations -1) has outgrown the budget: back
-  // to the whole solver.max_iter until a record shows how many it takes now.
-  const int want = latest.solver_iterations < 0 ? cfg_.solver_budget : latest.solver_iterations * 3 / 2 + 5;
+void DycoreModel::size_solver_budget(int iterations) {
+  // A solve still unfinished when its budget ran out (-1) has outgrown it: the whole solver.max_iter
+  // until a later solve tells how many it takes now.
+  const int want = iterations < 0 ? cfg_.solver_budget : iterations * 3 / 2 + 5;
   graph_->set_solver_budget(std::min(cfg_.solver_budget, want));
 }
 

@@ -59,9 +59,6 @@ class DycoreModel {
   // The start-up solve: the hydrostatic balance of a bubble at rest, or the projection of the
   // modified Taylor-Green velocity; empty (0 iterations) otherwise.
   const SolveResult& startup_solve() const { return startup_; }
-  // Sizes the per-step solver budget from the latest solve: 1.5 x its iterations + 5, at most
-  // solver.max_iter. The same on every rank (they read the same state), so results do not change.
-  void adapt_solver_budget(const FlowDiagnostics& latest);
 
  private:
   DycoreConfig cfg_;
@@ -72,6 +69,12 @@ class DycoreModel {
   NftFields f_{};
   std::unique_ptr<NftStepGraph> graph_;
   std::unique_ptr<AsyncFlowDiagnostics> diagnostics_;
+  // The per-step solver budget (iterations submitted; the solve stops on the GPU at the tolerance):
+  // 1.5 x the iterations a recent solve took + 5, at most solver.max_iter, from state copies made
+  // every kBudgetEvery steps. The same on every rank, so results do not depend on ranks.
+  static constexpr int kBudgetEvery = 4;
+  std::unique_ptr<RankZeroVector> budget_state_[2];
+  void size_solver_budget(int iterations);
   long step_ = 0;
   int local_tiles_ = 0;
   SolveResult startup_;

@@ -25,7 +25,6 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   auto take = [&](bool finish) {
     for (const FlowDiagnostics& r : model.take_diagnostics(finish)) {
       records.push_back(r);
-      model.adapt_solver_budget(r);
       if (progress && rt.rank() == 0 && r.step > 0) {
         std::printf("step %ld t %.4f  KE %.8g  max|div| %.3g  Courant %.3f  solver %d its", r.step, r.time,
                     r.kinetic_energy, r.max_divergence, r.max_courant, r.solver_iterations);
