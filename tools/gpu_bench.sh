@@ -193,6 +193,32 @@ for n in ("bubble128_gpu", "bubble128_hybrid", "bubble256_gpu"):
         print(n, "failed", e)
 PY
 fi
+if want bubble; then
+  bub=(cases/thermal_bubble.toml --set output.fields=false --set solver.method=pcg)
+  run bubble64_gpu STARPU_NCPU=0 -- "${bub[@]}"
+  run bubble128_gpu STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20 --set solver.max_iter=200
+  run bubble128_hybrid STARPU_NCPU=15 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=100 --set diagnostics.interval=20 --set solver.max_iter=200 --set runtime.cpu_tasks_with_gpu=true --set tiles.x=2 --set tiles.y=2
+  run bubble128_gpu100 STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=100 --set diagnostics.interval=20 --set solver.max_iter=200
+  run bubble256_gpu STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.5 --set time.steps=100 --set diagnostics.interval=20 --set solver.max_iter=400
+  run tg128_gcr STARPU_NCPU=0 -- cases/taylor_green.toml --set output.fields=false --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set solver.max_iter=200 --set time.steps=100
+  run tg64_cpu16 STARPU_NCUDA=0 STARPU_NCPU=16 -- cases/taylor_green.toml --set output.fields=false --set tiles.x=4 --set tiles.y=4 --set time.steps=40
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+for n in ("bubble64_gpu", "bubble128_gpu", "bubble128_hybrid", "bubble128_gpu100", "bubble256_gpu", "tg128_gcr", "tg64_cpu16"):
+    try:
+        s = json.load(open(f"{r}/{n}/summary.json")); v = s["validation"]
+        line = "%s ms/step %.2f Mcell/s %.1f its %s converged %s max|div| %.3g" % (n, s["ms_per_step"], s["mcells_per_s"],
+            s["solver"]["iterations"][-3:], s["solver"]["converged_every_step_checked"], v["max_divergence"])
+        if "rise_height" in v:
+            line += " z %.1f -> %.1f theta drift %.1e budget %.3g sym %.1e" % (v["rise_height"]["centroid_z"][0],
+                v["rise_height"]["centroid_z"][-1], v["theta_relative_change_max"], v["energy_budget_error"],
+                v["symmetry"]["theta_max_relative_asymmetry"])
+        print(line)
+    except Exception as e:
+        print(n, "failed", e)
+PY
+fi
 if want ncu && command -v ncu >/dev/null; then
   STARPU_NCPU=0 timeout 300 ncu --target-processes all --kernel-name regex:'fused|precon_kernel|apply_kernel|direction_kernel' \
     --launch-skip 20 --launch-count 8 --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
