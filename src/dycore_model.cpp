@@ -173,13 +173,6 @@ std::vector<FlowDiagnostics> DycoreModel::take_diagnostics(bool finish) {
 }
 
 void DycoreModel::submit_steps(long count) {
-  if (step_ == 0 && count > 0) {
-    // The one host wait of a run: the first step's solve sizes the budget.
-    graph_->submit_step(f_, step_);
-    ++step_;
-    --count;
-    size_solver_budget(graph_->solver().read_state().iterations);
-  }
   const unsigned window = unsigned(std::max(1, 2 * local_tiles_ * graph_->tasks_per_tile()));
   for (long n = 0; n < count; ++n) {
     graph_->submit_step(f_, step_);
@@ -203,9 +196,10 @@ void DycoreModel::submit_steps(long count) {
 }
 
 void DycoreModel::size_solver_budget(int iterations) {
-  // A solve still unfinished when its budget ran out (-1) has outgrown it: the whole solver.max_iter
-  // until a later solve tells how many it takes now.
-  const int want = iterations < 0 ? cfg_.solver_budget : iterations * 3 / 2 + 5;
+  // Iteration counts vary by half from step to step (the residual left by one solve seeds the next)
+  // and grow fast while a flow starts: twice the count + 10. A solve still unfinished when its budget
+  // ran out (-1) has outgrown it: the whole solver.max_iter until a later one tells what it takes.
+  const int want = iterations < 0 ? cfg_.solver_budget : 2 * iterations + 10;
   graph_->set_solver_budget(std::min(cfg_.solver_budget, want));
 }
 

@@ -70,8 +70,9 @@ class DycoreModel {
   std::unique_ptr<NftStepGraph> graph_;
   std::unique_ptr<AsyncFlowDiagnostics> diagnostics_;
   // The per-step solver budget (iterations submitted; the solve stops on the GPU at the tolerance):
-  // 1.5 x the iterations a recent solve took + 5, at most solver.max_iter, from state copies made
-  // every kBudgetEvery steps. The same on every rank, so results do not depend on ranks.
+  // solver.max_iter for the first 2 kBudgetEvery steps, then twice the iterations of the solve
+  // kBudgetEvery steps back + 10 (at most solver.max_iter), from state copies made every
+  // kBudgetEvery steps. The same on every rank, so results do not depend on ranks.
   static constexpr int kBudgetEvery = 4;
   std::unique_ptr<RankZeroVector> budget_state_[2];
   void size_solver_budget(int iterations);
