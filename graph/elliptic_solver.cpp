@@ -116,11 +116,13 @@ void EllipticSolver::residual(const TiledField& u, const TiledField& f, const Ti
 }
 
 // Brings the state to every rank and reads it there (all ranks see the same values).
-SolveResult EllipticSolver::read_state() {
-  starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, state_);
-  starpu_data_acquire(state_, STARPU_R);
-  const SolveResult res = result_of(static_cast<const double*>(starpu_data_handle_to_pointer(state_, STARPU_MAIN_RAM)));
-  starpu_data_release(state_);
+SolveResult EllipticSolver::read_state() { return read_state_copy(state_); }
+
+SolveResult EllipticSolver::read_state_copy(starpu_data_handle_t copy) const {
+  starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, copy);
+  starpu_data_acquire(copy, STARPU_R);
+  const SolveResult res = result_of(static_cast<const double*>(starpu_data_handle_to_pointer(copy, STARPU_MAIN_RAM)));
+  starpu_data_release(copy);
   return res;
 }
 

@@ -56,12 +56,14 @@ class EllipticSolver {
   // state_size() doubles; result_of() reads such a copy.
   void submit_state_copy(starpu_data_handle_t dst, int priority) const;
   int state_size() const { return int(state_host_.size()); }
-  SolveResult result_of(const double* state) const;
+  // Collective: the result held in such a copy (or the state itself), read on every rank (waits for it).
+  SolveResult read_state_copy(starpu_data_handle_t copy) const;
 
   // r = f - A u (one apply; u's halo is exchanged first). For tests and the final residual check.
   void residual(const TiledField& u, const TiledField& f, const TiledField& r);
 
  private:
+  SolveResult result_of(const double* state) const;
   void submit_start(const TiledField& u, const TiledField& f);
   void submit_iteration(const TiledField& u);
   void zero(const TiledField& y, const TiledField& any_finite);

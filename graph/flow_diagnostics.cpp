@@ -63,11 +63,7 @@ void AsyncFlowDiagnostics::collect(int slot) {
     starpu_data_release(s.partials.handle(t));
     r.totals = t == 0 ? part : combine(r.totals, part);
   }
-  // Every rank sizes its solver budget from the solve, so every rank reads it.
-  starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, s.state.handle());
-  starpu_data_acquire(s.state.handle(), STARPU_R);
-  r.solve = solver_.result_of(static_cast<const double*>(starpu_data_handle_to_pointer(s.state.handle(), STARPU_MAIN_RAM)));
-  starpu_data_release(s.state.handle());
+  r.solve = solver_.read_state_copy(s.state.handle());
   collected_.push_back(std::move(r));
   s.pending = false;
 }

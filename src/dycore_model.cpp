@@ -185,13 +185,7 @@ void DycoreModel::submit_steps(long count) {
     const int slot = int(step_ / kBudgetEvery % 2);
     graph_->solver().submit_state_copy(budget_state_[slot]->handle(), kPrioHalo);
     if (step_ < 2 * kBudgetEvery) continue;
-    const starpu_data_handle_t h = budget_state_[1 - slot]->handle();
-    starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, h);
-    starpu_data_acquire(h, STARPU_R);
-    const int iterations =
-        graph_->solver().result_of(static_cast<const double*>(starpu_data_handle_to_pointer(h, STARPU_MAIN_RAM))).iterations;
-    starpu_data_release(h);
-    size_solver_budget(iterations);
+    size_solver_budget(graph_->solver().read_state_copy(budget_state_[1 - slot]->handle()).iterations);
   }
 }
 
