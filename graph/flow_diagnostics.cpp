@@ -1,11 +1,10 @@
 #include "flow_diagnostics.hpp"
 
-#include <starpu_mpi.h>
-
 #include <algorithm>
 
 #include "../codelets/common/codelet.hpp"
 #include "../codelets/snapshot_copy/snapshot_copy.hpp"
+#include "reductions.hpp"
 
 namespace tdc {
 
@@ -54,15 +53,10 @@ void AsyncFlowDiagnostics::collect(int slot) {
   FlowRecord r;
   r.step = s.step;
   r.time = s.time;
-  for (int t = 0; t < d_.tiles(); ++t) {
-    starpu_mpi_get_data_on_node(MPI_COMM_WORLD, s.partials.handle(t), 0);
-    if (rank_ != 0) continue;
-    starpu_data_acquire(s.partials.handle(t), STARPU_R);
-    const FlowTotals part = flow_totals_from(
-        static_cast<const double*>(starpu_data_handle_to_pointer(s.partials.handle(t), STARPU_MAIN_RAM)));
-    starpu_data_release(s.partials.handle(t));
+  read_tile_partials(d_, rank_, s.partials, [&](int t, const double* v) {
+    const FlowTotals part = flow_totals_from(v);
     r.totals = t == 0 ? part : combine(r.totals, part);
-  }
+  });
   r.solve = solver_.read_state_copy(s.state.handle());
   collected_.push_back(std::move(r));
   s.pending = false;

@@ -14,14 +14,10 @@ void MomentsReduction::submit(const TiledField& psi, const TiledField& g, int pr
 
 Moments collect_tile_moments(const Decomposition& d, int rank, const TileVectors& partials) {
   Moments total{};
-  for (int t = 0; t < d.tiles(); ++t) {
-    starpu_mpi_get_data_on_node(MPI_COMM_WORLD, partials.handle(t), 0);
-    if (rank != 0) continue;
-    starpu_data_acquire(partials.handle(t), STARPU_R);
-    const Moments m = moments_from(static_cast<const double*>(starpu_data_handle_to_pointer(partials.handle(t), STARPU_MAIN_RAM)));
-    starpu_data_release(partials.handle(t));
+  read_tile_partials(d, rank, partials, [&](int t, const double* v) {
+    const Moments m = moments_from(v);
     total = t == 0 ? m : combine(total, m);
-  }
+  });
   return total;
 }
 

@@ -69,10 +69,8 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks)
     if (!f_.p->owned(t)) continue;
     ++local_tiles_;
     std::fill(f_.g->host(t), f_.g->host(t) + L.size(), 1.0);  // ghost ring included
-    if (bubble) {  // at rest, theta' = A cos^2(pi r / 2R) in the sphere r < R, ghost ring included
+    if (bubble) {  // at rest (fields start at 0), theta' = A cos^2(pi r / 2R) in the sphere r < R, ghost ring included
       const BubbleSettings& b = cfg.bubble;
-      for (int q = 0; q < 3; ++q) std::fill(f_.vel[q][0]->host(t), f_.vel[q][0]->host(t) + L.size(), 0.0);
-      std::fill(f_.p->host(t), f_.p->host(t) + L.size(), 0.0);
       for (int k = 0; k < L.nz; ++k)
         for (int j = -L.halo; j < L.ny + L.halo; ++j)
           for (int i = -L.halo; i < L.nx + L.halo; ++i) {
@@ -216,8 +214,9 @@ void DycoreModel::gather_fields(std::vector<std::vector<double>>& fields) {
   if (has_theta()) gather_theta(fields[4]);
 }
 
-FlowDiagnostics DycoreModel::diagnose() {
-  std::vector<double> v[3], th;
+FlowDiagnostics DycoreModel::diagnose(std::vector<double> (*vel)[3]) {
+  std::vector<double> own[3], th;
+  std::vector<double> (&v)[3] = vel ? *vel : own;
   gather(v);
   if (has_theta()) gather_theta(th);
   const SolveResult s = graph_->solver().read_state();

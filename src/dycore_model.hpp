@@ -48,8 +48,9 @@ class DycoreModel {
   // on rank 0, the solver fields on every rank.
   std::vector<FlowDiagnostics> take_diagnostics(bool finish);
   // Collective and synchronous, the reference for the above: fields gathered on rank 0 and the same
-  // diagnostics computed there in plain loops, plus the mirror symmetries of a bubble.
-  FlowDiagnostics diagnose();
+  // diagnostics computed there in plain loops, plus the mirror symmetries of a bubble. The gathered
+  // velocity is left in `vel` when given.
+  FlowDiagnostics diagnose(std::vector<double> (*vel)[3] = nullptr);
   void gather(std::vector<double> (&vel)[3]);
   void gather_theta(std::vector<double>& theta);
   // Collective: u, v, w, p (and theta') gathered on rank 0, named as field_names() says.

@@ -93,11 +93,11 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   rt.wait_all();
   const double stepping = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - output_s;
   take(true);
-  // The mirror symmetries need whole fields: once, from the final state, gathered.
-  const FlowDiagnostics final_state = model.diagnose();
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // The bubble's mirror symmetries need whole fields: once, from the final state, gathered.
   std::vector<double> v[3];
-  model.gather(v);
+  const FlowDiagnostics final_state = model.has_theta() ? model.diagnose(&v) : FlowDiagnostics{};
+  if (!model.has_theta()) model.gather(v);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   nlohmann::json j;
   if (rt.rank() != 0) return j;
 
