@@ -29,19 +29,6 @@ void initialise(const Decomposition& d, const AdvectionCase& ac, TiledField& psi
 
 }  // namespace
 
-// The interiors of the owned tiles from a global field ([nz][ny][nx]); ghosts come from the halo exchange.
-void load_interiors(const Decomposition& d, const std::vector<double>& global, TiledField& psi) {
-  const TileLayout& L = d.layout();
-  const int gnx = L.nx * d.tiles_x(), gny = L.ny * d.tiles_y();
-  for (int t = 0; t < d.tiles(); ++t) {
-    if (!psi.owned(t)) continue;
-    for (int k = 0; k < L.nz; ++k)
-      for (int j = 0; j < L.ny; ++j)
-        for (int i = 0; i < L.nx; ++i)
-          psi.host(t)[L.at(i, j, k)] = global[(std::size_t(k) * gny + d.origin_y(t) + j) * gnx + d.origin_x(t) + i];
-  }
-}
-
 AdvectionModel::AdvectionModel(const AdvectionConfig& cfg, int rank, int ranks, const io::CheckpointState* restart)
     : cfg_(cfg),
       rank_(rank),
@@ -65,7 +52,7 @@ AdvectionModel::AdvectionModel(const AdvectionConfig& cfg, int rank, int ranks, 
   TiledField* s[3] = {s1_.get(), s2_.get(), s3_.get()};
   initialise(d_, case_, psi_a_, c, s, g_);
   if (restart) {
-    load_interiors(d_, restart->psi, psi_a_);
+    load_interiors(d_, restart->field("psi"), psi_a_);
     step_ = restart->step;
     // The field of step n lives in psi[n % 2]: keep that invariant (the graph alternates on it).
     if (step_ % 2) std::swap(fields_.psi[0], fields_.psi[1]);

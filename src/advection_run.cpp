@@ -63,7 +63,7 @@ void check_courant(const AdvectionConfig& cfg) {
 
 void check_restart(const AdvectionConfig& cfg, const std::string& path) {
   try {
-    const io::CheckpointState s = io::read_checkpoint(path, trajectory_fingerprint(cfg), false);
+    const io::CheckpointState s = io::read_checkpoint(path, trajectory_fingerprint(cfg), {"psi"}, false);
     if (s.nx != cfg.grid.nx || s.ny != cfg.grid.ny || s.nz != cfg.grid.nz)
       throw ConfigError("--restart", "'" + path + "' holds a field of another size");
     if (s.step >= cfg.steps)
@@ -78,7 +78,7 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
   const int rank = rt.rank();
   std::unique_ptr<io::CheckpointState> restart;
   if (!o.restart.empty())
-    restart = std::make_unique<io::CheckpointState>(io::read_checkpoint(o.restart, trajectory_fingerprint(cfg)));
+    restart = std::make_unique<io::CheckpointState>(io::read_checkpoint(o.restart, trajectory_fingerprint(cfg), {"psi"}));
   AdvectionModel model(cfg, rank, rt.size(), restart.get());
   const AdvectionCase& ac = model.analytic();
   const double max_courant = ac.max_courant();
@@ -103,7 +103,8 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
   double output_s = 0;
   std::unique_ptr<AsyncFieldOutput> output;
   if (!o.out_dir.empty())
-    output = std::make_unique<AsyncFieldOutput>(model.decomposition(), rank, [&](double time, const std::vector<double>& f) {
+    output = std::make_unique<AsyncFieldOutput>(model.decomposition(), rank, 1, [&](double time,
+                                                                                  const std::vector<std::vector<double>>& f) {
       std::lock_guard<std::mutex> lock(hdf5);
       if (!writer)
         writer = std::make_unique<io::FieldWriter>(
@@ -112,19 +113,20 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
                                                              {"case", cfg.name},
                                                              {"flow", to_string(cfg.flow)}},
             std::vector<std::pair<std::string, std::string>>{{"psi", "1"}});
-      writer->append(time, {f.data()});
+      writer->append(time, {f[0].data()});
     });
   auto write_record = [&]() {  // collective; returns at once
     if (!output) return;
     const auto t0 = Clock::now();
-    output->submit(model.psi(), model.time());
+    output->submit({&model.psi()}, model.time());
     output_s += seconds_since(t0);
   };
   auto write_checkpoint = [&]() {  // collective: gathers psi, rank 0 writes checkpoint.h5 atomically
     if (o.out_dir.empty()) return;
     const auto t0 = Clock::now();
     io::CheckpointState s;
-    model.gather(s.psi);
+    s.fields.emplace_back("psi", std::vector<double>{});
+    model.gather(s.fields[0].second);
     if (rank == 0) {
       s.step = model.step();
       s.time = model.time();

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <iterator>
 #include <fstream>
 #include <sstream>
 
@@ -63,6 +65,8 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   c.diagnostics_interval = int(r.integer("diagnostics.interval", c.diagnostics_interval));
   c.write_fields = r.boolean("output.fields", c.write_fields);
   c.fields_interval = int(r.integer("output.fields_interval", c.fields_interval));
+  c.write_checkpoint = r.boolean("output.checkpoint", c.write_checkpoint);
+  c.checkpoint_interval = int(r.integer("output.checkpoint_interval", c.checkpoint_interval));
   c.scheduler = r.choice("runtime.scheduler", "dmdas", {"dmdas", "dmda", "lws", "ws", "eager", "prio", "random"});
   c.cpu_tasks_with_gpu = r.boolean("runtime.cpu_tasks_with_gpu", false);
   r.reject_unknown();
@@ -114,6 +118,9 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   require(c.solver_budget >= 1, "solver.max_iter", "must be positive");
   require(c.diagnostics_interval >= 1, "diagnostics.interval", "must be positive");
   require(c.fields_interval >= 0, "output.fields_interval", "must be 0 (final state only) or positive");
+  require(c.checkpoint_interval >= 0, "output.checkpoint_interval", "must be 0 (at the end only) or positive");
+  require(c.checkpoint_interval == 0 || c.write_checkpoint, "output.checkpoint_interval",
+          "needs output.checkpoint = true");
   k.tol_rel = 0.0;
   k.tol_abs = 2.0 * c.divergence_tolerance / c.dt;
   k.max_iter = c.solver_budget;
@@ -128,6 +135,47 @@ DycoreConfig load_dycore_config(const std::string& path, const std::vector<std::
 
 DycoreConfig parse_dycore_config(const std::string& text, const std::vector<std::string>& overrides) {
   return config_detail::load_text(text, overrides, read);
+}
+
+std::vector<std::pair<std::string, std::string>> dycore_trajectory_fingerprint(const DycoreConfig& c) {
+  auto num = [](double v) {
+    char s[40];
+    std::snprintf(s, sizeof s, "%.17g", v);
+    return std::string(s);
+  };
+  const char* initial = c.initial == InitialState::ThermalBubble          ? "thermal_bubble"
+                        : c.initial == InitialState::TaylorGreenModified ? "taylor_green_modified"
+                                                                         : "taylor_green";
+  std::vector<std::pair<std::string, std::string>> f{
+      {"case.kind", "dycore"},
+      {"case.name", c.name},
+      {"case.initial", initial},
+      {"case.velocity", num(c.velocity)},
+      {"grid.nx", std::to_string(c.grid.nx)},
+      {"grid.ny", std::to_string(c.grid.ny)},
+      {"grid.nz", std::to_string(c.grid.nz)},
+      {"grid.lx", num(c.grid.lx)},
+      {"grid.ly", num(c.grid.ly)},
+      {"grid.lz", num(c.grid.lz)},
+      {"grid.z_boundary", c.z_boundary == ZBoundary::Rigid ? "rigid" : "periodic"},
+      {"time.dt", num(c.dt)},
+      {"physics.viscosity", num(c.viscosity)},
+      {"mpdata.iord", std::to_string(c.mpdata.iord)},
+      {"mpdata.fct", c.mpdata.fct ? "true" : "false"},
+      {"mpdata.iga", c.mpdata.iga ? "true" : "false"},
+      {"solver.method", to_string(c.solver.method)},
+      {"solver.fused", c.solver.fused ? "true" : "false"},
+      {"solver.restart", std::to_string(c.solver.restart)},
+      {"solver.divergence_tolerance", num(c.divergence_tolerance)}};
+  if (c.initial == InitialState::ThermalBubble) {
+    const std::pair<std::string, std::string> bubble[] = {
+        {"physics.gravity", num(c.gravity)},   {"physics.theta0", num(c.theta0)},
+        {"bubble.amplitude", num(c.bubble.amplitude)}, {"bubble.radius", num(c.bubble.radius)},
+        {"bubble.x", num(c.bubble.x)},         {"bubble.y", num(c.bubble.y)},
+        {"bubble.z", num(c.bubble.z)}};
+    f.insert(f.end(), std::begin(bubble), std::end(bubble));
+  }
+  return f;
 }
 
 }  // namespace tdc

@@ -45,11 +45,18 @@ struct DycoreConfig {
   int diagnostics_interval = 10;     // steps between kinetic energy / divergence records
   bool write_fields = true;          // fields.h5 (+ .xmf): u, v, w, p (and theta') at the end
   int fields_interval = 0;           // and every this many steps (0: the final state only)
+  bool write_checkpoint = true;      // checkpoint.h5 at the end (and on SIGINT/SIGTERM), for --restart
+  int checkpoint_interval = 0;       // and every this many steps (0: at the end only)
   std::string scheduler = "dmdas";
   bool cpu_tasks_with_gpu = false;
 };
 
 DycoreConfig load_dycore_config(const std::string& path, const std::vector<std::string>& overrides);
 DycoreConfig parse_dycore_config(const std::string& toml_text, const std::vector<std::string>& overrides);
+
+// The settings a resumed run must share with its checkpoint ("key" -> value as text): the case, the
+// grid, the physics, dt and the numerics. Not time.steps, tiles, ranks, scheduler, output or the
+// solver's iteration cap (none of which changes a converged trajectory).
+std::vector<std::pair<std::string, std::string>> dycore_trajectory_fingerprint(const DycoreConfig& c);
 
 }  // namespace tdc

@@ -31,7 +31,13 @@ NftSettings settings_of(const DycoreConfig& c) {
 
 }  // namespace
 
-DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks)
+std::vector<std::string> DycoreModel::checkpoint_fields(const DycoreConfig& cfg) {
+  std::vector<std::string> n{"u", "v", "w", "u_previous", "v_previous", "w_previous", "p"};
+  if (cfg.initial == InitialState::ThermalBubble) n.push_back("theta");
+  return n;
+}
+
+DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io::CheckpointState* restart)
     : cfg_(cfg), rank_(rank), d_(cfg.grid, cfg.tiles_x, cfg.tiles_y, halo_of(cfg), ranks) {
   auto field = [&](const char* name) {
     owned_.push_back(std::make_unique<TiledField>(name, d_, rank));
@@ -69,6 +75,7 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks)
     if (!f_.p->owned(t)) continue;
     ++local_tiles_;
     std::fill(f_.g->host(t), f_.g->host(t) + L.size(), 1.0);  // ghost ring included
+    if (restart) continue;
     if (bubble) {  // at rest (fields start at 0), theta' = A cos^2(pi r / 2R) in the sphere r < R, ghost ring included
       const BubbleSettings& b = cfg.bubble;
       for (int k = 0; k < L.nz; ++k)
@@ -107,8 +114,27 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks)
               cfg.velocity * cfg.velocity / 16 * (std::cos(2 * x) + std::cos(2 * y)) * (std::cos(2 * z) + 2);
         }
   }
-  for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f_.vel[q][0], *f_.vel_strips[q]);  // ghost rings
-  if (modified) {
+  if (restart) {
+    // The state of step n: v^n in vel[.][n % 2] and theta'^n in theta[n % 2] (the graph alternates
+    // on that), interiors from the checkpoint, ghost rings by halo exchanges.
+    step_ = first_step_ = restart->step;
+    const int now = int(step_ % 2);
+    TiledField* into[] = {f_.vel[0][now], f_.vel[1][now], f_.vel[2][now], f_.old[0], f_.old[1], f_.old[2], f_.p,
+                          f_.theta[now]};
+    TileStrips* strips_of[] = {f_.vel_strips[0], f_.vel_strips[1], f_.vel_strips[2], f_.vel_strips[0],
+                               f_.vel_strips[1], f_.vel_strips[2], f_.p_strips, f_.theta_strips};
+    const auto names = checkpoint_fields(cfg);
+    for (std::size_t n = 0; n < names.size(); ++n) {
+      load_interiors(d_, restart->field(names[n]), *into[n]);
+      submit_halo_exchange(d_, *into[n], *strips_of[n]);
+    }
+    for (const auto& [name, value] : restart->budgets) {
+      if (name == "startup_iterations") startup_.iterations = int(value);
+      if (name == "startup_converged") startup_.converged = value != 0;
+    }
+  }
+  if (!restart) for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f_.vel[q][0], *f_.vel_strips[q]);  // ghost rings
+  if (modified && !restart) {
     startup_ = graph_->project_velocity(f_);
     // p^0 = 0 again (it held the projection's potential); the first steps' solves find the pressure.
     for (int t = 0; t < d_.tiles(); ++t) {
@@ -118,9 +144,12 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks)
       starpu_data_release(f_.p->handle(t));
     }
   }
-  for (int q = 0; q < 3; ++q)  // v^(-1) = v^0 as tasks
-    for (int t = 0; t < d_.tiles(); ++t) insert_snapshot_copy(f_.vel[q][0]->handle(t), f_.old[q]->handle(t), kPrioBody);
-  if (bubble) startup_ = graph_->balance_rest_pressure(f_);
+  if (!restart) {
+    for (int q = 0; q < 3; ++q)  // v^(-1) = v^0 as tasks
+      for (int t = 0; t < d_.tiles(); ++t)
+        insert_snapshot_copy(f_.vel[q][0]->handle(t), f_.old[q]->handle(t), kPrioBody);
+    if (bubble) startup_ = graph_->balance_rest_pressure(f_);
+  }
   FlowDiagnosticsArgs a;
   a.centred = CentredArgs{L, 0.5 / g.dx(), 0.5 / g.dy(), 0.5 / g.dz(), cfg.z_boundary};
   a.cx = cfg.dt / g.dx();
@@ -182,7 +211,7 @@ void DycoreModel::submit_steps(long count) {
     // steps, so the budget (and hence the result) is the same for any tiles, scheduler or ranks.
     const int slot = int(step_ / kBudgetEvery % 2);
     graph_->solver().submit_state_copy(budget_state_[slot]->handle(), kPrioHalo);
-    if (step_ < 2 * kBudgetEvery) continue;
+    if (step_ - first_step_ < 2 * kBudgetEvery) continue;  // no copy kBudgetEvery steps back yet
     size_solver_budget(graph_->solver().read_state_copy(budget_state_[1 - slot]->handle()).iterations);
   }
 }
@@ -197,6 +226,31 @@ void DycoreModel::size_solver_budget(int iterations) {
 
 void DycoreModel::gather(std::vector<double> (&vel)[3]) {
   for (int q = 0; q < 3; ++q) gather_field(d_, *f_.vel[q][step_ % 2], rank_, vel[q]);
+}
+
+void DycoreModel::gather_state(io::CheckpointState& s) {
+  const int now = int(step_ % 2);
+  const TiledField* from[] = {f_.vel[0][now], f_.vel[1][now], f_.vel[2][now], f_.old[0], f_.old[1], f_.old[2], f_.p,
+                              f_.theta[now]};
+  const auto names = checkpoint_fields(cfg_);
+  s.fields.clear();
+  for (std::size_t n = 0; n < names.size(); ++n) {
+    s.fields.emplace_back(names[n], std::vector<double>{});
+    gather_field(d_, *from[n], rank_, s.fields.back().second);
+  }
+  s.step = step_;
+  s.time = step_ * cfg_.dt;
+  s.nx = cfg_.grid.nx;
+  s.ny = cfg_.grid.ny;
+  s.nz = cfg_.grid.nz;
+  s.budgets = {{"startup_iterations", double(startup_.iterations)}, {"startup_converged", startup_.converged ? 1.0 : 0.0}};
+}
+
+std::vector<const TiledField*> DycoreModel::output_fields() const {
+  const int now = int(step_ % 2);
+  std::vector<const TiledField*> f{f_.vel[0][now], f_.vel[1][now], f_.vel[2][now], f_.p};
+  if (has_theta()) f.push_back(f_.theta[now]);
+  return f;
 }
 
 void DycoreModel::gather_theta(std::vector<double>& theta) { gather_field(d_, *f_.theta[step_ % 2], rank_, theta); }

@@ -9,6 +9,7 @@
 #include "../graph/flow_diagnostics.hpp"
 #include "../graph/nft_step.hpp"
 #include "dycore_config.hpp"
+#include "io/checkpoint.hpp"
 
 namespace tdc {
 
@@ -36,7 +37,18 @@ struct FlowDiagnostics {
 
 class DycoreModel {
  public:
-  DycoreModel(const DycoreConfig& cfg, int rank, int ranks);
+  // `restart` (optional) replaces the initial state by a checkpoint's fields and step (the fields
+  // checkpoint_fields() names); no start-up solve is made then.
+  DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io::CheckpointState* restart = nullptr);
+  // The fields that determine the trajectory from a step on: v^n, v^(n-1), p^n (the explicit half
+  // forcing and the solver's first guess) and theta'^n with buoyancy.
+  static std::vector<std::string> checkpoint_fields(const DycoreConfig& cfg);
+  // Collective: those fields gathered on rank 0 into `s` (with the step, time and grid size).
+  void gather_state(io::CheckpointState& s);
+  // The step the model started from (0, or a checkpoint's).
+  long first_step() const { return first_step_; }
+  // This step's u, v, w, p (and theta'), as field_names() names them (for output snapshots).
+  std::vector<const TiledField*> output_fields() const;
   const Decomposition& decomposition() const { return d_; }
   long step() const { return step_; }
   // Submits `count` steps with a bounded look-ahead; nothing waits inside a step.
@@ -77,7 +89,7 @@ class DycoreModel {
   static constexpr int kBudgetEvery = 4;
   std::unique_ptr<RankZeroVector> budget_state_[2];
   void size_solver_budget(int iterations);
-  long step_ = 0;
+  long step_ = 0, first_step_ = 0;
   int local_tiles_ = 0;
   SolveResult startup_;
 };

@@ -21,6 +21,7 @@
 #include "elliptic_config.hpp"
 #include "elliptic_run.hpp"
 #include "runtime.hpp"
+#include "stop_request.hpp"
 
 namespace fs = std::filesystem;
 
@@ -62,7 +63,7 @@ bool load_case(Load load, const std::string& case_file, const std::vector<std::s
                const std::string& restart, std::string& out_dir, bool force, Config& cfg) {
   try {
     cfg = load(case_file, sets);
-    if (!restart.empty()) throw tdc::ConfigError("--restart", no_restart);
+    if (!restart.empty() && no_restart) throw tdc::ConfigError("--restart", no_restart);
     if (out_dir.empty()) out_dir = "runs/" + cfg.name + "-" + timestamp();
     check_out_dir(out_dir, force);
     return true;
@@ -130,11 +131,17 @@ int elliptic_command(int argc, char** argv, const std::string& case_file, const 
 int dycore_command(int argc, char** argv, const std::string& case_file, const std::vector<std::string>& sets,
                    std::string out_dir, const std::string& trace_dir, bool force, const std::string& restart) {
   tdc::DycoreConfig cfg;
-  if (!load_case(tdc::load_dycore_config, case_file, sets, "checkpoints of the dynamical core are not written yet",
-                 restart, out_dir, force, cfg))
+  if (!load_case(tdc::load_dycore_config, case_file, sets, nullptr, "", out_dir, force, cfg)) return 2;
+  try {
+    if (!restart.empty()) tdc::check_dycore_restart(cfg, restart);
+  } catch (const tdc::ConfigError& e) {
+    if (tdc::launcher_rank() == 0) std::fprintf(stderr, "taskdycore: error: %s\n", e.what());
     return 2;
+  }
   tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{cfg.scheduler, trace_dir, cfg.cpu_tasks_with_gpu});
-  prepare_out_dir(rt, out_dir, force, {"diagnostics.csv", "summary.json", "fields.h5", "fields.xmf"});
+  // (checkpoint.h5 is not removed: it is replaced atomically, and may be the one we resume from)
+  prepare_out_dir(rt, out_dir, force,
+                  {"diagnostics.csv", "diagnostics.h5", "summary.json", "fields.h5", "fields.xmf"});
   if (rt.rank() == 0) {
     std::printf("taskdycore: case '%s' (dycore, NFT, %s), grid %dx%dx%d, tiles %dx%d, %d rank(s), %d CPU + %d CUDA "
                 "workers, scheduler %s\n",
@@ -143,7 +150,8 @@ int dycore_command(int argc, char** argv, const std::string& case_file, const st
     std::fflush(stdout);
   }
   const nlohmann::json summary =
-      run_or_abort(rt, [&] { return tdc::run_dycore(cfg, rt, rt.rank() == 0 ? out_dir : "", true); });
+      run_or_abort(rt, [&] { return tdc::run_dycore(cfg, rt, rt.rank() == 0 ? out_dir : "", true, restart); });
+  const int signal = summary.contains("interrupted_by_signal") ? summary["interrupted_by_signal"].get<int>() : 0;
   if (rt.rank() == 0) {
     write_atomically(fs::path(out_dir) / "summary.json", summary.dump(2) + "\n");
     const auto& v = summary["validation"];
@@ -159,14 +167,14 @@ int dycore_command(int argc, char** argv, const std::string& case_file, const st
     } else {
       std::printf(", kinetic energy never grows: %s\n", v["kinetic_energy_never_grows"].get<bool>() ? "yes" : "NO");
     }
-    std::printf("taskdycore: output in %s (summary.json, diagnostics.csv%s)\n", out_dir.c_str(),
-                cfg.write_fields ? ", fields.h5, fields.xmf" : "");
+    std::printf("taskdycore: output in %s (summary.json, diagnostics.csv, diagnostics.h5%s%s)\n", out_dir.c_str(),
+                cfg.write_fields ? ", fields.h5, fields.xmf" : "", summary["output"].contains("checkpoint") ? ", checkpoint.h5" : "");
+    if (signal) std::printf("taskdycore: interrupted; resume with --restart %s/checkpoint.h5\n", out_dir.c_str());
     if (summary.contains("aborted"))
       std::fprintf(stderr, "taskdycore: error: %s\n", summary["aborted"].get<std::string>().c_str());
   }
-  int aborted = rt.rank() == 0 && summary.contains("aborted");
-  MPI_Bcast(&aborted, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  return aborted ? 3 : 0;
+  const int aborted = tdc::first_nonzero_over_ranks(rt.rank() == 0 && summary.contains("aborted"), rt.rank(), rt.size());
+  return signal ? 128 + signal : aborted ? 3 : 0;
 }
 
 int run_command(int argc, char** argv, const std::string& case_file, const std::vector<std::string>& sets,

@@ -23,12 +23,14 @@ void install_stop_handlers() {
 
 int stop_signal() { return g_signal; }
 
-int agreed_stop_signal(int rank, int ranks) {
-  if (ranks == 1) return g_signal;
+int agreed_stop_signal(int rank, int ranks) { return first_nonzero_over_ranks(g_signal, rank, ranks); }
+
+int first_nonzero_over_ranks(int mine, int rank, int ranks) {
+  if (ranks == 1) return mine;
   // Every rank owns one int; rank 0 gathers them, decides, and sends the decision back.
   std::vector<int> value(ranks, 0);
   int decision = 0;
-  value[rank] = g_signal;
+  value[rank] = mine;
   std::vector<starpu_data_handle_t> h(ranks);
   starpu_data_handle_t d;
   for (int r = 0; r < ranks; ++r) {

@@ -95,4 +95,16 @@ void gather_field(const Decomposition& d, const TiledField& f, int rank, std::ve
   }
 }
 
+void load_interiors(const Decomposition& d, const std::vector<double>& global, TiledField& f) {
+  const TileLayout& L = d.layout();
+  const int gnx = L.nx * d.tiles_x(), gny = L.ny * d.tiles_y();
+  for (int t = 0; t < d.tiles(); ++t) {
+    if (!f.owned(t)) continue;
+    for (int k = 0; k < L.nz; ++k)
+      for (int j = 0; j < L.ny; ++j)
+        for (int i = 0; i < L.nx; ++i)
+          f.host(t)[L.at(i, j, k)] = global[(std::size_t(k) * gny + d.origin_y(t) + j) * gnx + d.origin_x(t) + i];
+  }
+}
+
 }  // namespace tdc

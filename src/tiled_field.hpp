@@ -96,4 +96,8 @@ class ScratchBuffer {
 // [nz][ny][nx]); collective over ranks, the array is filled on rank 0 only.
 void gather_field(const Decomposition& d, const TiledField& f, int rank, std::vector<double>& global);
 
+// The inverse for a field no task has touched yet: copies this rank's tiles' interiors from a global
+// array ([nz][ny][nx], x fastest) into their host buffers; ghost rings come from a halo exchange.
+void load_interiors(const Decomposition& d, const std::vector<double>& global, TiledField& f);
+
 }  // namespace tdc

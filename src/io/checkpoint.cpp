@@ -60,7 +60,23 @@ void write_checkpoint(const std::string& path, const CheckpointState& s, const F
     for (const auto& [name, value] : s.budgets)
       ok = ok && budgets >= 0 && H5LTset_attribute_double(budgets, ".", name.c_str(), &value, 1) >= 0;
     const hsize_t dims[3] = {hsize_t(s.nz), hsize_t(s.ny), hsize_t(s.nx)};
-    ok = ok && H5LTmake_dataset_double(file, "psi", 3, dims, s.psi.data()) >= 0;
+    for (const auto& [name, data] : s.fields) {
+      if (data.size() != std::size_t(s.nx) * s.ny * s.nz)
+        throw CheckpointError(key, "field '" + name + "' has the wrong size for the checkpoint");
+      ok = ok && H5LTmake_dataset_double(file, name.c_str(), 3, dims, data.data()) >= 0;
+    }
+    if (!s.series_names.empty()) {
+      const hid_t series = H5Gcreate2(file, "series", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+      ok = ok && series >= 0;
+      for (std::size_t c = 0; ok && c < s.series_names.size(); ++c) {
+        const hsize_t n = s.series[c].size();
+        ok = H5LTmake_dataset_double(series, s.series_names[c].c_str(), 1, &n, s.series[c].data()) >= 0;
+        // HDF5 lists a group's members by name; the index keeps the columns' order.
+        const int index = int(c);
+        ok = ok && H5LTset_attribute_int(series, s.series_names[c].c_str(), "column", &index, 1) >= 0;
+      }
+      if (series >= 0) H5Gclose(series);
+    }
     if (config >= 0) H5Gclose(config);
     if (budgets >= 0) H5Gclose(budgets);
     ok = (H5Fclose(file) >= 0) && ok;  // the close writes the last blocks: its result counts
@@ -72,7 +88,14 @@ void write_checkpoint(const std::string& path, const CheckpointState& s, const F
   std::filesystem::rename(tmp, path);  // atomic: readers see the old checkpoint or the new one
 }
 
-CheckpointState read_checkpoint(const std::string& path, const Fingerprint& expected, bool with_field) {
+const std::vector<double>& CheckpointState::field(const std::string& name) const {
+  for (const auto& [n, data] : fields)
+    if (n == name) return data;
+  throw CheckpointError("--restart", "the checkpoint has no field '" + name + "'");
+}
+
+CheckpointState read_checkpoint(const std::string& path, const Fingerprint& expected,
+                                const std::vector<std::string>& field_names, bool with_fields) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   if (!std::filesystem::is_regular_file(path)) throw CheckpointError("--restart", "no such file: '" + path + "'");
   if (H5Fis_hdf5(path.c_str()) <= 0)
@@ -112,18 +135,48 @@ CheckpointState read_checkpoint(const std::string& path, const Fingerprint& expe
       }
     }
   }
-  int rank = 0;
-  hsize_t dims[3] = {0, 0, 0};
-  if (H5LTget_dataset_ndims(file.id, "psi", &rank) < 0 || rank != 3 ||
-      H5LTget_dataset_info(file.id, "psi", dims, nullptr, nullptr) < 0)
-    throw CheckpointError("--restart", "'" + path + "' has no 3D dataset 'psi'");
-  s.nz = int(dims[0]);
-  s.ny = int(dims[1]);
-  s.nx = int(dims[2]);
-  if (with_field) {
-    s.psi.resize(std::size_t(s.nx) * s.ny * s.nz);
-    if (H5LTread_dataset_double(file.id, "psi", s.psi.data()) < 0)
-      throw CheckpointError("--restart", "cannot read 'psi' from '" + path + "' (truncated?)");
+  for (const std::string& name : field_names) {
+    int rank = 0;
+    hsize_t dims[3] = {0, 0, 0};
+    if (H5LTfind_dataset(file.id, name.c_str()) <= 0 || H5LTget_dataset_ndims(file.id, name.c_str(), &rank) < 0 ||
+        rank != 3 || H5LTget_dataset_info(file.id, name.c_str(), dims, nullptr, nullptr) < 0)
+      throw CheckpointError("--restart", "'" + path + "' has no 3D dataset '" + name + "'");
+    if (name == field_names.front()) {
+      s.nz = int(dims[0]);
+      s.ny = int(dims[1]);
+      s.nx = int(dims[2]);
+    } else if (int(dims[0]) != s.nz || int(dims[1]) != s.ny || int(dims[2]) != s.nx) {
+      throw CheckpointError("--restart", "'" + path + "': dataset '" + name + "' differs in size from '" +
+                                             field_names.front() + "'");
+    }
+    if (!with_fields) continue;
+    std::vector<double> data(std::size_t(s.nx) * s.ny * s.nz);
+    if (H5LTread_dataset_double(file.id, name.c_str(), data.data()) < 0)
+      throw CheckpointError("--restart", "cannot read '" + name + "' from '" + path + "' (truncated?)");
+    s.fields.emplace_back(name, std::move(data));
+  }
+  Id series(H5Lexists(file.id, "series", H5P_DEFAULT) > 0 ? H5Gopen2(file.id, "series", H5P_DEFAULT) : -1, H5Gclose);
+  if (series.id >= 0) {
+    std::vector<std::string> names;
+    auto collect = [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
+      static_cast<std::vector<std::string>*>(out)->push_back(name);
+      return 0;
+    };
+    H5Literate(series.id, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect, &names);
+    s.series_names.resize(names.size());
+    s.series.resize(names.size());
+    for (const auto& name : names) {
+      int index = -1, rank = 0;
+      hsize_t n = 0;
+      if (H5LTget_attribute_int(series.id, name.c_str(), "column", &index) < 0 || index < 0 ||
+          index >= int(names.size()) || H5LTget_dataset_ndims(series.id, name.c_str(), &rank) < 0 || rank != 1 ||
+          H5LTget_dataset_info(series.id, name.c_str(), &n, nullptr, nullptr) < 0)
+        throw CheckpointError("--restart", "'" + path + "': series '" + name + "' is damaged");
+      s.series_names[index] = name;
+      s.series[index].resize(n);
+      if (H5LTread_dataset_double(series.id, name.c_str(), s.series[index].data()) < 0)
+        throw CheckpointError("--restart", "cannot read series '" + name + "' from '" + path + "' (truncated?)");
+    }
   }
   return s;
 }

@@ -1,6 +1,7 @@
-// Checkpoints: the whole model state at a step (psi, the step, the run's initial budgets) plus the
-// configuration keys that determine the trajectory, in one HDF5 file written to a temporary name
-// and renamed into place, so a crash or a kill never leaves a half-written checkpoint. No StarPU.
+// Checkpoints: the whole model state at a step (its named 3D fields, the step, the run's initial
+// budgets, optionally the diagnostics recorded so far) plus the configuration keys that determine the
+// trajectory, in one HDF5 file written to a temporary name and renamed into place, so a crash or a
+// kill never leaves a half-written checkpoint. No StarPU.
 #pragma once
 #include <stdexcept>
 #include <string>
@@ -16,8 +17,17 @@ struct CheckpointState {
   long step = 0;
   double time = 0.0;
   int nx = 0, ny = 0, nz = 0;
-  std::vector<double> psi;                 // [nz][ny][nx], x fastest
+  // Named fields, each [nz][ny][nx] with x fastest (the advection model: "psi"; the dycore: the
+  // velocity, its previous value, the pressure and theta').
+  std::vector<std::pair<std::string, std::vector<double>>> fields;
   std::vector<std::pair<std::string, double>> budgets;  // e.g. the initial mass, carried across restarts
+  // Time series recorded before the checkpoint (column names, one column each; may be empty), so a
+  // resumed run's diagnostics cover the whole run.
+  std::vector<std::string> series_names;
+  std::vector<std::vector<double>> series;
+
+  // The field called `name` (throws CheckpointError if absent).
+  const std::vector<double>& field(const std::string& name) const;
 };
 
 class CheckpointError : public std::runtime_error {
@@ -31,8 +41,11 @@ class CheckpointError : public std::runtime_error {
 
 // Writes `path` atomically (path.tmp, then rename).
 void write_checkpoint(const std::string& path, const CheckpointState& s, const Fingerprint& f);
-// Reads and checks a checkpoint against this run's fingerprint; throws CheckpointError naming the
-// first key that differs, or saying why the file cannot be used (missing, truncated, not ours).
-CheckpointState read_checkpoint(const std::string& path, const Fingerprint& expected, bool with_field = true);
+// Reads and checks a checkpoint against this run's fingerprint and the fields it needs (each 3D,
+// all of one size, which sets nx, ny, nz); throws CheckpointError naming the first key that differs,
+// or saying why the file cannot be used (missing, truncated, not ours). With `with_fields` false
+// only the checks are made and the fields are left empty.
+CheckpointState read_checkpoint(const std::string& path, const Fingerprint& expected,
+                                const std::vector<std::string>& field_names, bool with_fields = true);
 
 }  // namespace tdc::io
