@@ -212,6 +212,7 @@ void EllipticSolver::submit_start(const TiledField& u, const TiledField& f) {
   reset.op = ScalarOp::Reset;
   reset.tol_rel = s_.tol_rel;
   reset.tol_abs = s_.tol_abs;
+  reset.tol_max = s_.tol_max;
   reset.max_iter = s_.max_iter;
   reset.state_size = int(state_host_.size());
   insert_solver_scalars(reset, state_, {});

@@ -23,6 +23,7 @@ struct KrylovSettings {
   int restart = 3;          // GCR(k): directions kept before a restart, 1..kMaxGcrDirections
   double tol_rel = 1e-10;   // stop when ||r|| <= tol_rel ||r_0||
   double tol_abs = 0.0;     //   or ||r|| <= tol_abs
+  double tol_max = 0.0;     //   or max |r| <= tol_max (0: not tested)
   int max_iter = 500;
   int check_every = 10;     // iterations submitted between two host checks of the state
 };
@@ -56,6 +57,11 @@ class EllipticSolver {
   // state_size() doubles; result_of() reads such a copy.
   void submit_state_copy(starpu_data_handle_t dst, int priority) const;
   int state_size() const { return int(state_host_.size()); }
+  // The max-norm tolerance of the solves submitted from now on (KrylovSettings::tol_max).
+  double max_norm_tolerance() const { return s_.tol_max; }
+  void set_max_norm_tolerance(double tol) { s_.tol_max = tol; }
+  // The state vector (read by codelets that follow the solver's skip protocol).
+  starpu_data_handle_t state_handle() const { return state_; }
   // Collective: the result held in such a copy (or the state itself), read on every rank (waits for it).
   SolveResult read_state_copy(starpu_data_handle_t copy) const;
 

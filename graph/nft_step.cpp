@@ -6,6 +6,7 @@
 #include "../codelets/pressure_gradient/pressure_gradient.hpp"
 #include "../codelets/viscous_diffusion/viscous_diffusion.hpp"
 #include "../codelets/snapshot_copy/snapshot_copy.hpp"
+#include "../codelets/vector_update/vector_update.hpp"
 #include "../src/collocated_laplacian.hpp"
 #include "halo_exchange.hpp"
 
@@ -25,7 +26,7 @@ NftStepGraph::NftStepGraph(const Decomposition& d, int rank, const Grid& g, cons
 
 int NftStepGraph::tasks_per_tile() const {
   // advector, copies, gradients, divergence, MPDATA and the exchanges, plus the solver's iterations.
-  return 46 + 6 * s_.solver_budget;
+  return 46 + (s_.extrapolate_pressure ? 3 : 0) + 6 * s_.solver_budget;
 }
 
 void NftStepGraph::submit_step(const NftFields& f, long n) {
@@ -80,6 +81,14 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
     const starpu_data_handle_t v[3] = {f.vel[0][next]->handle(t), f.vel[1][next]->handle(t), f.vel[2][next]->handle(t)};
     insert_divergence(rhs_divergence, v, f.rhs->handle(t), kPrioBody);
   }
+  if (s_.extrapolate_pressure) {  // p <- 2 p^n - p^(n-1), p^(n-1) <- p^n (the solver never skips these)
+    VectorUpdateArgs guess{L, 1 << 20, -1, -1, -1.0, 2.0};
+    for (int t = 0; t < d_.tiles(); ++t) {
+      insert_snapshot_copy(f.p->handle(t), f.p_tmp->handle(t), kPrioBody);
+      insert_vector_update(guess, solver_->state_handle(), f.p_old->handle(t), f.p->handle(t), kPrioBody);
+      insert_snapshot_copy(f.p_tmp->handle(t), f.p_old->handle(t), kPrioBody);
+    }
+  }
   solver_->submit_solve(*f.p, *f.rhs, s_.solver_budget);
   submit_halo_exchange(d_, *f.p, *f.p_strips);
   for (int t = 0; t < d_.tiles(); ++t) {
@@ -109,7 +118,11 @@ SolveResult NftStepGraph::project_velocity(const NftFields& f) {
     const starpu_data_handle_t v[3] = {f.vel[0][0]->handle(t), f.vel[1][0]->handle(t), f.vel[2][0]->handle(t)};
     insert_divergence(rhs_divergence, v, f.rhs->handle(t), kPrioBody);
   }
+  // Here the divergence left is r itself (not dt/2 r as in a step): the step's bound, undivided.
+  const double step_tolerance = solver_->max_norm_tolerance();
+  solver_->set_max_norm_tolerance(0.5 * s_.dt * step_tolerance);
   const SolveResult r = solve_from_zero(f);
+  solver_->set_max_norm_tolerance(step_tolerance);
   for (int t = 0; t < d_.tiles(); ++t) {
     const starpu_data_handle_t v[3] = {f.vel[0][0]->handle(t), f.vel[1][0]->handle(t), f.vel[2][0]->handle(t)};
     insert_pressure_gradient(gradient, f.p->handle(t), v, kPrioBody);

@@ -27,6 +27,7 @@ struct NftFields {
   TiledField* old[3];      // v^(n-1)
   TiledField *c[3], *g;    // face Courant numbers, G (= 1)
   TiledField *p, *rhs;     // pressure (kept as the next first guess) and the solver's right-hand side
+  TiledField *p_old, *p_tmp;  // p^(n-1) and a copy of p^n, for the extrapolated first guess (else null)
   TiledField* theta[2];    // theta' (double buffer like vel), or null without buoyancy
   TileStrips* vel_strips[3];
   TileStrips* theta_strips;
@@ -40,6 +41,7 @@ struct NftSettings {
   KrylovSettings solver;
   int solver_budget = 50;  // iterations submitted per step (the solve stops earlier at the tolerance)
   double viscosity = 0.0;  // nu: explicit viscous term nu Lap(v^n) (0: inviscid, implicit LES)
+  bool extrapolate_pressure = false;  // first guess 2 p^n - p^(n-1) instead of p^n
   double buoyancy = 0.0;   // b = g / theta_0 (0: no theta')
   ZBoundary zb = ZBoundary::Periodic;
 };

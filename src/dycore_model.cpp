@@ -24,6 +24,7 @@ NftSettings settings_of(const DycoreConfig& c) {
   s.solver = c.solver;
   s.solver_budget = c.solver_budget;
   s.viscosity = c.viscosity;
+  s.extrapolate_pressure = c.extrapolate_pressure;
   s.zb = c.z_boundary;
   s.buoyancy = c.initial == InitialState::ThermalBubble ? c.gravity / c.theta0 : 0.0;
   return s;
@@ -34,7 +35,20 @@ NftSettings settings_of(const DycoreConfig& c) {
 std::vector<std::string> DycoreModel::checkpoint_fields(const DycoreConfig& cfg) {
   std::vector<std::string> n{"u", "v", "w", "u_previous", "v_previous", "w_previous", "p"};
   if (cfg.initial == InitialState::ThermalBubble) n.push_back("theta");
+  if (cfg.extrapolate_pressure) n.push_back("p_previous");
   return n;
+}
+
+// The model's fields in checkpoint_fields() order (the step's buffers), with their halo strips.
+std::vector<std::pair<TiledField*, TileStrips*>> DycoreModel::checkpointed() const {
+  const int now = int(step_ % 2);
+  std::vector<std::pair<TiledField*, TileStrips*>> f;
+  for (int q = 0; q < 3; ++q) f.emplace_back(f_.vel[q][now], f_.vel_strips[q]);
+  for (int q = 0; q < 3; ++q) f.emplace_back(f_.old[q], f_.vel_strips[q]);
+  f.emplace_back(f_.p, f_.p_strips);
+  if (has_theta()) f.emplace_back(f_.theta[now], f_.theta_strips);
+  if (f_.p_old) f.emplace_back(f_.p_old, f_.p_strips);
+  return f;
 }
 
 DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io::CheckpointState* restart)
@@ -60,6 +74,10 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
   f_.p = field("p");
   f_.rhs = field("rhs");
   f_.p_strips = strips();
+  if (cfg.extrapolate_pressure) {
+    f_.p_old = field("p_old");
+    f_.p_tmp = field("p_tmp");
+  }
   const bool bubble = cfg.initial == InitialState::ThermalBubble;
   const bool modified = cfg.initial == InitialState::TaylorGreenModified;
   if (bubble) {
@@ -118,15 +136,11 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
     // The state of step n: v^n in vel[.][n % 2] and theta'^n in theta[n % 2] (the graph alternates
     // on that), interiors from the checkpoint, ghost rings by halo exchanges.
     step_ = first_step_ = restart->step;
-    const int now = int(step_ % 2);
-    TiledField* into[] = {f_.vel[0][now], f_.vel[1][now], f_.vel[2][now], f_.old[0], f_.old[1], f_.old[2], f_.p,
-                          f_.theta[now]};
-    TileStrips* strips_of[] = {f_.vel_strips[0], f_.vel_strips[1], f_.vel_strips[2], f_.vel_strips[0],
-                               f_.vel_strips[1], f_.vel_strips[2], f_.p_strips, f_.theta_strips};
     const auto names = checkpoint_fields(cfg);
+    const auto into = checkpointed();
     for (std::size_t n = 0; n < names.size(); ++n) {
-      load_interiors(d_, restart->field(names[n]), *into[n]);
-      submit_halo_exchange(d_, *into[n], *strips_of[n]);
+      load_interiors(d_, restart->field(names[n]), *into[n].first);
+      submit_halo_exchange(d_, *into[n].first, *into[n].second);
     }
     for (const auto& [name, value] : restart->budgets) {
       if (name == "startup_iterations") startup_.iterations = int(value);
@@ -149,6 +163,8 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
       for (int t = 0; t < d_.tiles(); ++t)
         insert_snapshot_copy(f_.vel[q][0]->handle(t), f_.old[q]->handle(t), kPrioBody);
     if (bubble) startup_ = graph_->balance_rest_pressure(f_);
+    if (f_.p_old)  // p^(-1) = p^0: the first guess of step 0 is p^0
+      for (int t = 0; t < d_.tiles(); ++t) insert_snapshot_copy(f_.p->handle(t), f_.p_old->handle(t), kPrioBody);
   }
   FlowDiagnosticsArgs a;
   a.centred = CentredArgs{L, 0.5 / g.dx(), 0.5 / g.dy(), 0.5 / g.dz(), cfg.z_boundary};
@@ -229,14 +245,12 @@ void DycoreModel::gather(std::vector<double> (&vel)[3]) {
 }
 
 void DycoreModel::gather_state(io::CheckpointState& s) {
-  const int now = int(step_ % 2);
-  const TiledField* from[] = {f_.vel[0][now], f_.vel[1][now], f_.vel[2][now], f_.old[0], f_.old[1], f_.old[2], f_.p,
-                              f_.theta[now]};
   const auto names = checkpoint_fields(cfg_);
+  const auto from = checkpointed();
   s.fields.clear();
   for (std::size_t n = 0; n < names.size(); ++n) {
     s.fields.emplace_back(names[n], std::vector<double>{});
-    gather_field(d_, *from[n], rank_, s.fields.back().second);
+    gather_field(d_, *from[n].first, rank_, s.fields.back().second);
   }
   s.step = step_;
   s.time = step_ * cfg_.dt;

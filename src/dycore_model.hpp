@@ -89,6 +89,7 @@ class DycoreModel {
   static constexpr int kBudgetEvery = 4;
   std::unique_ptr<RankZeroVector> budget_state_[2];
   void size_solver_budget(int iterations);
+  std::vector<std::pair<TiledField*, TileStrips*>> checkpointed() const;
   long step_ = 0, first_step_ = 0;
   int local_tiles_ = 0;
   SolveResult startup_;

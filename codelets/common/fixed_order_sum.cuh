@@ -37,6 +37,19 @@ __device__ void block_reduce_store(const Sums<N>& mine, Sums<N>* group_out) {
   if (threadIdx.x == 0) group_out[blockIdx.x] = total;
 }
 
+// Maxima need no fixed order (they are exact): a block's maximum of non-negative values goes to *out
+// by one atomicMax per warp on the bit patterns (for x >= 0 the IEEE bits order like the values).
+// Every thread of the block must call it; *out must be zeroed before the kernel (zero_max_cuda).
+__device__ inline void block_max_atomic(double v, double* out) {
+  for (int stride = kWarp / 2; stride > 0; stride /= 2) v = fmax(v, __shfl_down_sync(0xffffffffu, v, stride));
+  if (threadIdx.x % kWarp == 0)
+    atomicMax(reinterpret_cast<unsigned long long*>(out), static_cast<unsigned long long>(__double_as_longlong(v)));
+}
+
+inline void zero_max_cuda(double* out, cudaStream_t stream) {
+  TDC_CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(double), stream));
+}
+
 template <int N>
 __global__ void finish_groups_kernel(const Sums<N>* groups, long count, double* out) {
   Sums<N> lane{};

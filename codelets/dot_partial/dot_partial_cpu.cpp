@@ -1,3 +1,6 @@
+#include <algorithm>
+#include <cmath>
+
 #include "../solver_scalars/solver_state.hpp"
 #include "dot_partial_kernel.hpp"
 
@@ -9,16 +12,20 @@ void dot_partial_cpu(const TileLayout& L, const double* st, int skip_from, const
                      const double* z, double* out) {
   if (solver_skips(st, skip_from)) return;
   ItemReducer<2> red;
+  double x_max = 0.0;
   for (int k = 0; k < L.nz; ++k)
     for (int j = 0; j < L.ny; ++j)
       for (int i = 0; i < L.nx; ++i) {
         const std::ptrdiff_t o = L.at(i, j, k);
         Sums<2> s{};
+        x_max = std::max(x_max, std::fabs(x[o]));
         s.v[0] = dd_add(s.v[0], x[o] * y[o]);
         s.v[1] = dd_add(s.v[1], x[o] * z[o]);
         red.push(s);
       }
   red.finish(out);
+  out[kMaxAbsAt] = x_max;
+  out[kMaxAbsAt + 1] = 0.0;
 }
 
 }  // namespace tdc

@@ -8,12 +8,14 @@ constexpr int kBatch = 8;  // levels loaded ahead in the Thomas sweeps (see pcg_
 
 __global__ void precon_kernel(TileLayout L, const double* __restrict__ coef, const double* __restrict__ st, int vs,
                               double* __restrict__ x, double* __restrict__ r, const double* __restrict__ p_last,
-                              const double* __restrict__ q_last, double* __restrict__ e, Sums<1>* groups) {
+                              const double* __restrict__ q_last, double* __restrict__ e, Sums<1>* groups,
+                              double* r_max_out) {
   if (solver_skips(st, 2)) return;
   const double beta = st[state::kBeta];
   const int columns = L.nx * L.ny, nz = L.nz;
   const int col = blockIdx.x * kSumGroup + threadIdx.x;
   Sums<1> s{};
+  double r_max = 0.0;
   if (col < columns) {
     const std::ptrdiff_t P = L.plane(), c = L.at(col % L.nx, col / L.nx, 0);
     SweepQueue wq;
@@ -35,6 +37,7 @@ __global__ void precon_kernel(TileLayout L, const double* __restrict__ coef, con
           x[o] = xb[b] + beta * pb[b];
           const double rs = rb[b] - beta * qb[b];
           r[o] = rs;
+          r_max = fmax(r_max, fabs(rs));
           s.v[0] = dd_add(s.v[0], rs * rs);
           const double w = thomas_forward(coef, nz, k0 + b, rs, wq.back(vs));
           wq.push(w);
@@ -56,6 +59,7 @@ __global__ void precon_kernel(TileLayout L, const double* __restrict__ coef, con
         }
     }
   }
+  block_max_atomic(r_max, r_max_out);
   block_reduce_store(s, groups);
 }
 
@@ -95,7 +99,8 @@ void gcr_precon_cuda(const TileLayout& L, const double* coef, const double* st, 
                      cudaStream_t stream) {
   const long n = sum_groups(column_items(L));
   auto* g = static_cast<Sums<1>*>(groups);
-  precon_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, coef, st, vs, x, r, p_last, q_last, e, g);
+  zero_max_cuda(out + kMaxAbsAt, stream);
+  precon_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, coef, st, vs, x, r, p_last, q_last, e, g, out + kMaxAbsAt);
   TDC_CUDA_CHECK(cudaGetLastError());
   finish_groups_cuda<1>(g, n, out, stream);
 }

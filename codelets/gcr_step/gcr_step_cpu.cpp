@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "gcr_step_kernel.hpp"
@@ -17,6 +18,7 @@ void gcr_precon_cpu(const TileLayout& L, const double* coef, const double* st, i
   const std::ptrdiff_t P = L.plane();
   ItemReducer<1> red;
   std::vector<Sums<1>> row(L.nx);
+  double r_max = 0.0;
   for (int j = 0; j < L.ny; ++j) {
     std::fill(row.begin(), row.end(), Sums<1>{});
     const std::ptrdiff_t o0 = L.at(0, j, 0);
@@ -26,6 +28,7 @@ void gcr_precon_cpu(const TileLayout& L, const double* coef, const double* st, i
         x[o + i] = x[o + i] + beta * p_last[o + i];
         const double rs = r[o + i] - beta * q_last[o + i];
         r[o + i] = rs;
+        r_max = std::max(r_max, std::fabs(rs));
         row[i].v[0] = dd_add(row[i].v[0], rs * rs);
         e[o + i] = thomas_forward(coef, nz, k, rs, k >= s ? e[o - s * P + i] : 0.0);
       }
@@ -38,6 +41,8 @@ void gcr_precon_cpu(const TileLayout& L, const double* coef, const double* st, i
     for (int i = 0; i < L.nx; ++i) red.push(row[i]);
   }
   red.finish(out);
+  out[kMaxAbsAt] = r_max;
+  out[kMaxAbsAt + 1] = 0.0;
 }
 
 void gcr_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,

@@ -12,12 +12,13 @@ constexpr int kBatch = 8;
 
 __global__ void fused_precon_kernel(TileLayout L, const double* __restrict__ coef, const double* __restrict__ st,
                                     int vs, double* __restrict__ r, const double* __restrict__ q, double* __restrict__ z,
-                                    Sums<2>* groups) {
+                                    Sums<2>* groups, double* r_max_out) {
   if (solver_skips(st, 1)) return;
   const double alpha = st[state::kAlpha];
   const int columns = L.nx * L.ny, nz = L.nz;
   const int col = blockIdx.x * kSumGroup + threadIdx.x;
   Sums<2> s{};
+  double r_max = 0.0;
   if (col < columns) {
     const std::ptrdiff_t P = L.plane(), c = L.at(col % L.nx, col / L.nx, 0);
     SweepQueue wq;
@@ -35,6 +36,7 @@ __global__ void fused_precon_kernel(TileLayout L, const double* __restrict__ coe
           const int k = k0 + b;
           const double rs = rb[b] - alpha * qb[b];
           r[c + P * k] = rs;
+          r_max = fmax(r_max, fabs(rs));
           s.v[0] = dd_add(s.v[0], rs * rs);
           const double w = thomas_forward(coef, nz, k, rs, wq.back(vs));
           wq.push(w);
@@ -60,6 +62,7 @@ __global__ void fused_precon_kernel(TileLayout L, const double* __restrict__ coe
         }
     }
   }
+  block_max_atomic(r_max, r_max_out);
   block_reduce_store(s, groups);
 }
 
@@ -95,7 +98,8 @@ void pcg_fused_precon_cuda(const TileLayout& L, const double* coef, const double
                            const double* q, double* z, void* groups, double* out, cudaStream_t stream) {
   const long n = sum_groups(column_items(L));
   auto* g = static_cast<Sums<2>*>(groups);
-  fused_precon_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, coef, st, vs, r, q, z, g);
+  zero_max_cuda(out + kMaxAbsAt, stream);
+  fused_precon_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, coef, st, vs, r, q, z, g, out + kMaxAbsAt);
   TDC_CUDA_CHECK(cudaGetLastError());
   finish_groups_cuda<2>(g, n, out, stream);
 }

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "../solver_scalars/solver_state.hpp"
@@ -20,6 +21,7 @@ void pcg_fused_precon_cpu(const TileLayout& L, const double* coef, const double*
   const std::ptrdiff_t P = L.plane();
   ItemReducer<2> red;
   std::vector<Sums<2>> row(L.nx);
+  double r_max = 0.0;
   for (int j = 0; j < L.ny; ++j) {
     std::fill(row.begin(), row.end(), Sums<2>{});
     const std::ptrdiff_t o0 = L.at(0, j, 0);
@@ -28,6 +30,7 @@ void pcg_fused_precon_cpu(const TileLayout& L, const double* coef, const double*
       for (int i = 0; i < L.nx; ++i) {
         const double rs = r[o + i] - alpha * q[o + i];
         r[o + i] = rs;
+        r_max = std::max(r_max, std::fabs(rs));
         row[i].v[0] = dd_add(row[i].v[0], rs * rs);
         z[o + i] = thomas_forward(coef, nz, k, rs, k >= s ? z[o - s * P + i] : 0.0);
       }
@@ -43,6 +46,8 @@ void pcg_fused_precon_cpu(const TileLayout& L, const double* coef, const double*
     for (int i = 0; i < L.nx; ++i) red.push(row[i]);
   }
   red.finish(out);
+  out[kMaxAbsAt] = r_max;
+  out[kMaxAbsAt + 1] = 0.0;
 }
 
 void pcg_fused_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,

@@ -33,6 +33,7 @@ struct ScalarsArgs {
   int slots[kMaxGcrDirections] = {};      // GcrAlphas: the basis slots, in basis order
   int new_slot = 0;                       // GcrBeta: the slot of the new direction
   double tol_rel = 0, tol_abs = 0;        // Reset
+  double tol_max = 0;                     // Reset (0: no max-norm test)
   int max_iter = 0;                       // Reset
   int state_size = 0;                     // Reset: doubles in the state
 };

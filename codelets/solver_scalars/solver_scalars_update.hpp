@@ -13,13 +13,22 @@ TDC_HD double tile_total(const ScalarsArgs& a, const double* const* partials, in
   return dd_value(t);
 }
 
-// Records ||r|| for the current iteration; true when the solver should stop.
-TDC_HD bool record_residual(double* st, double res) {
+// The largest of all tiles' max |r| (exact in any order).
+TDC_HD double tile_max(const ScalarsArgs& a, const double* const* partials) {
+  double m = partials[0][kMaxAbsAt];
+  for (int tile = 1; tile < a.tiles; ++tile) m = partials[tile][kMaxAbsAt] > m ? partials[tile][kMaxAbsAt] : m;
+  return m;
+}
+
+// Records ||r|| (and max |r|) for the current iteration; true when the solver should stop.
+TDC_HD bool record_residual(double* st, double res, double res_max) {
   const int it = int(st[state::kIter]);
   st[state::kHistory + it] = res;
   st[state::kRes] = res;
+  st[state::kResMax] = res_max;
   if (it == 0) st[state::kRes0] = res;
-  if (res <= st[state::kTolRel] * st[state::kRes0] || res <= st[state::kTolAbs]) {
+  if (res <= st[state::kTolRel] * st[state::kRes0] || res <= st[state::kTolAbs] ||
+      (st[state::kTolMax] > 0.0 && res_max <= st[state::kTolMax])) {
     st[state::kConverged] = 1.0;
     return true;
   }
@@ -33,6 +42,7 @@ TDC_HD void solver_scalars_update(const ScalarsArgs& a, double* st, const double
     st[kKappa] = 1.0;
     st[kTolRel] = a.tol_rel;
     st[kTolAbs] = a.tol_abs;
+    st[kTolMax] = a.tol_max;
     st[kMaxIter] = a.max_iter;
     return;
   }
@@ -41,7 +51,7 @@ TDC_HD void solver_scalars_update(const ScalarsArgs& a, double* st, const double
     case ScalarOp::PcgFusedPrecon: {
       if (st[kDone] >= 1.0) return;
       const double rr = tile_total(a, partials, 0), rz = tile_total(a, partials, 1);
-      if (record_residual(st, sqrt(rr))) {
+      if (record_residual(st, sqrt(rr), tile_max(a, partials))) {
         st[kDone] = 1.0;  // the fused apply still adds the pending alpha p to u
         return;
       }
@@ -67,7 +77,7 @@ TDC_HD void solver_scalars_update(const ScalarsArgs& a, double* st, const double
     case ScalarOp::PcgResidual: {
       if (a.op == ScalarOp::PcgResidual) st[kIter] += 1.0;
       const double rr = tile_total(a, partials, 0), rz = tile_total(a, partials, 1);
-      if (record_residual(st, sqrt(rr))) {
+      if (record_residual(st, sqrt(rr), tile_max(a, partials))) {
         st[kDone] = 2.0;
         return;
       }
@@ -85,7 +95,7 @@ TDC_HD void solver_scalars_update(const ScalarsArgs& a, double* st, const double
       return;
     }
     case ScalarOp::GcrResidual: {
-      if (record_residual(st, sqrt(tile_total(a, partials, 0)))) st[kDone] = 2.0;
+      if (record_residual(st, sqrt(tile_total(a, partials, 0)), tile_max(a, partials))) st[kDone] = 2.0;
       return;
     }
     case ScalarOp::GcrAlphas: {

@@ -9,6 +9,10 @@ namespace tdc {
 
 constexpr int kMaxGcrDirections = 5;  // GCR(k), k <= 5: a direction task takes 6 + 2k buffers (StarPU limit 16)
 constexpr int kMaxSums = 6;           // compensated sums per tile partial (2 doubles each)
+// The kernels that produce <r, r> (and dot_partial: <x, .>) also leave the tile's max |r| (max |x|)
+// at partials[kMaxAbsAt] (the last sum's slot, never a sum of theirs): a maximum is exact in any
+// order, so the max-norm stopping test is as reproducible as the sums.
+constexpr int kMaxAbsAt = 2 * (kMaxSums - 1);
 
 namespace state {
 enum : int {
@@ -23,6 +27,8 @@ enum : int {
   kTolAbs,          //   or ||r|| <= tol_abs
   kMaxIter,         //   or after max_iter iterations (not converged)
   kConverged,       // 1 when a tolerance was met
+  kTolMax,          //   or max |r| <= tol_max (when > 0: the dycore's bound on max |D v|)
+  kResMax,          // max |r| of the latest check
   kGcrQQ = 16,      // <q_s, q_s> per direction slot (kMaxGcrDirections + 1 slots)
   kGcrAlpha = 24,   // orthogonalisation weights of the latest step, per active direction
   kHistory = 32,    // ||r|| after each iteration: kHistory + iteration, iteration 0 = initial residual

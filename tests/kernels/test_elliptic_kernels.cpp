@@ -4,6 +4,7 @@
 // device: run on the GPU machine).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -84,6 +85,15 @@ long double dot_ld(const std::vector<double>& x, const std::vector<double>& y) {
 }
 double sum_of(const double* out, int n) { return out[2 * n] + out[2 * n + 1]; }
 
+// max |f| over the tile's interior (what the kernels leave at kMaxAbsAt).
+double interior_max_abs(const std::vector<double>& f) {
+  double m = 0.0;
+  for (int k = 0; k < kL.nz; ++k)
+    for (int j = 0; j < kL.ny; ++j)
+      for (int i = 0; i < kL.nx; ++i) m = std::max(m, std::fabs(f[kL.at(i, j, k)]));
+  return m;
+}
+
 TEST(EllipticKernels, LinePreconditionerSolvesEveryColumnSystem) {
   for (int stride : {1, 2}) {  // 2: the interleaved systems of laplc's k +- 2 couplings
     const auto c = coefficients(kArea, kH, stride);
@@ -148,6 +158,7 @@ TEST(EllipticKernels, FusedPcgKernelsEqualThePlainOperations) {
   expect_bitwise_interior(z, z_ref, "z");
   EXPECT_NEAR(sum_of(out, 0), double(dot_ld(r_ref, r_ref)), 1e-13 * double(dot_ld(r_ref, r_ref)));
   EXPECT_NEAR(sum_of(out, 1), double(dot_ld(r_ref, z_ref)), 1e-12 * std::fabs(double(dot_ld(r_ref, z_ref))));
+  EXPECT_EQ(out[kMaxAbsAt], interior_max_abs(r_ref)) << "max |r| (the max-norm stopping test)";
   // Alg. 2: u <- u + alpha p; p <- z + beta p; q <- A z + beta q; <p,q>.
   auto u = random_field(5), p = random_field(6), zz = random_field(7);
   q = random_field(8);
@@ -190,6 +201,7 @@ TEST(EllipticKernels, GcrKernelsEqualThePlainOperations) {
   expect_bitwise_interior(x, x_ref, "x");
   expect_bitwise_interior(e, e_ref, "e");
   EXPECT_NEAR(sum_of(out, 0), double(dot_ld(r_ref, r_ref)), 1e-13 * double(dot_ld(r_ref, r_ref)));
+  EXPECT_EQ(out[kMaxAbsAt], interior_max_abs(r_ref)) << "max |r|";
 
   std::vector<std::vector<double>> bp, bq;
   GcrBasis basis;
@@ -267,13 +279,38 @@ TEST(EllipticKernels, SolverScalarsStopAtTheTolerance) {
   EXPECT_EQ(st[state::kHistory + 1], 1e-3);
 }
 
+TEST(EllipticKernels, SolverScalarsStopOnTheMaxNorm) {
+  // The dycore's test: max |r| <= tol_max, whatever ||r||; the largest tile's maximum counts.
+  std::vector<double> st(state_doubles(50), 0.0);
+  st[state::kKappa] = 1.0;
+  st[state::kTolMax] = 0.5;
+  st[state::kMaxIter] = 50;
+  double a_part[2 * kMaxSums] = {}, b_part[2 * kMaxSums] = {};
+  const double* parts[2] = {a_part, b_part};
+  ScalarsArgs a;
+  a.tiles = 2;
+  a.op = ScalarOp::GcrResidual;
+  a_part[0] = b_part[0] = 50.0;  // ||r|| = 10 (far above any 2-norm tolerance)
+  a_part[kMaxAbsAt] = 0.4;
+  b_part[kMaxAbsAt] = 0.6;       // one tile above tol_max: go on
+  solver_scalars_cpu(a, st.data(), parts);
+  EXPECT_EQ(st[state::kDone], 0.0);
+  EXPECT_EQ(st[state::kResMax], 0.6);
+  b_part[kMaxAbsAt] = 0.5;       // every tile at or below: converged
+  solver_scalars_cpu(a, st.data(), parts);
+  EXPECT_EQ(st[state::kDone], 2.0);
+  EXPECT_EQ(st[state::kConverged], 1.0);
+  EXPECT_EQ(st[state::kRes], 10.0);
+}
+
 TEST(EllipticKernels, FixedOrderSumIsAccurate) {
   auto x = random_field(50, -1e3, 1e3), y = random_field(51);
   const auto st = state_with(0, 0);
-  double out[4];
+  double out[2 * kMaxSums];
   dot_partial_cpu(kL, st.data(), 2, x.data(), y.data(), x.data(), out);
   const long double ref = dot_ld(x, y);
   EXPECT_NEAR(sum_of(out, 0), double(ref), 1e-15 * std::fabs(double(dot_ld(x, x))));
+  EXPECT_EQ(out[kMaxAbsAt], interior_max_abs(x)) << "max |x|";
 }
 
 #if defined(TASKDYCORE_HAVE_CUDA)
@@ -317,6 +354,7 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
     dot_partial_cpu(kL, st.data(), 2, x.data(), y.data(), x.data(), out);
     dot_partial_cuda(kL, dst.p, 2, dx.p, dy.p, dx.p, scratch.p, dz.p, 0);
     EXPECT_EQ(std::memcmp(out, dz.host().data(), 4 * sizeof(double)), 0) << "dot_partial";
+    EXPECT_EQ(out[kMaxAbsAt], dz.host()[kMaxAbsAt]) << "dot_partial max |x|";
   }
   {  // pcg_fused
     auto r = random_field(62), q = random_field(63), z = random_field(64), u = random_field(65), p = random_field(66);
@@ -326,6 +364,7 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
     expect_same(r, dr.host(), "pcg_fused_precon r");
     expect_same(z, dz.host(), "pcg_fused_precon z");
     EXPECT_EQ(std::memcmp(out, o.host().data(), 4 * sizeof(double)), 0) << "pcg_fused_precon sums";
+    EXPECT_EQ(out[kMaxAbsAt], o.host()[kMaxAbsAt]) << "pcg_fused_precon max |r|";
     pcg_fused_apply_cpu(kL, kH, c.data(), st.data(), u.data(), p.data(), z.data(), q.data(), out);
     pcg_fused_apply_cuda(kL, kH, dc.p, dst.p, du.p, dp.p, dz.p, dq.p, scratch.p, o.p, 0);
     expect_same(u, du.host(), "pcg_fused_apply u");
@@ -342,6 +381,7 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
     expect_same(r, dr.host(), "gcr_precon r");
     expect_same(e, de.host(), "gcr_precon e");
     EXPECT_EQ(std::memcmp(out, o.host().data(), 2 * sizeof(double)), 0) << "gcr_precon sum";
+    EXPECT_EQ(out[kMaxAbsAt], o.host()[kMaxAbsAt]) << "gcr_precon max |r|";
     std::vector<std::vector<double>> bp, bq;
     std::vector<std::unique_ptr<Dev>> dbp, dbq;
     GcrBasis hb, db;
