@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On the device machine (bundle from tools/make_bundle.sh), from the repo root:
 #   tools/gpu_bench.sh BUNDLE [all|tests|gpu|hybrid|diagnostics|trace|elliptic|ncu|dycore]...   (default: all)
-#   sections for the dynamical core: table11 (CPU vs GPU at 128^3, paper 000 Table XI), dycore_perf
+#   sections for the dynamical core: table11 (CPU vs GPU at 128^3, paper 000 Table XI), dycore_perf,
+#   dycore_overhead, bubble, solver_stop (max-norm stop + extrapolated first guess, GPU restart)
 # Runs the CPU/CUDA agreement and model tests, CPU-vs-GPU bitwise runs, `bench mpdata` at 256^3
 # over tiles, FCT, overlap, kernel variants, CPU+GPU placement, diagnostics overhead, and a trace.
 # Results in $OUT/results.tgz; the key lines on stdout. Every figure in docs/performance.md
@@ -219,10 +220,55 @@ for n in ("bubble64_gpu", "bubble128_gpu", "bubble128_hybrid", "bubble128_gpu100
         print(n, "failed", e)
 PY
 fi
+if want solver_stop; then
+  # Session 4: the pressure solve stops on max |r| (= the bound on max |D v|) and starts from
+  # 2 p^n - p^(n-1); first_guess=previous isolates the second change. Plus a GPU restart identity.
+  tg=(cases/taylor_green.toml --set output.fields=false --set output.checkpoint=false)
+  g128=(--set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set solver.max_iter=200 --set time.steps=100)
+  g256=(--set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 --set solver.max_iter=400 --set time.steps=40)
+  run s4_tg128_gcr STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}"
+  run s4_tg128_pcg STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" --set solver.method=pcg
+  run s4_tg128_pcg_hybrid STARPU_NCPU=15 -- "${tg[@]}" "${g128[@]}" --set solver.method=pcg --set runtime.cpu_tasks_with_gpu=true --set tiles.x=2 --set tiles.y=2
+  run s4_tg256_pcg STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" --set solver.method=pcg
+  run s4_tg256_pcg_prev STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" --set solver.method=pcg --set solver.first_guess='"previous"'
+  run s4_tg256_gcr STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}"
+  bub=(cases/thermal_bubble.toml --set output.fields=false --set output.checkpoint=false --set solver.method=pcg)
+  run s4_bubble64 STARPU_NCPU=0 -- "${bub[@]}"
+  run s4_bubble128 STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20 --set solver.max_iter=200
+  run s4_bubble256 STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.5 --set time.steps=100 --set diagnostics.interval=20 --set solver.max_iter=400
+  rb=(cases/thermal_bubble.toml --set output.fields_interval=20)
+  run s4_restart_straight STARPU_NCPU=0 -- "${rb[@]}" --set time.steps=40
+  run s4_restart_half STARPU_NCPU=0 -- "${rb[@]}" --set time.steps=20
+  run s4_restart_resumed STARPU_NCPU=0 -- "${rb[@]}" --set time.steps=40 --restart "$res/s4_restart_half/checkpoint.h5"
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+for n in ("s4_tg128_gcr", "s4_tg128_pcg", "s4_tg128_pcg_hybrid", "s4_tg256_pcg", "s4_tg256_pcg_prev", "s4_tg256_gcr",
+          "s4_bubble64", "s4_bubble128", "s4_bubble256"):
+    try:
+        s = json.load(open(f"{r}/{n}/summary.json")); v = s["validation"]; its = s["solver"]["iterations"]
+        line = "%s ms/step %.2f Mcell/s %.1f its mean %.1f last %s converged %s max|div| %.3g" % (n, s["ms_per_step"], s["mcells_per_s"],
+            sum(its) / max(1, len(its)), its[-3:], s["solver"]["converged_every_step_checked"], v["max_divergence"])
+        if "rise_height" in v:
+            line += " z %.1f -> %.1f theta drift %.1e budget %.3g sym %.1e" % (v["rise_height"]["centroid_z"][0],
+                v["rise_height"]["centroid_z"][-1], v["theta_relative_change_max"], v["energy_budget_error"],
+                v["symmetry"]["theta_max_relative_asymmetry"])
+        print(line)
+    except Exception as e:
+        print(n, "failed", e)
+try:
+    a = json.load(open(f"{r}/s4_restart_straight/summary.json")); b = json.load(open(f"{r}/s4_restart_resumed/summary.json"))
+    same = a["velocity_checksum"] == b["velocity_checksum"] and a["validation"] == b["validation"]
+    csv = open(f"{r}/s4_restart_straight/diagnostics.csv").read() == open(f"{r}/s4_restart_resumed/diagnostics.csv").read()
+    print("GPU restart: 40 steps == 20 + restart + 20 (velocity, validation):", same, "diagnostics.csv identical:", csv)
+except Exception as e:
+    print("restart failed", e)
+PY
+fi
 if want ncu && command -v ncu >/dev/null; then
   STARPU_NCPU=0 timeout 300 ncu --target-processes all --kernel-name regex:'fused|precon_kernel|apply_kernel|direction_kernel' \
     --launch-skip 20 --launch-count 8 --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
     taskdycore bench elliptic --grid 256x256x128 --iterations 10 --repeat 1 --csr off --tolerances off > "$res/ncu_elliptic.txt" 2>&1
   echo "ncu exit $?"; grep -E '^  [a-z_]+.*\(|DRAM Throughput|Memory Throughput|Achieved Occupancy|Registers Per|Duration' "$res/ncu_elliptic.txt" | head -60
 fi
-for d in "$res"/*/summary.json; do if [ -e "$d" ]; then rm -f "$(dirname "$d")/fields.h5" "$(dirname "$d")/fields.xmf"; fi; done
+for d in "$res"/*/summary.json; do if [ -e "$d" ]; then rm -f "$(dirname "$d")/fields.h5" "$(dirname "$d")/fields.xmf" "$(dirname "$d")/checkpoint.h5"; fi; done
