@@ -62,7 +62,7 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   k.restart = int(r.integer("solver.restart", 3));
   c.divergence_tolerance = r.number("solver.divergence_tolerance", c.divergence_tolerance);
   c.solver_budget = int(r.integer("solver.max_iter", c.solver_budget));
-  c.extrapolate_pressure = r.choice("solver.first_guess", "extrapolated", {"extrapolated", "previous"}) == "extrapolated";
+  c.extrapolate_pressure = r.choice("solver.first_guess", "previous", {"previous", "extrapolated"}) == "extrapolated";
   c.diagnostics_interval = int(r.integer("diagnostics.interval", c.diagnostics_interval));
   c.write_fields = r.boolean("output.fields", c.write_fields);
   c.fields_interval = int(r.integer("output.fields_interval", c.fields_interval));

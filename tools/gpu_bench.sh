@@ -230,12 +230,13 @@ if want solver_stop; then
   run s4_tg128_pcg STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" --set solver.method=pcg
   run s4_tg128_pcg_hybrid STARPU_NCPU=15 -- "${tg[@]}" "${g128[@]}" --set solver.method=pcg --set runtime.cpu_tasks_with_gpu=true --set tiles.x=2 --set tiles.y=2
   run s4_tg256_pcg STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" --set solver.method=pcg
-  run s4_tg256_pcg_prev STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" --set solver.method=pcg --set solver.first_guess='"previous"'
+  run s4_tg256_pcg_extrap STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" --set solver.method=pcg --set solver.first_guess='"extrapolated"'
   run s4_tg256_gcr STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}"
   bub=(cases/thermal_bubble.toml --set output.fields=false --set output.checkpoint=false --set solver.method=pcg)
   run s4_bubble64 STARPU_NCPU=0 -- "${bub[@]}"
   run s4_bubble128 STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20 --set solver.max_iter=200
   run s4_bubble256 STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.5 --set time.steps=100 --set diagnostics.interval=20 --set solver.max_iter=400
+  run s4_bubble256_extrap STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.5 --set time.steps=100 --set diagnostics.interval=20 --set solver.max_iter=400 --set solver.first_guess='"extrapolated"'
   rb=(cases/thermal_bubble.toml --set output.fields_interval=20)
   run s4_restart_straight STARPU_NCPU=0 -- "${rb[@]}" --set time.steps=40
   run s4_restart_half STARPU_NCPU=0 -- "${rb[@]}" --set time.steps=20
@@ -243,7 +244,7 @@ if want solver_stop; then
   python3 - "$res" <<'PY'
 import json, sys
 r = sys.argv[1]
-for n in ("s4_tg128_gcr", "s4_tg128_pcg", "s4_tg128_pcg_hybrid", "s4_tg256_pcg", "s4_tg256_pcg_prev", "s4_tg256_gcr",
+for n in ("s4_tg128_gcr", "s4_tg128_pcg", "s4_tg128_pcg_hybrid", "s4_tg256_pcg", "s4_tg256_pcg_extrap", "s4_bubble256_extrap", "s4_tg256_gcr",
           "s4_bubble64", "s4_bubble128", "s4_bubble256"):
     try:
         s = json.load(open(f"{r}/{n}/summary.json")); v = s["validation"]; its = s["solver"]["iterations"]

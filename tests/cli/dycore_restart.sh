@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checkpoint/restart of the dynamical core: N steps straight == N/2 + restart + N/2 bit for bit
 # (velocity, every field record, diagnostics.csv byte for byte), for the thermal bubble (GCR, lids,
-# theta') and the modified Taylor-Green flow (PCG, periodic, start-up projection), with other tiles
+# theta') and the modified Taylor-Green flow (PCG, periodic, start-up projection, extrapolated first
+# guess: p^(n-1) checkpointed too), with other tiles
 # and on 2 ranks; SIGINT and kill -9 leave checkpoints that resume to the straight answer; unusable
 # restart files are refused with exit 2, the key named and nothing written; h5py, xarray and the
 # field-file checker read the outputs.
@@ -50,7 +51,7 @@ mpirun -np 2 -x STARPU_NCPU=1 "$bin" run "${bubble[@]}" --set time.steps=12 --se
 run "${bubble[@]}" --set time.steps=24 --restart b_half_np2/checkpoint.h5 --out b_from_np2
 same b_straight b_from_np2 "bubble: 2-rank checkpoint resumed on 1 rank"
 
-tg=("$root/cases/taylor_green.toml" --set case.initial=taylor_green_modified --set solver.method=pcg
+tg=("$root/cases/taylor_green.toml" --set case.initial=taylor_green_modified --set solver.method=pcg --set solver.first_guess=extrapolated
     --set grid.nx=16 --set grid.ny=16 --set grid.nz=16 --set time.dt=0.05 --set diagnostics.interval=5
     --set output.fields_interval=10)
 run "${tg[@]}" --set time.steps=30 --out t_straight
