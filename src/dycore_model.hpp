@@ -25,6 +25,7 @@ struct FlowDiagnostics {
   double max_courant = 0;      // max of dt (|u|/dx + |v|/dy + |w|/dz)
   // With theta' (thermal bubble):
   double theta_mean = 0;       // (1/V) integral of theta' (the heat content; MPDATA conserves it)
+  double theta_change = 0;     // its relative change since the run's first record (dycore_run sets it)
   double theta_max = 0;
   double theta_centroid_z = 0; // integral of theta' z / integral of theta' (the bubble's height)
   double potential_energy = 0; // -(g / theta_0) (1/V) integral of theta' z

@@ -49,11 +49,12 @@ constexpr Column kColumns[] = {
     {"solver_residual", &FlowDiagnostics::solver_residual, "its final residual norm"},
     {"solver_converged", nullptr, "1 if it reached the tolerance"},
     {"theta_mean", &FlowDiagnostics::theta_mean, "(1/V) integral of theta' (heat content), K"},
+    {"theta_change", &FlowDiagnostics::theta_change, "relative change of the heat content since step 0"},
     {"theta_max", &FlowDiagnostics::theta_max, "max theta', K"},
     {"theta_centroid_z", &FlowDiagnostics::theta_centroid_z, "theta'-weighted mean height (bubble), m"},
     {"potential_energy", &FlowDiagnostics::potential_energy, "-(g/theta_0)(1/V) integral of theta' z"},
 };
-constexpr std::size_t kThetaColumns = 4;  // the last ones, with theta' only
+constexpr std::size_t kThetaColumns = 5;  // the last ones, with theta' only
 
 std::size_t column_count(bool theta) { return std::size(kColumns) - (theta ? 0 : kThetaColumns); }
 
@@ -150,7 +151,9 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   // Records arrive a few intervals late (asynchronous diagnostics): each is printed, checked for
   // instability and written to the CSV when it arrives.
   auto take = [&](bool finish) {  // collective
-    for (const FlowDiagnostics& r : model.take_diagnostics(finish)) {
+    for (FlowDiagnostics r : model.take_diagnostics(finish)) {
+      const double theta0 = records.empty() ? r.theta_mean : records.front().theta_mean;
+      r.theta_change = theta0 != 0.0 ? (r.theta_mean - theta0) / theta0 : 0.0;
       records.push_back(r);
       if (csv) {
         write_csv_row(csv, r, theta);
