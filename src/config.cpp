@@ -138,11 +138,7 @@ AdvectionConfig parse_config(const std::string& text, const std::vector<std::str
 }
 
 std::vector<std::pair<std::string, std::string>> trajectory_fingerprint(const AdvectionConfig& c) {
-  auto num = [](double v) {
-    char s[40];
-    std::snprintf(s, sizeof s, "%.17g", v);
-    return std::string(s);
-  };
+  const auto num = config_detail::exact_text;
   auto nums = [&](const double* v, int n) {
     std::string s = "[";
     for (int q = 0; q < n; ++q) s += (q ? ", " : "") + num(v[q]);

@@ -3,6 +3,7 @@
 // stays in its own file.
 #pragma once
 #include <array>
+#include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -174,6 +175,13 @@ auto load_text(const std::string& text, const std::vector<std::string>& override
   std::istringstream in(text);
   toml::value root = parse_toml(in, "<text>");
   return read(root, overrides);
+}
+
+// A number as text that reads back to the same double (checkpoint fingerprints compare these).
+inline std::string exact_text(double v) {
+  char s[40];
+  std::snprintf(s, sizeof s, "%.17g", v);
+  return std::string(s);
 }
 
 }  // namespace config_detail

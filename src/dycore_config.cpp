@@ -143,11 +143,7 @@ DycoreConfig parse_dycore_config(const std::string& text, const std::vector<std:
 }
 
 std::vector<std::pair<std::string, std::string>> dycore_trajectory_fingerprint(const DycoreConfig& c) {
-  auto num = [](double v) {
-    char s[40];
-    std::snprintf(s, sizeof s, "%.17g", v);
-    return std::string(s);
-  };
+  const auto num = config_detail::exact_text;
   const char* initial = c.initial == InitialState::ThermalBubble          ? "thermal_bubble"
                         : c.initial == InitialState::TaylorGreenModified ? "taylor_green_modified"
                                                                          : "taylor_green";
