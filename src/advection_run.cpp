@@ -63,12 +63,7 @@ void check_courant(const AdvectionConfig& cfg) {
 
 void check_restart(const AdvectionConfig& cfg, const std::string& path) {
   try {
-    const io::CheckpointState s = io::read_checkpoint(path, trajectory_fingerprint(cfg), {"psi"}, false);
-    if (s.nx != cfg.grid.nx || s.ny != cfg.grid.ny || s.nz != cfg.grid.nz)
-      throw ConfigError("--restart", "'" + path + "' holds a field of another size");
-    if (s.step >= cfg.steps)
-      throw ConfigError("time.steps", "is " + std::to_string(cfg.steps) + " but the checkpoint '" + path +
-                                          "' is already at step " + std::to_string(s.step));
+    io::check_resumable(path, trajectory_fingerprint(cfg), {"psi"}, cfg.grid.nx, cfg.grid.ny, cfg.grid.nz, cfg.steps);
   } catch (const io::CheckpointError& e) {
     throw ConfigError(e.key(), e.what());
   }

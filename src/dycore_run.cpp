@@ -105,13 +105,8 @@ void write_csv_row(std::FILE* csv, const FlowDiagnostics& r, bool theta) {
 
 void check_dycore_restart(const DycoreConfig& cfg, const std::string& path) {
   try {
-    const io::CheckpointState s =
-        io::read_checkpoint(path, dycore_trajectory_fingerprint(cfg), DycoreModel::checkpoint_fields(cfg), false);
-    if (s.nx != cfg.grid.nx || s.ny != cfg.grid.ny || s.nz != cfg.grid.nz)
-      throw ConfigError("--restart", "'" + path + "' holds fields of another size");
-    if (s.step >= cfg.steps)
-      throw ConfigError("time.steps", "is " + std::to_string(cfg.steps) + " but the checkpoint '" + path +
-                                          "' is already at step " + std::to_string(s.step));
+    io::check_resumable(path, dycore_trajectory_fingerprint(cfg), DycoreModel::checkpoint_fields(cfg), cfg.grid.nx,
+                        cfg.grid.ny, cfg.grid.nz, cfg.steps);
   } catch (const io::CheckpointError& e) {
     throw ConfigError(e.key(), e.what());
   }

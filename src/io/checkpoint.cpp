@@ -181,4 +181,14 @@ CheckpointState read_checkpoint(const std::string& path, const Fingerprint& expe
   return s;
 }
 
+void check_resumable(const std::string& path, const Fingerprint& expected, const std::vector<std::string>& field_names,
+                     int nx, int ny, int nz, long steps) {
+  const CheckpointState s = read_checkpoint(path, expected, field_names, false);
+  if (s.nx != nx || s.ny != ny || s.nz != nz)
+    throw CheckpointError("--restart", "'" + path + "' holds fields of another size");
+  if (s.step >= steps)
+    throw CheckpointError("time.steps", "is " + std::to_string(steps) + " but the checkpoint '" + path +
+                                            "' is already at step " + std::to_string(s.step));
+}
+
 }  // namespace tdc::io

@@ -48,4 +48,9 @@ void write_checkpoint(const std::string& path, const CheckpointState& s, const F
 CheckpointState read_checkpoint(const std::string& path, const Fingerprint& expected,
                                 const std::vector<std::string>& field_names, bool with_fields = true);
 
+// read_checkpoint's checks without reading the fields, plus that they are nx x ny x nz and that the
+// checkpoint's step is below `steps` (the run's end); throws CheckpointError naming the key.
+void check_resumable(const std::string& path, const Fingerprint& expected, const std::vector<std::string>& field_names,
+                     int nx, int ny, int nz, long steps);
+
 }  // namespace tdc::io
