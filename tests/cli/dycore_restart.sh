@@ -104,6 +104,14 @@ refuse "not a taskdycore checkpoint" b_straight/fields.h5 "${bubble[@]}" --set t
 head -c 3000 b_half/checkpoint.h5 > truncated.h5; refuse --restart truncated.h5 "${bubble[@]}" --set time.steps=24
 refuse --restart missing.h5 "${bubble[@]}" --set time.steps=24
 
+# A checkpoint resumed to step END equals a straight run to END (velocity, validation, diagnostics.csv).
+resumes() {  # CHECKPOINT END NAME
+  run "${bubble[@]}" --set time.steps=$2 --set output.fields=false --out $3_straight
+  run "${bubble[@]}" --set time.steps=$2 --set output.fields=false --restart "$1" --out $3_resumed
+  /usr/bin/python3 -c "import json,sys; a,b=(json.load(open(d+'/summary.json')) for d in sys.argv[1:]); assert a['velocity_checksum']==b['velocity_checksum'] and a['validation']==b['validation']" $3_straight $3_resumed \
+    && cmp -s $3_straight/diagnostics.csv $3_resumed/diagnostics.csv
+}
+
 # SIGINT mid-run: exit 130 with a checkpoint of the step reached; resumed to 8 steps later it equals
 # a straight run of that many steps.
 long=("${bubble[@]}" --set time.steps=100000 --set output.fields=false)
@@ -114,11 +122,7 @@ kill -INT $pid; wait $pid; rc=$?
 at=$(grep -o 'after step [0-9]*' int.log | grep -o '[0-9]*$')
 if [ $rc -eq 130 ] && [ -n "$at" ] && [ -s interrupted/checkpoint.h5 ]; then
   end=$(( (at / 4 + 2) * 4 ))
-  run "${bubble[@]}" --set time.steps=$end --set output.fields=false --out s_straight
-  run "${bubble[@]}" --set time.steps=$end --set output.fields=false --restart interrupted/checkpoint.h5 --out s_resumed
-  /usr/bin/python3 -c "import json,sys; a,b=(json.load(open(d+'/summary.json')) for d in sys.argv[1:]); assert a['velocity_checksum']==b['velocity_checksum'] and a['validation']==b['validation']" s_straight s_resumed \
-    && cmp -s s_straight/diagnostics.csv s_resumed/diagnostics.csv \
-    && ok "SIGINT after step $at (exit 130), resumed to step $end: same as straight" || fail "resumed after SIGINT differs"
+  resumes interrupted/checkpoint.h5 $end s && ok "SIGINT after step $at (exit 130), resumed to step $end: same as straight" || fail "resumed after SIGINT differs"
 else fail "SIGINT: status $rc (expected 130), stopped at '$at'"; cat int.log; fi
 
 # SIGINT to mpirun on 2 ranks: the ranks agree on the stop and write one checkpoint.
@@ -129,11 +133,7 @@ kill -INT $pid; wait $pid
 at=$(grep -o 'after step [0-9]*' int2.log | grep -o '[0-9]*$')
 if grep -q "interrupted; resume" int2.log && [ -n "$at" ] && [ -s interrupted_np2/checkpoint.h5 ]; then
   end=$(( (at / 4 + 2) * 4 ))
-  run "${bubble[@]}" --set time.steps=$end --set output.fields=false --out s2_straight
-  run "${bubble[@]}" --set time.steps=$end --set output.fields=false --restart interrupted_np2/checkpoint.h5 --out s2_resumed
-  /usr/bin/python3 -c "import json,sys; a,b=(json.load(open(d+'/summary.json')) for d in sys.argv[1:]); assert a['velocity_checksum']==b['velocity_checksum']" s2_straight s2_resumed \
-    && cmp -s s2_straight/diagnostics.csv s2_resumed/diagnostics.csv \
-    && ok "SIGINT on 2 ranks after step $at, resumed on 1 to step $end: same as straight" || fail "resumed after 2-rank SIGINT differs"
+  resumes interrupted_np2/checkpoint.h5 $end s2 && ok "SIGINT on 2 ranks after step $at, resumed on 1 to step $end: same as straight" || fail "resumed after 2-rank SIGINT differs"
 else fail "2-rank SIGINT did not stop with a checkpoint"; cat int2.log; fi
 
 # kill -9 while checkpoints are written every 8 steps: the last complete one resumes correctly.
@@ -143,11 +143,7 @@ for _ in $(seq 1200); do [ -s killed/checkpoint.h5 ] && break; sleep 0.05; done
 sleep 0.3; kill -KILL $pid; wait $pid 2>/dev/null
 at=$(/usr/bin/python3 -c "import h5py; print(int(h5py.File('killed/checkpoint.h5').attrs['step']))" 2>/dev/null)
 if [ -n "$at" ]; then
-  end=$((at + 8))
-  run "${bubble[@]}" --set time.steps=$end --set output.fields=false --out k_straight
-  run "${bubble[@]}" --set time.steps=$end --set output.fields=false --restart killed/checkpoint.h5 --out k_resumed
-  /usr/bin/python3 -c "import json,sys; a,b=(json.load(open(d+'/summary.json')) for d in sys.argv[1:]); assert a['velocity_checksum']==b['velocity_checksum']" k_straight k_resumed \
-    && ok "after kill -9 the checkpoint of step $at resumes to the straight answer" || fail "resumed after kill -9 differs"
+  resumes killed/checkpoint.h5 $((at + 8)) k && ok "after kill -9 the checkpoint of step $at resumes to the straight answer" || fail "resumed after kill -9 differs"
 else fail "no usable checkpoint after kill -9"; cat kill.log; fi
 
 echo "$passed passed, $failed failed"
