@@ -140,21 +140,8 @@ if want dycore_perf; then
   run bubble64_gpu STARPU_NCPU=0 -- "${bub[@]}"
   run bubble128_gpu STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20 --set solver.method=pcg --set solver.max_iter=200
   run bubble_trace STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=4 --set diagnostics.interval=2 --set solver.method=pcg --set solver.max_iter=200 --trace "$res/bubble_trace"
-  python3 - "$res" <<'PY'
-import json, sys
-r = sys.argv[1]
-for n in ("tg128_gcr", "tg128_pcg", "tg128_pcg_hybrid", "tg128_pcg_diag1", "tg128_pcg_diag40", "tg256_pcg", "tg256_pcg_diag1",
-          "tg256_pcg_diag12", "bubble64_gpu", "bubble128_gpu"):
-    try:
-        s = json.load(open(f"{r}/{n}/summary.json")); v = s["validation"]
-        line = "%s ms/step %.2f Mcell/s %.1f its %s max|div| %.3g" % (n, s["ms_per_step"], s["mcells_per_s"], s["solver"]["iterations"][-3:], v["max_divergence"])
-        if "rise_height" in v:
-            line += " z %.1f -> %.1f theta drift %.1e budget %.3g sym %.1e" % (v["rise_height"]["centroid_z"][0], v["rise_height"]["centroid_z"][-1],
-                v["theta_relative_change_max"], v["energy_budget_error"], v["symmetry"]["theta_max_relative_asymmetry"])
-        print(line)
-    except Exception as e:
-        print(n, "failed", e)
-PY
+  dycore_summary tg128_gcr tg128_pcg tg128_pcg_hybrid tg128_pcg_diag1 tg128_pcg_diag40 tg256_pcg tg256_pcg_diag1 \
+    tg256_pcg_diag12 bubble64_gpu bubble128_gpu
 fi
 if want dycore_overhead; then
   # Diagnostics every step vs once per run, alternated (A B A B) to see the run-to-run spread.
@@ -183,16 +170,8 @@ for g in ("128", "256"):
               % (100 * (min(every) / min(none) - 1), 100 * (sum(every) / sum(none) - 1)))
     except Exception as e:
         print("overhead", g, "failed", e)
-for n in ("bubble128_gpu", "bubble128_hybrid", "bubble256_gpu"):
-    try:
-        s = json.load(open(f"{r}/{n}/summary.json")); v = s["validation"]
-        print("%s ms/step %.2f Mcell/s %.1f its %s converged %s max|div| %.3g z %.1f -> %.1f theta drift %.1e budget %.3g sym %.1e" % (
-            n, s["ms_per_step"], s["mcells_per_s"], s["solver"]["iterations"][-3:], s["solver"]["converged_every_step_checked"],
-            v["max_divergence"], v["rise_height"]["centroid_z"][0], v["rise_height"]["centroid_z"][-1], v["theta_relative_change_max"],
-            v["energy_budget_error"], v["symmetry"]["theta_max_relative_asymmetry"]))
-    except Exception as e:
-        print(n, "failed", e)
 PY
+  dycore_summary bubble128_gpu bubble128_hybrid bubble256_gpu
 fi
 if want bubble; then
   bub=(cases/thermal_bubble.toml --set output.fields=false --set solver.method=pcg)
@@ -203,22 +182,7 @@ if want bubble; then
   run bubble256_gpu STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.5 --set time.steps=100 --set diagnostics.interval=20 --set solver.max_iter=400
   run tg128_gcr STARPU_NCPU=0 -- cases/taylor_green.toml --set output.fields=false --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set solver.max_iter=200 --set time.steps=100
   run tg64_cpu16 STARPU_NCUDA=0 STARPU_NCPU=16 -- cases/taylor_green.toml --set output.fields=false --set tiles.x=4 --set tiles.y=4 --set time.steps=40
-  python3 - "$res" <<'PY'
-import json, sys
-r = sys.argv[1]
-for n in ("bubble64_gpu", "bubble128_gpu", "bubble128_hybrid", "bubble128_gpu100", "bubble256_gpu", "tg128_gcr", "tg64_cpu16"):
-    try:
-        s = json.load(open(f"{r}/{n}/summary.json")); v = s["validation"]
-        line = "%s ms/step %.2f Mcell/s %.1f its %s converged %s max|div| %.3g" % (n, s["ms_per_step"], s["mcells_per_s"],
-            s["solver"]["iterations"][-3:], s["solver"]["converged_every_step_checked"], v["max_divergence"])
-        if "rise_height" in v:
-            line += " z %.1f -> %.1f theta drift %.1e budget %.3g sym %.1e" % (v["rise_height"]["centroid_z"][0],
-                v["rise_height"]["centroid_z"][-1], v["theta_relative_change_max"], v["energy_budget_error"],
-                v["symmetry"]["theta_max_relative_asymmetry"])
-        print(line)
-    except Exception as e:
-        print(n, "failed", e)
-PY
+  dycore_summary bubble64_gpu bubble128_gpu bubble128_hybrid bubble128_gpu100 bubble256_gpu tg128_gcr tg64_cpu16
 fi
 if want solver_stop; then
   # Session 4: the pressure solve stops on max |r| (= the bound on max |D v|) and starts from
@@ -241,22 +205,11 @@ if want solver_stop; then
   run s4_restart_straight STARPU_NCPU=0 -- "${rb[@]}" --set time.steps=40
   run s4_restart_half STARPU_NCPU=0 -- "${rb[@]}" --set time.steps=20
   run s4_restart_resumed STARPU_NCPU=0 -- "${rb[@]}" --set time.steps=40 --restart "$res/s4_restart_half/checkpoint.h5"
+  dycore_summary s4_tg128_gcr s4_tg128_pcg s4_tg128_pcg_hybrid s4_tg256_pcg s4_tg256_pcg_extrap s4_bubble256_extrap \
+    s4_tg256_gcr s4_bubble64 s4_bubble128 s4_bubble256
   python3 - "$res" <<'PY'
 import json, sys
 r = sys.argv[1]
-for n in ("s4_tg128_gcr", "s4_tg128_pcg", "s4_tg128_pcg_hybrid", "s4_tg256_pcg", "s4_tg256_pcg_extrap", "s4_bubble256_extrap", "s4_tg256_gcr",
-          "s4_bubble64", "s4_bubble128", "s4_bubble256"):
-    try:
-        s = json.load(open(f"{r}/{n}/summary.json")); v = s["validation"]; its = s["solver"]["iterations"]
-        line = "%s ms/step %.2f Mcell/s %.1f its mean %.1f last %s converged %s max|div| %.3g" % (n, s["ms_per_step"], s["mcells_per_s"],
-            sum(its) / max(1, len(its)), its[-3:], s["solver"]["converged_every_step_checked"], v["max_divergence"])
-        if "rise_height" in v:
-            line += " z %.1f -> %.1f theta drift %.1e budget %.3g sym %.1e" % (v["rise_height"]["centroid_z"][0],
-                v["rise_height"]["centroid_z"][-1], v["theta_relative_change_max"], v["energy_budget_error"],
-                v["symmetry"]["theta_max_relative_asymmetry"])
-        print(line)
-    except Exception as e:
-        print(n, "failed", e)
 try:
     a = json.load(open(f"{r}/s4_restart_straight/summary.json")); b = json.load(open(f"{r}/s4_restart_resumed/summary.json"))
     same = a["velocity_checksum"] == b["velocity_checksum"] and a["validation"] == b["validation"]

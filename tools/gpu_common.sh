@@ -26,3 +26,23 @@ tests() {
   timeout 240 test_csr_pcg > "$res/test_csr_pcg.txt" 2>&1; echo "csr tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$res/test_csr_pcg.txt" | tr '\n' ' ')"
   STARPU_NCPU=2 timeout 240 test_model > "$res/test_model.txt" 2>&1; echo "model tests exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$res/test_model.txt" | tr '\n' ' ')"
 }
+# One line per dynamical-core run: ms/step, Mcell/s, solver iterations, max |div|, and the bubble's
+# validation (rise, theta' drift, energy budget, symmetry) when present.
+dycore_summary() {
+  python3 - "$res" "$@" <<'PY'
+import json, sys
+r = sys.argv[1]
+for n in sys.argv[2:]:
+    try:
+        s = json.load(open(f"{r}/{n}/summary.json")); v = s["validation"]; its = s["solver"]["iterations"]
+        line = "%s ms/step %.2f Mcell/s %.1f its mean %.1f last %s converged %s max|div| %.3g" % (n, s["ms_per_step"], s["mcells_per_s"],
+            sum(its) / max(1, len(its)), its[-3:], s["solver"]["converged_every_step_checked"], v["max_divergence"])
+        if "rise_height" in v:
+            line += " z %.1f -> %.1f theta drift %.1e budget %.3g sym %.1e" % (v["rise_height"]["centroid_z"][0],
+                v["rise_height"]["centroid_z"][-1], v["theta_relative_change_max"], v["energy_budget_error"],
+                v["symmetry"]["theta_max_relative_asymmetry"])
+        print(line)
+    except Exception as e:
+        print(n, "failed", e)
+PY
+}
