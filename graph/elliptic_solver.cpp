@@ -41,9 +41,11 @@ starpu_data_handle_t register_rank0_vector(int rank, std::vector<double>& host) 
 }  // namespace
 
 const char* to_string(KrylovMethod m) { return m == KrylovMethod::Pcg ? "pcg" : "gcr"; }
+const char* to_string(Preconditioner p) { return p == Preconditioner::Line ? "line" : "multigrid"; }
 
 EllipticSolver::EllipticSolver(const Decomposition& d, int rank, const ColumnCouplings& h,
-                               const std::vector<double>& level_coefficients, const KrylovSettings& s)
+                               const std::vector<double>& level_coefficients, const KrylovSettings& s,
+                               const std::vector<OperatorLevel>& hierarchy)
     : d_(d), rank_(rank), s_(s), coef_host_(level_coefficients) {
   const TileLayout& L = d.layout();
   if (coef_host_.size() != std::size_t(kLevelVectors) * L.nz)
@@ -52,6 +54,8 @@ EllipticSolver::EllipticSolver(const Decomposition& d, int rank, const ColumnCou
   if (d.tiles() > kMaxCombineTiles) throw std::invalid_argument("elliptic solver: more tiles than kMaxCombineTiles");
   if (s.method == KrylovMethod::Gcr && (s.restart < 1 || s.restart > kMaxGcrDirections))
     throw std::invalid_argument("elliptic solver: GCR restart length out of range");
+  if (s.preconditioner == Preconditioner::Multigrid && (s.method != KrylovMethod::Pcg || hierarchy.empty()))
+    throw std::invalid_argument("elliptic solver: the multigrid preconditioner needs PCG and a level hierarchy");
   args_.L = L;
   args_.h = h;
   args_.skip_from = 2;
@@ -62,6 +66,8 @@ EllipticSolver::EllipticSolver(const Decomposition& d, int rank, const ColumnCou
   partials_ = std::make_unique<TileVectors>(d, rank, 2 * kMaxSums);
   scratch_ = std::make_unique<ScratchBuffer>(
       std::max({dot_partial_scratch_bytes(L), pcg_fused_scratch_bytes(L), gcr_scratch_bytes(L)}));
+  if (s.preconditioner == Preconditioner::Multigrid)
+    mg_ = std::make_unique<MultigridPreconditioner>(d, rank, hierarchy, s.multigrid);
   r_ = std::make_unique<TiledField>("solver_r", d, rank);
   z_ = std::make_unique<TiledField>("solver_z", d, rank);
   if (s.method == KrylovMethod::Pcg) {
@@ -140,6 +146,14 @@ void EllipticSolver::submit_state_copy(starpu_data_handle_t dst, int priority) c
   insert_snapshot_copy(state_, dst, priority);
 }
 
+void EllipticSolver::precondition(const TiledField& r, const TiledField& z) {
+  if (mg_) {
+    mg_->submit(state_, args_.skip_from, r, z);
+    return;
+  }
+  for (int t = 0; t < d_.tiles(); ++t) insert_line_precon(args_, coef_, state_, r.handle(t), z.handle(t), kPrioBody);
+}
+
 void EllipticSolver::pcg_fused_iteration(const TiledField& u) {
   EllipticTaskArgs pre = args_;
   pre.skip_from = 1;
@@ -169,7 +183,9 @@ void EllipticSolver::pcg_unfused_iteration(const TiledField& u) {
   for (int t = 0; t < d_.tiles(); ++t) {
     insert_vector_update(up, state_, p_->handle(t), u.handle(t), kPrioBody);
     insert_vector_update(ur, state_, q_->handle(t), r_->handle(t), kPrioBody);
-    insert_line_precon(args_, coef_, state_, r_->handle(t), z_->handle(t), kPrioBody);
+  }
+  precondition(*r_, *z_);
+  for (int t = 0; t < d_.tiles(); ++t) {
     insert_dot_partial(L, 2, state_, r_->handle(t), r_->handle(t), z_->handle(t), scratch_->handle(),
                        partials_->handle(t), kPrioBody);
   }
@@ -220,9 +236,9 @@ void EllipticSolver::submit_start(const TiledField& u, const TiledField& f) {
   if (s_.method == KrylovMethod::Pcg) {
     zero(*p_, f);
     zero(*q_, f);
-    if (!s_.fused) {
+    if (!s_.fused || mg_) {
+      precondition(*r_, *z_);
       for (int t = 0; t < d_.tiles(); ++t) {
-        insert_line_precon(args_, coef_, state_, r_->handle(t), z_->handle(t), kPrioBody);
         insert_vector_update(VectorUpdateArgs{d_.layout(), 2, -1, -1, 1.0, 0.0}, state_, z_->handle(t),
                              p_->handle(t), kPrioBody);
         insert_dot_partial(d_.layout(), 2, state_, r_->handle(t), r_->handle(t), z_->handle(t), scratch_->handle(),
@@ -243,7 +259,7 @@ void EllipticSolver::submit_start(const TiledField& u, const TiledField& f) {
 void EllipticSolver::submit_iteration(const TiledField& u) {
   if (s_.method == KrylovMethod::Gcr)
     gcr_iteration(u);
-  else if (s_.fused)
+  else if (s_.fused && !mg_)
     pcg_fused_iteration(u);
   else
     pcg_unfused_iteration(u);

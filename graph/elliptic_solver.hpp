@@ -1,5 +1,6 @@
 // Krylov solvers for the column operator as task graphs: PCG (interleaved as paper 002 Alg. 1-3, or
-// the textbook unfused form) and GCR(k) (EULAG's gcrk), both preconditioned by vertical line solves.
+// the textbook unfused form) and GCR(k) (EULAG's gcrk), both preconditioned by vertical line solves;
+// PCG alternatively by a multigrid V-cycle (graph/multigrid_precon.hpp; laplc only).
 // An iteration is submitted as tasks with no host synchronisation: step lengths and the stopping
 // decision are computed by solver_scalars tasks into the state vector; the host reads the state only
 // every `check_every` iterations to stop submitting (tasks submitted past convergence do nothing).
@@ -12,10 +13,12 @@
 
 #include "../codelets/column_operator/column_operator.hpp"
 #include "../src/tiled_field.hpp"
+#include "multigrid_precon.hpp"
 
 namespace tdc {
 
 enum class KrylovMethod { Pcg, Gcr };
+enum class Preconditioner { Line, Multigrid };
 
 struct KrylovSettings {
   KrylovMethod method = KrylovMethod::Pcg;
@@ -26,6 +29,8 @@ struct KrylovSettings {
   double tol_max = 0.0;     //   or max |r| <= tol_max (0: not tested)
   int max_iter = 500;
   int check_every = 10;     // iterations submitted between two host checks of the state
+  Preconditioner preconditioner = Preconditioner::Line;  // Multigrid: PCG only, in its unfused form
+  MultigridSettings multigrid;
 };
 
 struct SolveResult {
@@ -38,8 +43,10 @@ struct SolveResult {
 class EllipticSolver {
  public:
   // `level_coefficients`: kLevelVectors * nz doubles (column_operator.hpp); the same on every rank.
+  // `hierarchy`: the multigrid levels (level 0 = this operator), needed when s.preconditioner is Multigrid.
   EllipticSolver(const Decomposition& d, int rank, const ColumnCouplings& h,
-                 const std::vector<double>& level_coefficients, const KrylovSettings& s);
+                 const std::vector<double>& level_coefficients, const KrylovSettings& s,
+                 const std::vector<OperatorLevel>& hierarchy = {});
   ~EllipticSolver();
   EllipticSolver(const EllipticSolver&) = delete;
   EllipticSolver& operator=(const EllipticSolver&) = delete;
@@ -57,6 +64,9 @@ class EllipticSolver {
   // state_size() doubles; result_of() reads such a copy.
   void submit_state_copy(starpu_data_handle_t dst, int priority) const;
   int state_size() const { return int(state_host_.size()); }
+  // Tasks one iteration submits per tile, about (for submission windows).
+  int tasks_per_iteration() const { return mg_ ? 10 + mg_->tasks_per_tile() : 6; }
+  bool multigrid() const { return mg_ != nullptr; }
   // The max-norm tolerance of the solves submitted from now on (KrylovSettings::tol_max).
   double max_norm_tolerance() const { return s_.tol_max; }
   void set_max_norm_tolerance(double tol) { s_.tol_max = tol; }
@@ -74,6 +84,7 @@ class EllipticSolver {
   void submit_iteration(const TiledField& u);
   void zero(const TiledField& y, const TiledField& any_finite);
   void submit_scalars(int op, int sums, const std::vector<int>& slots = {}, int new_slot = 0);
+  void precondition(const TiledField& r, const TiledField& z);  // z = M^{-1} r (line or multigrid)
   void pcg_fused_iteration(const TiledField& u);
   void pcg_unfused_iteration(const TiledField& u);
   void gcr_iteration(const TiledField& x);
@@ -88,11 +99,13 @@ class EllipticSolver {
   std::unique_ptr<TileVectors> partials_;
   std::unique_ptr<ScratchBuffer> scratch_;
   std::unique_ptr<TiledField> r_, z_, p_, q_;
+  std::unique_ptr<MultigridPreconditioner> mg_;
   std::vector<std::unique_ptr<TiledField>> gp_, gq_;  // GCR direction slots
   std::vector<int> basis_;                            // GCR: slots kept since the last restart
   int last_slot_ = 0;
 };
 
 const char* to_string(KrylovMethod m);
+const char* to_string(Preconditioner p);
 
 }  // namespace tdc

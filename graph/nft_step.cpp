@@ -15,7 +15,11 @@ namespace tdc {
 NftStepGraph::NftStepGraph(const Decomposition& d, int rank, const Grid& g, const NftSettings& s)
     : d_(d), s_(s), mpdata_(d, s.mpdata, false) {
   const CollocatedLaplacian op = collocated_laplacian(g, s.zb);
-  solver_ = std::make_unique<EllipticSolver>(d, rank, op.couplings, op.level_coefficients, s.solver);
+  const std::vector<OperatorLevel> hierarchy =
+      s.solver.preconditioner == Preconditioner::Multigrid
+          ? collocated_laplacian_levels(g, s.zb, s.solver.multigrid.levels)
+          : std::vector<OperatorLevel>{};
+  solver_ = std::make_unique<EllipticSolver>(d, rank, op.couplings, op.level_coefficients, s.solver, hierarchy);
   cx_ = s.dt / g.dx();
   cy_ = s.dt / g.dy();
   cz_ = s.dt / g.dz();
@@ -26,7 +30,7 @@ NftStepGraph::NftStepGraph(const Decomposition& d, int rank, const Grid& g, cons
 
 int NftStepGraph::tasks_per_tile() const {
   // advector, copies, gradients, divergence, MPDATA and the exchanges, plus the solver's iterations.
-  return 46 + (s_.extrapolate_pressure ? 3 : 0) + 6 * s_.solver_budget;
+  return 46 + (s_.extrapolate_pressure ? 3 : 0) + solver_->tasks_per_iteration() * s_.solver_budget;
 }
 
 void NftStepGraph::submit_step(const NftFields& f, long n) {

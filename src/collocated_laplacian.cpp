@@ -20,4 +20,17 @@ CollocatedLaplacian collocated_laplacian(const Grid& g, ZBoundary zb) {
   return op;
 }
 
+std::vector<OperatorLevel> collocated_laplacian_levels(const Grid& g, ZBoundary zb, int levels) {
+  std::vector<OperatorLevel> out;
+  Grid level = g;
+  for (int l = 0; l < levels; ++l) {
+    CollocatedLaplacian op = collocated_laplacian(level, zb);
+    out.push_back({level, op.couplings, std::move(op.level_coefficients)});
+    level.nx /= 2;
+    level.ny /= 2;
+    level.nz /= 2;
+  }
+  return out;
+}
+
 }  // namespace tdc

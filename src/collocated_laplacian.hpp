@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../codelets/column_operator/column_operator.hpp"
+#include "../graph/multigrid_precon.hpp"
 #include "grid.hpp"
 
 namespace tdc {
@@ -24,5 +25,9 @@ struct CollocatedLaplacian {
 
 // For a uniform grid, periodic in x and y (the halo of the tiles must be at least 2).
 CollocatedLaplacian collocated_laplacian(const Grid& g, ZBoundary zb = ZBoundary::Periodic);
+
+// The multigrid hierarchy of laplc: level 0 on g, each next level on a grid of half the cells in every
+// direction (the same lengths), laplc rediscretised there.
+std::vector<OperatorLevel> collocated_laplacian_levels(const Grid& g, ZBoundary zb, int levels);
 
 }  // namespace tdc

@@ -63,6 +63,12 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   c.divergence_tolerance = r.number("solver.divergence_tolerance", c.divergence_tolerance);
   c.solver_budget = int(r.integer("solver.max_iter", c.solver_budget));
   c.extrapolate_pressure = r.choice("solver.first_guess", "previous", {"previous", "extrapolated"}) == "extrapolated";
+  k.preconditioner = r.choice("solver.preconditioner", "line", {"line", "multigrid"}) == "multigrid"
+                         ? Preconditioner::Multigrid
+                         : Preconditioner::Line;
+  k.multigrid.levels = int(r.integer("solver.multigrid_levels", 0));
+  k.multigrid.coarse_sweeps = int(r.integer("solver.multigrid_coarse_sweeps", k.multigrid.coarse_sweeps));
+  k.multigrid.omega = r.number("solver.multigrid_omega", k.multigrid.omega);
   c.diagnostics_interval = int(r.integer("diagnostics.interval", c.diagnostics_interval));
   c.write_fields = r.boolean("output.fields", c.write_fields);
   c.fields_interval = int(r.integer("output.fields_interval", c.fields_interval));
@@ -117,6 +123,21 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
           "must be between 1 and " + std::to_string(kMaxGcrDirections));
   require(c.divergence_tolerance > 0, "solver.divergence_tolerance", "must be positive");
   require(c.solver_budget >= 1, "solver.max_iter", "must be positive");
+  if (k.preconditioner == Preconditioner::Multigrid) {
+    require(k.method == KrylovMethod::Pcg, "solver.preconditioner", "\"multigrid\" needs solver.method = \"pcg\"");
+    require(k.multigrid.coarse_sweeps >= 1, "solver.multigrid_coarse_sweeps", "must be positive");
+    require(k.multigrid.omega > 0 && k.multigrid.omega < 1, "solver.multigrid_omega", "must be in (0, 1): at 1 Jacobi does not damp the 2-cell checkerboards");
+    const int most = multigrid_max_levels(c.grid);
+    require(k.multigrid.levels >= 0 && k.multigrid.levels <= most, "solver.multigrid_levels",
+            "must be 0 (automatic) or 1.." + std::to_string(most) +
+                " for this grid (each coarsening needs dimensions that are multiples of 4)");
+    if (k.multigrid.levels == 0) k.multigrid.levels = multigrid_auto_levels(c.grid);
+    const std::string fit = " tiles do not fit " + std::to_string(k.multigrid.levels) +
+                            " multigrid levels: tile widths must halve to multiples of 4 on every level but the "
+                            "coarsest (use fewer tiles or set solver.multigrid_levels lower)";
+    require(multigrid_tiles_fit(c.grid.nx, c.tiles_x, k.multigrid.levels), "tiles.x", std::to_string(c.tiles_x) + fit);
+    require(multigrid_tiles_fit(c.grid.ny, c.tiles_y, k.multigrid.levels), "tiles.y", std::to_string(c.tiles_y) + fit);
+  }
   require(c.diagnostics_interval >= 1, "diagnostics.interval", "must be positive");
   require(c.fields_interval >= 0, "output.fields_interval", "must be 0 (final state only) or positive");
   require(c.checkpoint_interval >= 0, "output.checkpoint_interval", "must be 0 (at the end only) or positive");
@@ -169,6 +190,12 @@ std::vector<std::pair<std::string, std::string>> dycore_trajectory_fingerprint(c
       {"solver.restart", std::to_string(c.solver.restart)},
       {"solver.divergence_tolerance", num(c.divergence_tolerance)},
       {"solver.first_guess", c.extrapolate_pressure ? "extrapolated" : "previous"}};
+  if (c.solver.preconditioner == Preconditioner::Multigrid) {  // absent for the line preconditioner (older checkpoints)
+    f.push_back({"solver.preconditioner", "multigrid"});
+    f.push_back({"solver.multigrid_levels", std::to_string(c.solver.multigrid.levels)});
+    f.push_back({"solver.multigrid_coarse_sweeps", std::to_string(c.solver.multigrid.coarse_sweeps)});
+    f.push_back({"solver.multigrid_omega", num(c.solver.multigrid.omega)});
+  }
   if (c.initial == InitialState::ThermalBubble) {
     const std::pair<std::string, std::string> bubble[] = {
         {"physics.gravity", num(c.gravity)},   {"physics.theta0", num(c.theta0)},

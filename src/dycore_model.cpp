@@ -234,9 +234,13 @@ void DycoreModel::submit_steps(long count) {
 
 void DycoreModel::size_solver_budget(int iterations) {
   // Iteration counts vary by half from step to step (the residual left by one solve seeds the next)
-  // and grow fast while a flow starts: twice the count + 10. A solve still unfinished when its budget
-  // ran out (-1) has outgrown it: the whole solver.max_iter until a later one tells what it takes.
-  const int want = iterations < 0 ? cfg_.solver_budget : 2 * iterations + 10;
+  // and grow fast while a flow starts: twice the count + 10. With multigrid the counts are small and
+  // steady (6-10 at 64^3..256^3) while a skipped V-cycle still costs its ~50 task launches: 1.5 times
+  // the count + 4. A solve still unfinished when its budget ran out (-1) has outgrown it: the whole
+  // solver.max_iter until a later one tells what it takes.
+  const int want = iterations < 0                  ? cfg_.solver_budget
+                   : graph_->solver().multigrid() ? iterations + iterations / 2 + 4
+                                                   : 2 * iterations + 10;
   graph_->set_solver_budget(std::min(cfg_.solver_budget, want));
 }
 

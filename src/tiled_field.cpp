@@ -64,9 +64,12 @@ TileVectors::~TileVectors() {
   for (auto h : handles_) starpu_data_unregister(h);
 }
 
-RankZeroVector::RankZeroVector(int rank, int doubles) : host_(rank == 0 ? doubles : 0, 0.0) {
+RankZeroVector::RankZeroVector(int rank, int doubles) : RankZeroVector(rank, std::vector<double>(doubles, 0.0)) {}
+
+RankZeroVector::RankZeroVector(int rank, const std::vector<double>& values)
+    : host_(rank == 0 ? values : std::vector<double>()) {
   starpu_vector_data_register(&handle_, rank == 0 ? STARPU_MAIN_RAM : -1,
-                              rank == 0 ? reinterpret_cast<uintptr_t>(host_.data()) : 0, doubles, sizeof(double));
+                              rank == 0 ? reinterpret_cast<uintptr_t>(host_.data()) : 0, values.size(), sizeof(double));
   starpu_mpi_data_register(handle_, next_data_tag(), 0);
 }
 

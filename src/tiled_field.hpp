@@ -68,6 +68,8 @@ class TileVectors {
 class RankZeroVector {
  public:
   RankZeroVector(int rank, int doubles);
+  // Holding `values` (kept on rank 0 only).
+  RankZeroVector(int rank, const std::vector<double>& values);
   ~RankZeroVector();
   RankZeroVector(const RankZeroVector&) = delete;
   RankZeroVector& operator=(const RankZeroVector&) = delete;

@@ -1,0 +1,76 @@
+// Geometric multigrid on the tiles, as the preconditioner of the pressure solve (laplc, strides 2):
+// the three kernels of a V-cycle, plain CPU and CUDA, no StarPU.
+//
+// laplc couples cells two apart, so its cells form 8 interleaved lattices (even/odd in x, y, z) that
+// meet only at rigid lids. Coarsening must keep that structure: on the lattice of stride h, two
+// neighbouring cells merge into one coarse cell, which sits on the coarse grid's lattice of the same
+// parity:  coarse I = h (i / 2h) + i % h  ⇐  fine i = 2h (I / h) + I % h + h b,  b = 0, 1.
+// (h = 1 gives the usual pairs 2I, 2I + 1.) The coarse operator is laplc rediscretised at twice the
+// spacing; restriction averages the 8 merged cells, prolongation copies the coarse value to them.
+// With that pair the smoothest modes are corrected exactly (R A P = 2 A_coarse in 3D, so the
+// Galerkin operator would halve them). The smoother is damped Jacobi, the same sweep before and after
+// the coarse correction, so the V-cycle is a symmetric preconditioner for PCG.
+#pragma once
+#include "../column_operator/column_operator.hpp"
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+#include <cuda_runtime_api.h>
+#endif
+
+namespace tdc {
+
+// The fine index of merged cell b (0, 1) of coarse index I, on lattices of stride h.
+TDC_HD int fine_of_coarse(int I, int h, int b) { return 2 * h * (I / h) + I % h + h * b; }
+
+// The coarse index of fine index i (the inverse of fine_of_coarse).
+TDC_HD int coarse_of_fine(int i, int h) { return h * (i / (2 * h)) + i % h; }
+
+// The diagonal of the column operator at level k (apply_cell's coefficient of x_ijk).
+TDC_HD double operator_diagonal(const double* c, int nz, int k) { return coef(c, kC0, nz, k) * coef(c, kD, nz, k); }
+
+// The first sweep from a zero guess: z = omega r / diag.
+TDC_HD double jacobi_first(const double* c, int nz, int k, double omega, double r) {
+  return omega * r / operator_diagonal(c, nz, k);
+}
+
+// One damped Jacobi sweep: z_out = z + omega (r - A z) / diag (z needs a valid halo).
+TDC_HD double jacobi_cell(const TileLayout& L, const ColumnCouplings& h, const double* c, double omega,
+                          const double* r, const double* z, int i, int j, int k) {
+  const std::ptrdiff_t o = L.at(i, j, k);
+  return z[o] + omega * (r[o] - apply_cell(L, h, c, z, i, j, k)) / operator_diagonal(c, L.nz, k);
+}
+
+// The restricted residual at coarse cell (I, J, K): the mean of r - A z over its 8 fine cells, summed in
+// a fixed order (b_z, b_y, b_x) so that every kernel gives the same bits.
+TDC_HD double restrict_residual_cell(const TileLayout& F, const ColumnCouplings& h, const double* c, const double* r,
+                                     const double* z, int I, int J, int K) {
+  double sum = 0.0;
+  for (int bz = 0; bz < 2; ++bz)
+    for (int by = 0; by < 2; ++by)
+      for (int bx = 0; bx < 2; ++bx) {
+        const int i = fine_of_coarse(I, h.h, bx), j = fine_of_coarse(J, h.h, by), k = fine_of_coarse(K, h.s, bz);
+        sum += r[F.at(i, j, k)] - apply_cell(F, h, c, z, i, j, k);
+      }
+  return 0.125 * sum;
+}
+
+// r_c = R (r - A z) on a coarse tile C from the fine tile F (z with a valid halo); C has half of F's
+// cells in every direction (its halo may differ).
+void mg_restrict_residual_cpu(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef, const double* st,
+                              int skip_from, const double* r, const double* z, double* rc);
+// z += P z_c: every fine interior cell gets its coarse cell's value added.
+void mg_prolong_add_cpu(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* st, int skip_from,
+                        const double* zc, double* z);
+// first = true: z_out = omega r / diag (z_in unused); else z_out = z_in + omega (r - A z_in) / diag.
+void mg_jacobi_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st, int skip_from,
+                   double omega, bool first, const double* r, const double* z_in, double* z_out);
+#if defined(TASKDYCORE_HAVE_CUDA)
+void mg_restrict_residual_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef, const double* st,
+                               int skip_from, const double* r, const double* z, double* rc, cudaStream_t stream);
+void mg_prolong_add_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* st, int skip_from,
+                         const double* zc, double* z, cudaStream_t stream);
+void mg_jacobi_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st, int skip_from,
+                    double omega, bool first, const double* r, const double* z_in, double* z_out, cudaStream_t stream);
+#endif
+
+}  // namespace tdc

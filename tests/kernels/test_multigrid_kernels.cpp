@@ -1,0 +1,145 @@
+// The multigrid kernels: restriction and prolongation are transposes of each other up to the factor
+// 8 (which makes the V-cycle symmetric), both keep laplc's interleaved lattices apart, the Jacobi sweep
+// is the residual update it claims to be, and every CUDA form equals its CPU form bit for bit
+// (skipped without a device: run on the GPU machine).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "codelets/elliptic_apply/elliptic_apply_kernel.hpp"
+#include "codelets/multigrid/multigrid_kernel.hpp"
+#include "codelets/solver_scalars/solver_state.hpp"
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+#include "device_array.hpp"
+#endif
+
+using namespace tdc;
+
+namespace {
+
+const TileLayout kF{24, 16, 12, 2};  // fine tile: dimensions multiples of 4 (laplc stride 2)
+const TileLayout kC{12, 8, 6, 3};    // its coarse tile, with a different halo on purpose
+const ColumnCouplings kLaplc{0.7, 0.7, 0.5, 0.5, 2, 2, kWrapPeriodic};
+
+std::vector<double> random_field(const TileLayout& L, unsigned seed) {
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> f(L.size());
+  for (double& x : f) x = u(g);
+  return f;
+}
+
+std::vector<double> laplc_coefficients(int nz) {
+  std::vector<double> c(std::size_t(kLevelVectors) * nz, 0.0);
+  for (int k = 0; k < nz; ++k) {
+    c[kCb * nz + k] = c[kCc * nz + k] = 0.9 + 0.01 * k;
+    c[kC0 * nz + k] = -2.0 * (0.7 + 0.5 + 0.9 + 0.01 * k);
+    c[kD * nz + k] = -1.0;
+  }
+  finish_thomas_vectors(c.data(), nz, 1.0, 2);
+  return c;
+}
+
+const std::vector<double> kRunning(state_doubles(4), 0.0);
+
+TEST(MultigridKernels, IndexMapsKeepTheLatticesAndInvertEachOther) {
+  for (int h : {1, 2})
+    for (int I = 0; I < 16; ++I)
+      for (int b = 0; b < 2; ++b) {
+        const int i = fine_of_coarse(I, h, b);
+        EXPECT_EQ(coarse_of_fine(i, h), I);
+        EXPECT_EQ(i % h, I % h) << "a coarse cell merges cells of its own lattice";
+      }
+  EXPECT_EQ(fine_of_coarse(1, 2, 0), 1);
+  EXPECT_EQ(fine_of_coarse(1, 2, 1), 3);
+  EXPECT_EQ(fine_of_coarse(2, 2, 0), 4);
+}
+
+TEST(MultigridKernels, RestrictionIsProlongationTransposedOverEight) {
+  const auto c = laplc_coefficients(kF.nz);
+  const auto r = random_field(kF, 1), yc = random_field(kC, 2);
+  const std::vector<double> zero(kF.size(), 0.0);
+  std::vector<double> rc(kC.size(), 0.0), py(kF.size(), 0.0);
+  mg_restrict_residual_cpu(kF, kC, kLaplc, c.data(), kRunning.data(), 2, r.data(), zero.data(), rc.data());
+  mg_prolong_add_cpu(kF, kC, kLaplc, kRunning.data(), 2, yc.data(), py.data());
+  double lhs = 0, rhs = 0;
+  for (int k = 0; k < kC.nz; ++k)
+    for (int j = 0; j < kC.ny; ++j)
+      for (int i = 0; i < kC.nx; ++i) lhs += 8.0 * rc[kC.at(i, j, k)] * yc[kC.at(i, j, k)];
+  for (int k = 0; k < kF.nz; ++k)
+    for (int j = 0; j < kF.ny; ++j)
+      for (int i = 0; i < kF.nx; ++i) rhs += r[kF.at(i, j, k)] * py[kF.at(i, j, k)];
+  EXPECT_NEAR(lhs, rhs, 1e-12 * std::fabs(rhs) + 1e-12);
+  // A field constant on each lattice restricts to the same constants on the coarse lattices.
+  std::vector<double> lat(kF.size());
+  for (int k = 0; k < kF.nz; ++k)
+    for (int j = -kF.halo; j < kF.ny + kF.halo; ++j)
+      for (int i = -kF.halo; i < kF.nx + kF.halo; ++i)
+        lat[kF.at(i, j, k)] = 1.0 + ((i + 8) % 2) + 2 * ((j + 8) % 2) + 4 * (k % 2);
+  mg_restrict_residual_cpu(kF, kC, kLaplc, c.data(), kRunning.data(), 2, lat.data(), zero.data(), rc.data());
+  for (int k = 0; k < kC.nz; ++k)
+    for (int j = 0; j < kC.ny; ++j)
+      for (int i = 0; i < kC.nx; ++i) EXPECT_EQ(rc[kC.at(i, j, k)], 1.0 + i % 2 + 2 * (j % 2) + 4 * (k % 2));
+}
+
+TEST(MultigridKernels, JacobiIsTheDampedResidualUpdate) {
+  const auto c = laplc_coefficients(kF.nz);
+  const auto r = random_field(kF, 3), z = random_field(kF, 4);
+  std::vector<double> az(kF.size(), 0.0), out(kF.size(), 0.0), first(kF.size(), 0.0);
+  elliptic_apply_cpu(kF, kLaplc, c.data(), kRunning.data(), 2, z.data(), az.data());
+  mg_jacobi_cpu(kF, kLaplc, c.data(), kRunning.data(), 2, 0.9, false, r.data(), z.data(), out.data());
+  mg_jacobi_cpu(kF, kLaplc, c.data(), kRunning.data(), 2, 0.9, true, r.data(), nullptr, first.data());
+  for (int k = 0; k < kF.nz; ++k)
+    for (int j = 0; j < kF.ny; ++j)
+      for (int i = 0; i < kF.nx; ++i) {
+        const std::ptrdiff_t o = kF.at(i, j, k);
+        const double diag = c[kC0 * kF.nz + k] * c[kD * kF.nz + k];
+        EXPECT_EQ(out[o], z[o] + 0.9 * (r[o] - az[o]) / diag);
+        EXPECT_EQ(first[o], 0.9 * r[o] / diag);
+      }
+  // Skipped once the solve is done: nothing written.
+  std::vector<double> done(state_doubles(4), 0.0), untouched(kF.size(), 5.0);
+  done[state::kDone] = 2.0;
+  mg_jacobi_cpu(kF, kLaplc, c.data(), done.data(), 2, 0.9, true, r.data(), nullptr, untouched.data());
+  EXPECT_EQ(untouched[kF.at(3, 3, 3)], 5.0);
+}
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+using Dev = tdc_test::DeviceArray;
+
+void expect_same(const std::vector<double>& a, const std::vector<double>& b, const char* what) {
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0) << what;
+}
+
+TEST(MultigridCpuCudaAgreement, AllKernels) {
+  if (!tdc_test::have_device()) GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
+  for (int wrap : {kWrapPeriodic, kWrapMirror}) {
+    ColumnCouplings h = kLaplc;
+    h.z_wrap = wrap;
+    const auto c = laplc_coefficients(kF.nz);
+    const auto r = random_field(kF, 5), z = random_field(kF, 6), zc = random_field(kC, 7);
+    Dev dc(c), dst(kRunning), dr(r), dz(z), dzc(zc);
+    std::vector<double> rc(kC.size(), 0.0), out(kF.size(), 0.0), first(kF.size(), 0.0), pz = z;
+    Dev drc(rc), dout(out), dfirst(first), dpz(pz);
+    mg_restrict_residual_cpu(kF, kC, h, c.data(), kRunning.data(), 2, r.data(), z.data(), rc.data());
+    mg_restrict_residual_cuda(kF, kC, h, dc.p, dst.p, 2, dr.p, dz.p, drc.p, 0);
+    expect_same(rc, drc.host(), "mg_restrict_residual");
+    mg_prolong_add_cpu(kF, kC, h, kRunning.data(), 2, zc.data(), pz.data());
+    mg_prolong_add_cuda(kF, kC, h, dst.p, 2, dzc.p, dpz.p, 0);
+    expect_same(pz, dpz.host(), "mg_prolong_add");
+    mg_jacobi_cpu(kF, h, c.data(), kRunning.data(), 2, 0.9, false, r.data(), z.data(), out.data());
+    mg_jacobi_cuda(kF, h, dc.p, dst.p, 2, 0.9, false, dr.p, dz.p, dout.p, 0);
+    expect_same(out, dout.host(), "mg_jacobi");
+    mg_jacobi_cpu(kF, h, c.data(), kRunning.data(), 2, 0.9, true, r.data(), nullptr, first.data());
+    mg_jacobi_cuda(kF, h, dc.p, dst.p, 2, 0.9, true, dr.p, nullptr, dfirst.p, 0);
+    expect_same(first, dfirst.host(), "mg_jacobi_first");
+  }
+}
+#endif
+
+}  // namespace
