@@ -2,7 +2,9 @@
 # On the device machine (bundle from tools/make_bundle.sh), from the repo root:
 #   tools/gpu_bench.sh BUNDLE [all|tests|gpu|hybrid|diagnostics|trace|elliptic|ncu|dycore]...   (default: all)
 #   sections for the dynamical core: table11 (CPU vs GPU at 128^3, paper 000 Table XI), dycore_perf,
-#   dycore_overhead, bubble, solver_stop (max-norm stop + extrapolated first guess, GPU restart)
+#   dycore_overhead, bubble, solver_stop (max-norm stop + extrapolated first guess, GPU restart),
+#   multigrid (PCG with the multigrid V-cycle vs the line preconditioner), table11_128 (GPU half of
+#   Table XI at 128^3; the CPU half runs on the VM: see docs/performance.md)
 # Runs the CPU/CUDA agreement and model tests, CPU-vs-GPU bitwise runs, `bench mpdata` at 256^3
 # over tiles, FCT, overlap, kernel variants, CPU+GPU placement, diagnostics overhead, and a trace.
 # Results in $OUT/results.tgz; the key lines on stdout. Every figure in docs/performance.md
@@ -218,6 +220,32 @@ try:
 except Exception as e:
     print("restart failed", e)
 PY
+fi
+if want multigrid; then
+  # Session 5: solver.preconditioner = multigrid (PCG) against the line preconditioner, same runs.
+  tg=(cases/taylor_green.toml --set output.fields=false --set output.checkpoint=false --set solver.method=pcg)
+  g128=(--set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set time.steps=100)
+  g256=(--set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 --set time.steps=40)
+  mg=(--set solver.preconditioner='"multigrid"' --set solver.max_iter=40)
+  run mg_tg128_line STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" --set solver.max_iter=200
+  run mg_tg128_mg STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${mg[@]}"
+  run mg_tg256_line STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" --set solver.max_iter=400
+  run mg_tg256_mg STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
+  run mg_tg256_mg_l4 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set solver.multigrid_levels=4
+  bub=(cases/thermal_bubble.toml --set output.fields=false --set output.checkpoint=false --set solver.method=pcg "${mg[@]}")
+  run mg_bubble128 STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20
+  run mg_bubble256 STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.5 --set time.steps=100 --set diagnostics.interval=20
+  run mg_tg256_trace STARPU_NCPU=0 -- "${tg[@]}" "${mg[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 --set time.steps=12 --set diagnostics.interval=4 --trace "$res/mg_tg256_trace"
+  dycore_summary mg_tg128_line mg_tg128_mg mg_tg256_line mg_tg256_mg mg_tg256_mg_l4 mg_bubble128 mg_bubble256
+fi
+if want table11_128; then
+  # GPU half of paper 000 Table XI at 128^3 (the CPU half: tools/gpu_bench.sh does not run it, it takes
+  # ~40 min on 2 CPU workers; same settings, tiles 2x1, STARPU_NCUDA=0).
+  run t11_128_gpu STARPU_NCPU=0 -- cases/taylor_green.toml --set case.initial='"taylor_green_modified"' \
+    --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set time.steps=400 \
+    --set output.fields_interval=200 --set output.checkpoint_interval=50 --set diagnostics.interval=50 \
+    --set solver.method=pcg --set solver.max_iter=300
+  python3 -c "import json; s=json.load(open('$res/t11_128_gpu/summary.json')); print('t11_128_gpu', [(r['step'], r['velocity_checksum']) for r in s['field_records']], 'ms/step', s['ms_per_step'])"
 fi
 if want ncu && command -v ncu >/dev/null; then
   STARPU_NCPU=0 timeout 300 ncu --target-processes all --kernel-name regex:'fused|precon_kernel|apply_kernel|direction_kernel' \
