@@ -239,8 +239,8 @@ if want multigrid; then
   dycore_summary mg_tg128_line mg_tg128_mg mg_tg256_line mg_tg256_mg mg_tg256_mg_l4 mg_bubble128 mg_bubble256
 fi
 if want table11_128; then
-  # GPU half of paper 000 Table XI at 128^3 (the CPU half: tools/gpu_bench.sh does not run it, it takes
-  # ~40 min on 2 CPU workers; same settings, tiles 2x1, STARPU_NCUDA=0).
+  # GPU half of paper 000 Table XI at 128^3 (the CPU half is tools/table11_cpu.sh, ~18 min on the VM:
+  # same settings, tiles 2x1, 2 CPU workers; compare the velocity checksums).
   run t11_128_gpu STARPU_NCPU=0 -- cases/taylor_green.toml --set case.initial='"taylor_green_modified"' \
     --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set time.steps=400 \
     --set output.fields_interval=200 --set output.checkpoint_interval=50 --set diagnostics.interval=50 \
