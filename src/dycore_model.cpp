@@ -173,7 +173,7 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
   a.cz = cfg.dt / g.dz();
   a.dz = g.dz();
   diagnostics_ = std::make_unique<AsyncFlowDiagnostics>(d_, rank, a, graph_->solver());
-  for (auto& v : budget_state_) v = std::make_unique<RankZeroVector>(rank, graph_->solver().state_size());
+  for (auto& v : solve_copy_) v = std::make_unique<RankZeroVector>(rank, graph_->solver().state_size());
 }
 
 void DycoreModel::submit_diagnostics() {
@@ -220,27 +220,40 @@ void DycoreModel::submit_steps(long count) {
   for (long n = 0; n < count; ++n) {
     graph_->submit_step(f_, step_);
     ++step_;
+    graph_->solver().submit_state_copy(solve_copy_[step_ % (kBudgetLag + 1)]->handle(), kPrioHalo);
     starpu_task_wait_for_n_submitted(window);
-    if (step_ % kBudgetEvery != 0) continue;
-    // Every kBudgetEvery steps: copy the solver state (a task), and size the budget from the copy
-    // made kBudgetEvery steps earlier, long finished since the submission window is 2 steps. Fixed
-    // steps, so the budget (and hence the result) is the same for any tiles, scheduler or ranks.
-    const int slot = int(step_ / kBudgetEvery % 2);
-    graph_->solver().submit_state_copy(budget_state_[slot]->handle(), kPrioHalo);
-    if (step_ - first_step_ < 2 * kBudgetEvery) continue;  // no copy kBudgetEvery steps back yet
-    size_solver_budget(graph_->solver().read_state_copy(budget_state_[1 - slot]->handle()).iterations);
+    if (step_ - kBudgetLag > first_step_) {
+      read_solve(step_ - kBudgetLag);
+      size_solver_budget();
+    }
   }
 }
 
-void DycoreModel::size_solver_budget(int iterations) {
+void DycoreModel::read_solve(long step) {
+  const SolveResult r = graph_->solver().read_state_copy(solve_copy_[step % (kBudgetLag + 1)]->handle());
+  solves_.push_back({step, r.iterations, r.iterations >= 0 && r.converged});
+}
+
+void DycoreModel::finish_solve_checks() {
+  const long from = solves_.empty() ? first_step_ + 1 : solves_.back().step + 1;
+  for (long s = from; s <= step_; ++s) read_solve(s);
+}
+
+void DycoreModel::size_solver_budget() {
   // Iteration counts vary by half from step to step (the residual left by one solve seeds the next)
-  // and grow fast while a flow starts: twice the count + 10. With multigrid the counts are small and
-  // steady (6-10 at 64^3..256^3) while a skipped V-cycle still costs its ~50 task launches: 1.5 times
-  // the count + 4. A solve still unfinished when its budget ran out (-1) has outgrown it: the whole
-  // solver.max_iter until a later one tells what it takes.
-  const int want = iterations < 0                  ? cfg_.solver_budget
-                   : graph_->solver().multigrid() ? iterations + iterations / 2 + 4
-                                                   : 2 * iterations + 10;
+  // and grow fast while a flow starts: twice the largest recent count + 10. With multigrid the counts
+  // are small and steady (6-10 at 64^3..256^3) while a skipped V-cycle still costs its task launches:
+  // 1.5 times the count + 4. A solve unfinished when its budget ran out (-1) has outgrown it: the whole
+  // solver.max_iter until the window holds none.
+  int largest = 0;
+  bool unfinished = int(solves_.size()) < kBudgetWarmup;
+  for (std::size_t n = solves_.size() > kBudgetWindow ? solves_.size() - kBudgetWindow : 0; n < solves_.size(); ++n) {
+    largest = std::max(largest, solves_[n].iterations);
+    unfinished = unfinished || solves_[n].iterations < 0;
+  }
+  const int want = unfinished                       ? cfg_.solver_budget
+                   : graph_->solver().multigrid() ? largest + largest / 2 + 4
+                                                   : 2 * largest + 10;
   graph_->set_solver_budget(std::min(cfg_.solver_budget, want));
 }
 

@@ -36,6 +36,13 @@ struct FlowDiagnostics {
   bool solver_converged = false;
 };
 
+// The outcome of one step's pressure solve: iterations, or -1 when its budget ran out first.
+struct StepSolve {
+  long step = 0;
+  int iterations = 0;
+  bool converged = false;
+};
+
 class DycoreModel {
  public:
   // `restart` (optional) replaces the initial state by a checkpoint's fields and step (the fields
@@ -73,6 +80,10 @@ class DycoreModel {
   // The start-up solve: the hydrostatic balance of a bubble at rest, or the projection of the
   // modified Taylor-Green velocity; empty (0 iterations) otherwise.
   const SolveResult& startup_solve() const { return startup_; }
+  // Collective: reads the solves of the steps submitted but not read yet (after the last step).
+  void finish_solve_checks();
+  // The pressure solve of every step of this run read so far (all of them after finish_solve_checks).
+  const std::vector<StepSolve>& step_solves() const { return solves_; }
 
  private:
   DycoreConfig cfg_;
@@ -83,13 +94,18 @@ class DycoreModel {
   NftFields f_{};
   std::unique_ptr<NftStepGraph> graph_;
   std::unique_ptr<AsyncFlowDiagnostics> diagnostics_;
-  // The per-step solver budget (iterations submitted; the solve stops on the GPU at the tolerance):
-  // solver.max_iter for the first 2 kBudgetEvery steps, then twice the iterations of the solve
-  // kBudgetEvery steps back + 10 (at most solver.max_iter), from state copies made every
-  // kBudgetEvery steps. The same on every rank, so results do not depend on ranks.
-  static constexpr int kBudgetEvery = 4;
-  std::unique_ptr<RankZeroVector> budget_state_[2];
-  void size_solver_budget(int iterations);
+  // The per-step solver budget (iterations submitted; the solve stops on the GPU at the tolerance).
+  // Every step's solver state is copied (a task) and read kBudgetLag steps later, when the copy has
+  // long finished (the submission window is 2 steps): so every step's solve is checked, and the
+  // budget of step n + 1 depends only on the counts of steps <= n - kBudgetLag (the same on every
+  // rank, for any tiles or scheduler, so results do not depend on them). solver.max_iter until
+  // kBudgetWarmup counts are known or after any unfinished solve; else sized from the largest of
+  // the last kBudgetWindow counts.
+  static constexpr int kBudgetLag = 3, kBudgetWarmup = 6, kBudgetWindow = 4;
+  std::unique_ptr<RankZeroVector> solve_copy_[kBudgetLag + 1];
+  std::vector<StepSolve> solves_;  // every step of this run whose solve was read, in step order
+  void read_solve(long step);
+  void size_solver_budget();
   std::vector<std::pair<TiledField*, TileStrips*>> checkpointed() const;
   long step_ = 0, first_step_ = 0;
   int local_tiles_ = 0;

@@ -158,7 +158,11 @@ int dycore_command(int argc, char** argv, const std::string& case_file, const st
     std::printf("taskdycore: %.3f ms/step, %.2f Mcell/s; max |div| %.3g (tolerance %.3g), solves converged: %s",
                 summary["ms_per_step"].get<double>(), summary["mcells_per_s"].get<double>(),
                 v["max_divergence"].get<double>(), cfg.divergence_tolerance,
-                summary["solver"]["converged_every_step_checked"].get<bool>() ? "yes" : "NO (raise solver.max_iter)");
+                summary["solver"]["converged_every_step"].get<bool>()
+                    ? "yes"
+                    : ("NO at " + std::to_string(summary["solver"]["unconverged_steps"].size()) +
+                       " steps (summary.json solver.unconverged_steps; raise solver.max_iter)")
+                          .c_str());
     if (v.contains("rise_height")) {
       const auto& z = v["rise_height"]["centroid_z"];
       std::printf("; bubble centroid %.1f -> %.1f m, theta' conserved to %.1e, energy budget error %.2g\n",

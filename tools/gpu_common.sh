@@ -36,7 +36,7 @@ for n in sys.argv[2:]:
     try:
         s = json.load(open(f"{r}/{n}/summary.json")); v = s["validation"]; its = s["solver"]["iterations"]
         line = "%s ms/step %.2f Mcell/s %.1f its mean %.1f last %s converged %s max|div| %.3g" % (n, s["ms_per_step"], s["mcells_per_s"],
-            sum(its) / max(1, len(its)), its[-3:], s["solver"]["converged_every_step_checked"], v["max_divergence"])
+            sum(its) / max(1, len(its)), its[-3:], s["solver"]["converged_every_step"], v["max_divergence"])
         if "rise_height" in v:
             line += " z %.1f -> %.1f theta drift %.1e budget %.3g sym %.1e" % (v["rise_height"]["centroid_z"][0],
                 v["rise_height"]["centroid_z"][-1], v["theta_relative_change_max"], v["energy_budget_error"],
