@@ -6,6 +6,7 @@
 
 namespace tdc {
 
+// A single tile (its own periodic neighbour) takes one halo_self task instead.
 void submit_halo_exchange(const Decomposition& d, const TiledField& f, const TileStrips& strips);
 // The unpack half alone (the strips were written by the step's border tasks).
 void submit_halo_unpack(const Decomposition& d, const TiledField& f, const TileStrips& strips);

@@ -8,6 +8,7 @@
 
 #include "../codelets/common/codelet.hpp"
 #include "../codelets/multigrid/multigrid.hpp"
+#include "../codelets/multigrid/vcycle_schedule.hpp"
 #include "halo_exchange.hpp"
 
 namespace tdc {
@@ -42,6 +43,7 @@ MultigridPreconditioner::MultigridPreconditioner(const Decomposition& fine, int 
       !multigrid_tiles_fit(g.ny, fine.tiles_y(), int(ops.size())))
     throw std::invalid_argument("multigrid: the grid or its tiles do not allow " + std::to_string(ops.size()) + " levels");
   levels_.resize(ops.size());
+  one_task_ = s.one_task && fine.tiles_x() == 1 && fine.tiles_y() == 1;
   for (std::size_t l = 0; l < ops.size(); ++l) {
     Level& v = levels_[l];
     if (l == 0) {
@@ -52,6 +54,7 @@ MultigridPreconditioner::MultigridPreconditioner(const Decomposition& fine, int 
       v.d = v.own.get();
     }
     v.h = ops[l].couplings;
+    if (one_task_) continue;  // the cycle's arrays are its scratch
     v.coef = std::make_unique<RankZeroVector>(rank, ops[l].coefficients);
     v.strips = std::make_unique<TileStrips>(*v.d, rank);
     const std::string n = "mg" + std::to_string(l);
@@ -61,58 +64,75 @@ MultigridPreconditioner::MultigridPreconditioner(const Decomposition& fine, int 
       v.z = std::make_unique<TiledField>(n + "_z", *v.d, rank, false);
     }
   }
+  if (one_task_) {
+    std::vector<TileLayout> tiles;
+    std::vector<ColumnCouplings> h;
+    std::vector<std::size_t> sizes;
+    std::vector<double> coef;
+    for (std::size_t l = 0; l < ops.size(); ++l) {
+      tiles.push_back(levels_[l].d->layout());
+      h.push_back(levels_[l].h);
+      sizes.push_back(ops[l].coefficients.size());
+      coef.insert(coef.end(), ops[l].coefficients.begin(), ops[l].coefficients.end());
+    }
+    plan_ = make_vcycle_plan(tiles, h, sizes, s.coarse_sweeps, s.omega);
+    coef_all_ = std::make_unique<RankZeroVector>(rank, coef);
+    scratch_ = std::make_unique<ScratchBuffer>(sizeof(double) * plan_.scratch_doubles);
+  }
 }
 
 MultigridPreconditioner::~MultigridPreconditioner() { starpu_mpi_wait_for_all(MPI_COMM_WORLD); }
 
+struct MultigridPreconditioner::TaskOps {
+  const MultigridPreconditioner& m;
+  starpu_data_handle_t state;
+  int skip_from;
+  const TiledField& r0;
+  const TiledField& z0;
+
+  const Level& level(int l) const { return m.levels_[l]; }
+  const TiledField& field(int l, MgField f) const {
+    if (f == MgField::Smoothed) return *level(l).a;
+    if (l == 0) return f == MgField::Rhs ? r0 : z0;
+    return f == MgField::Rhs ? *level(l).r : *level(l).z;
+  }
+  void jacobi_first(int l, MgField out) const {
+    const Level& v = level(l);
+    for (int t = 0; t < v.d->tiles(); ++t)
+      insert_mg_jacobi_first(m.args(v, skip_from), m.s_.omega, v.coef->handle(), state, field(l, MgField::Rhs).handle(t),
+                             field(l, out).handle(t), kPrioBody);
+  }
+  void jacobi(int l, MgField in, MgField out) const {
+    const Level& v = level(l);
+    for (int t = 0; t < v.d->tiles(); ++t)
+      insert_mg_jacobi(m.args(v, skip_from), m.s_.omega, v.coef->handle(), state, field(l, MgField::Rhs).handle(t),
+                       field(l, in).handle(t), field(l, out).handle(t), kPrioBody);
+  }
+  void halo(int l, MgField f) const { submit_halo_exchange(*level(l).d, field(l, f), *level(l).strips); }
+  void restrict_residual(int l) const {
+    const Level& v = level(l);
+    for (int t = 0; t < v.d->tiles(); ++t)
+      insert_mg_restrict_residual(m.args(v, skip_from), level(l + 1).d->layout(), v.coef->handle(), state,
+                                  field(l, MgField::Rhs).handle(t), field(l, MgField::Smoothed).handle(t),
+                                  field(l + 1, MgField::Rhs).handle(t), kPrioBody);
+  }
+  void prolong_add(int l) const {
+    const Level& v = level(l);
+    for (int t = 0; t < v.d->tiles(); ++t)
+      insert_mg_prolong_add(m.args(v, skip_from), level(l + 1).d->layout(), state, field(l + 1, MgField::Result).handle(t),
+                            field(l, MgField::Smoothed).handle(t), kPrioBody);
+  }
+};
+
 void MultigridPreconditioner::submit(starpu_data_handle_t state, int skip_from, const TiledField& r0,
                                      const TiledField& z0) const {
-  const int last = levels() - 1;
-  auto rhs = [&](int l) -> const TiledField& { return l == 0 ? r0 : *levels_[l].r; };
-  auto result = [&](int l) -> const TiledField& { return l == 0 ? z0 : *levels_[l].z; };
-  const double w = s_.omega;
-  // Down: one sweep from zero, then the restricted residual.
-  for (int l = 0; l < last; ++l) {
-    const Level& v = levels_[l];
-    const Level& c = levels_[l + 1];
-    const EllipticTaskArgs a = args(v, skip_from);
-    const int tiles = v.d->tiles();
-    for (int t = 0; t < tiles; ++t)
-      insert_mg_jacobi_first(a, w, v.coef->handle(), state, rhs(l).handle(t), v.a->handle(t), kPrioBody);
-    submit_halo_exchange(*v.d, *v.a, *v.strips);
-    for (int t = 0; t < tiles; ++t)
-      insert_mg_restrict_residual(a, c.d->layout(), v.coef->handle(), state, rhs(l).handle(t), v.a->handle(t),
-                                  c.r->handle(t), kPrioBody);
+  if (one_task_) {
+    VcyclePlan p = plan_;
+    p.skip_from = skip_from;
+    insert_mg_vcycle(p, coef_all_->handle(), state, r0.handle(0), z0.handle(0), scratch_->handle(), kPrioBody);
+    return;
   }
-  // Coarsest: Jacobi sweeps from zero, alternating between a and the result so that the last lands there.
-  {
-    const Level& v = levels_[last];
-    const EllipticTaskArgs a = args(v, skip_from);
-    const int sweeps = std::max(1, s_.coarse_sweeps);
-    const TiledField* buf[2] = {v.a.get(), &result(last)};
-    int cur = sweeps % 2;  // after `sweeps` writes, cur is 1 (the result)
-    for (int t = 0; t < v.d->tiles(); ++t)
-      insert_mg_jacobi_first(a, w, v.coef->handle(), state, rhs(last).handle(t), buf[cur]->handle(t), kPrioBody);
-    for (int n = 1; n < sweeps; ++n, cur ^= 1) {
-      submit_halo_exchange(*v.d, *buf[cur], *v.strips);
-      for (int t = 0; t < v.d->tiles(); ++t)
-        insert_mg_jacobi(a, w, v.coef->handle(), state, rhs(last).handle(t), buf[cur]->handle(t),
-                         buf[cur ^ 1]->handle(t), kPrioBody);
-    }
-  }
-  // Up: add the coarse correction, then the same sweep as on the way down.
-  for (int l = last - 1; l >= 0; --l) {
-    const Level& v = levels_[l];
-    const Level& c = levels_[l + 1];
-    const EllipticTaskArgs a = args(v, skip_from);
-    const int tiles = v.d->tiles();
-    for (int t = 0; t < tiles; ++t)
-      insert_mg_prolong_add(a, c.d->layout(), state, result(l + 1).handle(t), v.a->handle(t), kPrioBody);
-    submit_halo_exchange(*v.d, *v.a, *v.strips);
-    for (int t = 0; t < tiles; ++t)
-      insert_mg_jacobi(a, w, v.coef->handle(), state, rhs(l).handle(t), v.a->handle(t), result(l).handle(t),
-                       kPrioBody);
-  }
+  vcycle_schedule(TaskOps{*this, state, skip_from, r0, z0}, levels(), s_.coarse_sweeps);
 }
 
 }  // namespace tdc

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../codelets/column_operator/column_operator.hpp"
+#include "../codelets/multigrid/multigrid_vcycle.hpp"
 #include "../src/tiled_field.hpp"
 
 namespace tdc {
@@ -21,6 +22,7 @@ struct MultigridSettings {
   int levels = 0;          // grids in the hierarchy, the model's included; 0: as many as the grid allows
   int coarse_sweeps = 2;   // damped Jacobi sweeps on the coarsest grid (more gain nothing: measured at 64^3)
   double omega = 0.9;      // Jacobi damping, one sweep before and one after (0.7: 9 PCG iterations at 64^3, 0.9: 6-7)
+  bool one_task = true;    // a single tile's whole cycle as one task (mg_vcycle); false: a task per operation
 };
 
 // The operator on one level: its grid and laplc's couplings and level coefficients there.
@@ -53,7 +55,11 @@ class MultigridPreconditioner {
   void submit(starpu_data_handle_t state, int skip_from, const TiledField& r, const TiledField& z) const;
   int levels() const { return int(levels_.size()); }
   // Tasks one V-cycle submits per tile (for the submission window).
-  int tasks_per_tile() const { return 8 * (levels() - 1) + 1 + 3 * (std::max(1, s_.coarse_sweeps) - 1); }
+  int tasks_per_tile() const {
+    return one_task_ ? 1 : 8 * (levels() - 1) + 1 + 3 * (std::max(1, s_.coarse_sweeps) - 1);
+  }
+  // Whether each cycle is the one mg_vcycle task (a single tile and MultigridSettings::one_task).
+  bool one_task() const { return one_task_; }
 
  private:
   struct Level {
@@ -64,9 +70,15 @@ class MultigridPreconditioner {
     std::unique_ptr<TileStrips> strips;
     std::unique_ptr<TiledField> r, a, z;  // restricted residual, smoothed iterate, result (level 0: a only)
   };
+  struct TaskOps;  // vcycle_schedule's operations as tasks on every tile
   EllipticTaskArgs args(const Level& l, int skip_from) const { return EllipticTaskArgs{l.d->layout(), l.h, skip_from}; }
   std::vector<Level> levels_;
   MultigridSettings s_;
+  // The one-task cycle: its plan, every level's coefficients in one vector, and its scratch.
+  bool one_task_ = false;
+  VcyclePlan plan_;
+  std::unique_ptr<RankZeroVector> coef_all_;
+  std::unique_ptr<ScratchBuffer> scratch_;
 };
 
 }  // namespace tdc

@@ -69,6 +69,7 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   k.multigrid.levels = int(r.integer("solver.multigrid_levels", 0));
   k.multigrid.coarse_sweeps = int(r.integer("solver.multigrid_coarse_sweeps", k.multigrid.coarse_sweeps));
   k.multigrid.omega = r.number("solver.multigrid_omega", k.multigrid.omega);
+  k.multigrid.one_task = r.boolean("solver.multigrid_one_task", k.multigrid.one_task);
   c.diagnostics_interval = int(r.integer("diagnostics.interval", c.diagnostics_interval));
   c.write_fields = r.boolean("output.fields", c.write_fields);
   c.fields_interval = int(r.integer("output.fields_interval", c.fields_interval));

@@ -4,9 +4,14 @@
 #include <starpu.h>
 
 #include "../column_operator/column_operator.hpp"
+#include "multigrid_vcycle.hpp"
 
 namespace tdc {
 
+// z = M^{-1} r by one whole V-cycle on a single tile (its own periodic neighbour): `coef` holds every
+// level's coefficients, `scratch` (STARPU_SCRATCH, plan.scratch_doubles) the coarse levels.
+void insert_mg_vcycle(const VcyclePlan& plan, starpu_data_handle_t coef, starpu_data_handle_t state,
+                      starpu_data_handle_t r, starpu_data_handle_t z, starpu_data_handle_t scratch, int priority);
 // z = omega r / diag.
 void insert_mg_jacobi_first(const EllipticTaskArgs& a, double omega, starpu_data_handle_t coef,
                             starpu_data_handle_t state, starpu_data_handle_t r, starpu_data_handle_t z, int priority);

@@ -2,6 +2,7 @@
 #include "../common/codelet.hpp"
 #include "multigrid.hpp"
 #include "multigrid_kernel.hpp"
+#include "multigrid_vcycle.hpp"
 
 namespace tdc {
 namespace {
@@ -39,7 +40,19 @@ void prolong_cpu(void* b[], void* arg) {
   starpu_codelet_unpack_args(arg, &a);
   mg_prolong_add_cpu(a.e.L, a.coarse, a.e.h, vector_ptr(b, 0), a.e.skip_from, block_ptr(b, 1), block_ptr(b, 2));
 }
+// The single-tile cycle: coefficients, state, r, z, scratch.
+void vcycle_cpu(void* b[], void* arg) {
+  VcyclePlan p;
+  starpu_codelet_unpack_args(arg, &p);
+  mg_vcycle_cpu(p, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3), vector_ptr(b, 4));
+}
 #if defined(TASKDYCORE_HAVE_CUDA)
+void vcycle_cuda(void* b[], void* arg) {
+  VcyclePlan p;
+  starpu_codelet_unpack_args(arg, &p);
+  mg_vcycle_cuda(p, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3), vector_ptr(b, 4),
+                 starpu_cuda_get_local_stream());
+}
 void jacobi_first_cuda(void* b[], void* arg) {
   JacobiArgs a;
   starpu_codelet_unpack_args(arg, &a);
@@ -65,10 +78,14 @@ void prolong_cuda(void* b[], void* arg) {
                       starpu_cuda_get_local_stream());
 }
 #else
-constexpr starpu_cuda_func_t jacobi_first_cuda = nullptr, jacobi_cuda = nullptr, restrict_cuda = nullptr,
+constexpr starpu_cuda_func_t vcycle_cuda = nullptr, jacobi_first_cuda = nullptr, jacobi_cuda = nullptr, restrict_cuda = nullptr,
                              prolong_cuda = nullptr;
 #endif
 
+Codelet& vcycle_codelet() {
+  static Codelet cl("mg_vcycle", {STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_SCRATCH}, vcycle_cpu, vcycle_cuda);
+  return cl;
+}
 Codelet& jacobi_first_codelet() {
   static Codelet cl("mg_jacobi_first", {STARPU_R, STARPU_R, STARPU_R, STARPU_W}, jacobi_first_cpu, jacobi_first_cuda);
   return cl;
@@ -88,6 +105,12 @@ Codelet& prolong_codelet() {
 }
 
 }  // namespace
+
+void insert_mg_vcycle(const VcyclePlan& plan, starpu_data_handle_t coef, starpu_data_handle_t state,
+                      starpu_data_handle_t r, starpu_data_handle_t z, starpu_data_handle_t scratch, int priority) {
+  insert_task(vcycle_codelet(), STARPU_VALUE, &plan, sizeof(plan), STARPU_R, coef, STARPU_R, state, STARPU_R, r,
+              STARPU_W, z, STARPU_SCRATCH, scratch, STARPU_PRIORITY, priority, STARPU_NAME, "mg_vcycle");
+}
 
 void insert_mg_jacobi_first(const EllipticTaskArgs& a, double omega, starpu_data_handle_t coef,
                             starpu_data_handle_t state, starpu_data_handle_t r, starpu_data_handle_t z, int priority) {

@@ -21,7 +21,7 @@ struct PoissonResult {
 
 // -L p = f on the unit cube, p* = sin(2 pi x) cos(4 pi y) sin(2 pi z) + 0.5 cos(2 pi x) sin(2 pi z).
 PoissonResult solve_poisson(int n, int tx, int ty, tdc::KrylovMethod m,
-                            tdc::Preconditioner pre = tdc::Preconditioner::Line) {
+                            tdc::Preconditioner pre = tdc::Preconditioner::Line, bool mg_one_task = true) {
   tdc::Runtime& rt = *tdc_test::g_runtime;
   const tdc::Grid g{n, n, n, 1.0, 1.0, 1.0};
   const tdc::Decomposition d(g, tx, ty, 2, rt.size());
@@ -48,6 +48,7 @@ PoissonResult solve_poisson(int n, int tx, int ty, tdc::KrylovMethod m,
   s.tol_rel = 1e-10;
   s.preconditioner = pre;
   s.multigrid.levels = tdc::multigrid_auto_levels(g);
+  s.multigrid.one_task = mg_one_task;
   const auto levels = pre == tdc::Preconditioner::Multigrid
                           ? tdc::collocated_laplacian_levels(g, tdc::ZBoundary::Periodic, s.multigrid.levels)
                           : std::vector<tdc::OperatorLevel>{};
@@ -139,6 +140,17 @@ TEST(LaplcMultigrid, HistoryIsBitwiseIndependentOfTiles) {
   EXPECT_TRUE(ref.solve.converged);
   EXPECT_EQ(tiled.solve.residual_history, ref.solve.residual_history);
   EXPECT_EQ(tiled.p, ref.p);
+}
+
+// A single tile's V-cycle runs as one mg_vcycle task (kernels back to back, halo_self copies) unless
+// told otherwise; it must give the task graph's bits.
+TEST(LaplcMultigrid, OneTaskCycleIsBitwiseTheTaskGraph) {
+  const auto one = solve_poisson(32, 1, 1, tdc::KrylovMethod::Pcg, kMg, true);
+  const auto graph = solve_poisson(32, 1, 1, tdc::KrylovMethod::Pcg, kMg, false);
+  EXPECT_TRUE(one.solve.converged);
+  EXPECT_GT(one.solve.iterations, 3);
+  EXPECT_EQ(one.solve.residual_history, graph.solve.residual_history);
+  EXPECT_EQ(one.p, graph.p);
 }
 
 // PCG needs a symmetric preconditioner: <M x, y> = <x, M y> for the V-cycle, periodic and between lids.

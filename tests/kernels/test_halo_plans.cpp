@@ -1,11 +1,14 @@
 // Halo pack + unpack plans against filling each tile's ghost ring straight from the global field.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <stdexcept>
 #include <limits>
 #include <random>
 
 #include "codelets/halo_pack/halo_pack_plan.hpp"
+#include "codelets/halo_self/halo_self_plan.hpp"
 #include "codelets/halo_unpack/halo_unpack_plan.hpp"
 
 using namespace tdc;
@@ -62,6 +65,28 @@ void exchange_and_check(int gnx, int gny, int nz, int tiles_x, int tiles_y, int 
               << "tile " << t << " cell " << i << "," << j << "," << k << " halo " << halo;
         }
   }
+}
+
+// A single tile fills its ghost ring from its own interior: the periodic images, corners included,
+// and the interior untouched.
+void self_halo_and_check(int nx, int ny, int nz, int halo) {
+  const TileLayout L{nx, ny, nz, halo};
+  std::vector<double> f(L.size(), std::numeric_limits<double>::quiet_NaN());
+  auto value = [&](int i, int j, int k) { return std::sin(1.0 + i + 13.0 * j + 101.0 * k); };
+  for (int k = 0; k < nz; ++k)
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i) f[L.at(i, j, k)] = value(i, j, k);
+  strided_copies_cpu(halo_self_plan(L, f.data()));
+  for (int k = 0; k < nz; ++k)
+    for (int j = -halo; j < ny + halo; ++j)
+      for (int i = -halo; i < nx + halo; ++i)
+        ASSERT_EQ(f[L.at(i, j, k)], value((i + nx) % nx, (j + ny) % ny, k)) << i << "," << j << "," << k;
+}
+
+TEST(HaloPlans, SelfHaloIsThePeriodicImage) {
+  self_halo_and_check(8, 7, 3, 3);
+  self_halo_and_check(2, 2, 2, 2);  // a coarse multigrid tile as narrow as laplc's halo
+  EXPECT_THROW(halo_self_plan(TileLayout{2, 4, 2, 3}, nullptr), std::invalid_argument);
 }
 
 TEST(HaloPlans, ManyTiles) { exchange_and_check(12, 10, 3, 3, 2, 3); }

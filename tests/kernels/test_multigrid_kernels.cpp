@@ -11,6 +11,7 @@
 
 #include "codelets/elliptic_apply/elliptic_apply_kernel.hpp"
 #include "codelets/multigrid/multigrid_kernel.hpp"
+#include "codelets/multigrid/multigrid_vcycle.hpp"
 #include "codelets/solver_scalars/solver_state.hpp"
 
 #if defined(TASKDYCORE_HAVE_CUDA)
@@ -139,6 +140,28 @@ TEST(MultigridCpuCudaAgreement, AllKernels) {
     mg_jacobi_cuda(kF, h, dc.p, dst.p, 2, 0.9, true, dr.p, nullptr, dfirst.p, 0);
     expect_same(first, dfirst.host(), "mg_jacobi_first");
   }
+}
+
+// The single-tile cycle (kernels and halo_self copies back to back) on a 3-level hierarchy.
+TEST(MultigridCpuCudaAgreement, OneTaskVCycle) {
+  if (!tdc_test::have_device()) GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
+  const std::vector<TileLayout> tiles = {{16, 16, 16, 2}, {8, 8, 8, 2}, {4, 4, 4, 2}};
+  std::vector<ColumnCouplings> h(3, kLaplc);
+  h[2].h = h[2].s = 2;
+  std::vector<double> coef;
+  std::vector<std::size_t> sizes;
+  for (const TileLayout& L : tiles) {
+    const auto c = laplc_coefficients(L.nz);
+    coef.insert(coef.end(), c.begin(), c.end());
+    sizes.push_back(c.size());
+  }
+  const VcyclePlan plan = make_vcycle_plan(tiles, h, sizes, 2, 0.9);
+  const auto r = random_field(tiles[0], 11);
+  std::vector<double> z(tiles[0].size(), 0.0), scratch(plan.scratch_doubles, 0.0);
+  Dev dcoef(coef), dst(kRunning), dr(r), dz(z), dscratch(scratch);
+  mg_vcycle_cpu(plan, coef.data(), kRunning.data(), r.data(), z.data(), scratch.data());
+  mg_vcycle_cuda(plan, dcoef.p, dst.p, dr.p, dz.p, dscratch.p, 0);
+  expect_same(z, dz.host(), "mg_vcycle");
 }
 #endif
 

@@ -1,0 +1,132 @@
+#include "multigrid_vcycle.hpp"
+
+#include <stdexcept>
+
+#include "../halo_self/halo_self_plan.hpp"
+#include "../solver_scalars/solver_state.hpp"
+#include "vcycle_schedule.hpp"
+
+namespace tdc {
+
+VcyclePlan make_vcycle_plan(const std::vector<TileLayout>& tiles, const std::vector<ColumnCouplings>& h,
+                            const std::vector<std::size_t>& coef_sizes, int coarse_sweeps, double omega) {
+  if (tiles.empty() || tiles.size() > std::size_t(kMaxMultigridLevels) || h.size() != tiles.size() ||
+      coef_sizes.size() != tiles.size())
+    throw std::invalid_argument("multigrid V-cycle: between 1 and " + std::to_string(kMaxMultigridLevels) + " levels");
+  VcyclePlan p;
+  p.levels = int(tiles.size());
+  p.coarse_sweeps = coarse_sweeps;
+  p.omega = omega;
+  std::ptrdiff_t coef = 0, scratch = 0;
+  for (int l = 0; l < p.levels; ++l) {
+    VcycleLevel& v = p.level[l];
+    v.L = tiles[l];
+    v.h = h[l];
+    v.coef = coef;
+    coef += std::ptrdiff_t(coef_sizes[l]);
+    const std::ptrdiff_t n = std::ptrdiff_t(v.L.size());
+    v.smoothed = scratch;
+    scratch += n;
+    if (l > 0) {
+      v.rhs = scratch;
+      v.result = scratch + n;
+      scratch += 2 * n;
+    }
+  }
+  p.scratch_doubles = std::size_t(scratch);
+  return p;
+}
+
+namespace {
+
+// vcycle_schedule's operations on one tile's arrays, through a kernel backend (CPU or CUDA).
+template <class Kernels>
+struct TileOps {
+  const VcyclePlan& p;
+  const double* coef;
+  const double* st;
+  const double* r0;
+  double* z0;
+  double* scratch;
+  Kernels k;
+
+  double* field(int l, MgField f) const {
+    if (l == 0 && f == MgField::Rhs) return const_cast<double*>(r0);  // read only: kernels take it as const
+    if (l == 0 && f == MgField::Result) return z0;
+    const VcycleLevel& v = p.level[l];
+    return scratch + (f == MgField::Rhs ? v.rhs : f == MgField::Smoothed ? v.smoothed : v.result);
+  }
+  void jacobi_first(int l, MgField out) const {
+    const VcycleLevel& v = p.level[l];
+    k.jacobi(v.L, v.h, coef + v.coef, st, p.skip_from, p.omega, true, field(l, MgField::Rhs), nullptr, field(l, out));
+  }
+  void jacobi(int l, MgField in, MgField out) const {
+    const VcycleLevel& v = p.level[l];
+    k.jacobi(v.L, v.h, coef + v.coef, st, p.skip_from, p.omega, false, field(l, MgField::Rhs), field(l, in),
+             field(l, out));
+  }
+  void halo(int l, MgField f) const { k.copies(halo_self_plan(p.level[l].L, field(l, f))); }
+  void restrict_residual(int l) const {
+    const VcycleLevel& v = p.level[l];
+    k.restrict_residual(v.L, p.level[l + 1].L, v.h, coef + v.coef, st, p.skip_from, field(l, MgField::Rhs),
+                        field(l, MgField::Smoothed), field(l + 1, MgField::Rhs));
+  }
+  void prolong_add(int l) const {
+    const VcycleLevel& v = p.level[l];
+    k.prolong_add(v.L, p.level[l + 1].L, v.h, st, p.skip_from, field(l + 1, MgField::Result),
+                  field(l, MgField::Smoothed));
+  }
+};
+
+struct CpuKernels {
+  void jacobi(const TileLayout& L, const ColumnCouplings& h, const double* c, const double* st, int skip, double w,
+              bool first, const double* r, const double* zi, double* zo) const {
+    mg_jacobi_cpu(L, h, c, st, skip, w, first, r, zi, zo);
+  }
+  void restrict_residual(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* c,
+                         const double* st, int skip, const double* r, const double* z, double* rc) const {
+    mg_restrict_residual_cpu(F, C, h, c, st, skip, r, z, rc);
+  }
+  void prolong_add(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* st, int skip,
+                   const double* zc, double* z) const {
+    mg_prolong_add_cpu(F, C, h, st, skip, zc, z);
+  }
+  void copies(const CopyList& list) const { strided_copies_cpu(list); }
+};
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+struct CudaKernels {
+  cudaStream_t s;
+  void jacobi(const TileLayout& L, const ColumnCouplings& h, const double* c, const double* st, int skip, double w,
+              bool first, const double* r, const double* zi, double* zo) const {
+    mg_jacobi_cuda(L, h, c, st, skip, w, first, r, zi, zo, s);
+  }
+  void restrict_residual(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* c,
+                         const double* st, int skip, const double* r, const double* z, double* rc) const {
+    mg_restrict_residual_cuda(F, C, h, c, st, skip, r, z, rc, s);
+  }
+  void prolong_add(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* st, int skip,
+                   const double* zc, double* z) const {
+    mg_prolong_add_cuda(F, C, h, st, skip, zc, z, s);
+  }
+  void copies(const CopyList& list) const { strided_copies_cuda(list, s); }
+};
+#endif
+
+}  // namespace
+
+void mg_vcycle_cpu(const VcyclePlan& plan, const double* coef, const double* st, const double* r, double* z,
+                   double* scratch) {
+  if (solver_skips(st, plan.skip_from)) return;  // host memory here: skip the halo copies too
+  vcycle_schedule(TileOps<CpuKernels>{plan, coef, st, r, z, scratch, {}}, plan.levels, plan.coarse_sweeps);
+}
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+void mg_vcycle_cuda(const VcyclePlan& plan, const double* coef, const double* st, const double* r, double* z,
+                    double* scratch, cudaStream_t stream) {
+  // The state is in device memory: every kernel checks it (the halo copies run regardless).
+  vcycle_schedule(TileOps<CudaKernels>{plan, coef, st, r, z, scratch, {stream}}, plan.levels, plan.coarse_sweeps);
+}
+#endif
+
+}  // namespace tdc

@@ -1,0 +1,42 @@
+// The order of the operations of one V(1,1)-cycle, written once for the two ways it runs: as tasks
+// (graph/multigrid_precon.cpp, a task per tile and operation, halo exchanges between tiles) and as
+// one task on a single tile (multigrid_vcycle.hpp, the kernels back to back on one stream). Both
+// call the same kernels in this order, so they give the same bits.
+#pragma once
+#include <algorithm>
+
+namespace tdc {
+
+// The three fields of a level: its right-hand side (level 0: the residual PCG passes in), the
+// smoothed iterate, and the level's result (level 0: PCG's z).
+enum class MgField { Rhs, Smoothed, Result };
+
+// `ops` provides: jacobi_first(l, out), jacobi(l, in, out), halo(l, field), restrict_residual(l)
+// (Rhs of l + 1 from Rhs and Smoothed of l) and prolong_add(l) (Smoothed of l += P Result of l + 1).
+template <class Ops>
+void vcycle_schedule(const Ops& ops, int levels, int coarse_sweeps) {
+  const int last = levels - 1;
+  // Down: one sweep from zero, then the restricted residual.
+  for (int l = 0; l < last; ++l) {
+    ops.jacobi_first(l, MgField::Smoothed);
+    ops.halo(l, MgField::Smoothed);
+    ops.restrict_residual(l);
+  }
+  // Coarsest: sweeps from zero, alternating between Smoothed and Result so that the last lands in Result.
+  const int sweeps = std::max(1, coarse_sweeps);
+  const MgField buf[2] = {MgField::Smoothed, MgField::Result};
+  int cur = sweeps % 2;
+  ops.jacobi_first(last, buf[cur]);
+  for (int n = 1; n < sweeps; ++n, cur ^= 1) {
+    ops.halo(last, buf[cur]);
+    ops.jacobi(last, buf[cur], buf[cur ^ 1]);
+  }
+  // Up: add the coarse correction, then the same sweep as on the way down.
+  for (int l = last - 1; l >= 0; --l) {
+    ops.prolong_add(l);
+    ops.halo(l, MgField::Smoothed);
+    ops.jacobi(l, MgField::Smoothed, MgField::Result);
+  }
+}
+
+}  // namespace tdc
