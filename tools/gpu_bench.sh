@@ -238,6 +238,43 @@ if want multigrid; then
   run mg_tg256_trace STARPU_NCPU=0 -- "${tg[@]}" "${mg[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 --set time.steps=12 --set diagnostics.interval=4 --trace "$res/mg_tg256_trace"
   dycore_summary mg_tg128_line mg_tg128_mg mg_tg256_line mg_tg256_mg mg_tg256_mg_l4 mg_bubble128 mg_bubble256
 fi
+if want session6; then
+  # Session 6: single-tile fast paths (one mg_vcycle task per cycle, halo_self), measured against the
+  # task-per-operation cycle (solver.multigrid_one_task=false) in the same call; every step's solve checked.
+  tg=(cases/taylor_green.toml --set output.fields=false --set output.checkpoint=false --set solver.method=pcg)
+  g128=(--set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set time.steps=100)
+  g256=(--set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 --set time.steps=40)
+  mg=(--set solver.preconditioner='"multigrid"' --set solver.max_iter=40)
+  run s6_tg256_mg STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
+  run s6_tg256_mg_graph STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set solver.multigrid_one_task=false
+  run s6_tg256_mg_l4 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set solver.multigrid_levels=4
+  run s6_tg256_mg_l3 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set solver.multigrid_levels=3
+  run s6_tg256_line STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" --set solver.max_iter=400
+  run s6_tg256_gcr STARPU_NCPU=0 -- cases/taylor_green.toml --set output.fields=false --set output.checkpoint=false "${g256[@]}" --set solver.max_iter=400
+  run s6_tg128_mg STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${mg[@]}"
+  run s6_tg128_line STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" --set solver.max_iter=200
+  bub=(cases/thermal_bubble.toml --set output.fields=false --set output.checkpoint=false --set solver.method=pcg "${mg[@]}")
+  run s6_bubble128_mg STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20
+  run s6_bubble256_mg STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.5 --set time.steps=100 --set diagnostics.interval=20
+  run s6_tg256_trace STARPU_NCPU=0 -- "${tg[@]}" "${mg[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 --set time.steps=12 --set diagnostics.interval=4 --trace "$res/s6_tg256_trace"
+  dycore_summary s6_tg256_mg s6_tg256_mg_graph s6_tg256_mg_l4 s6_tg256_mg_l3 s6_tg256_line s6_tg256_gcr s6_tg128_mg s6_tg128_line s6_bubble128_mg s6_bubble256_mg
+  python3 -c "
+import json
+a=json.load(open('$res/s6_tg256_mg/summary.json')); b=json.load(open('$res/s6_tg256_mg_graph/summary.json'))
+print('TG 256^3 MG one-task vs task graph: velocity bitwise equal:', a['velocity_checksum']==b['velocity_checksum'], 'steps checked', a['solver']['steps_checked'], 'unconverged', a['solver']['unconverged_steps'])" || true
+  bench s6_mpdata_1x1 STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off
+fi
+if want ncu_mpdata && command -v ncu >/dev/null; then
+  # The MPDATA kernels of the direct runner (same kernels as the graph, launched back to back).
+  STARPU_NCPU=0 timeout 300 ncu --target-processes all --kernel-name regex:'upwind|antidiffusive|fct_beta|limited|fused_kernel' \
+    --launch-skip 20 --launch-count 8 --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis \
+    taskdycore bench mpdata --grid 256x256x256 --steps 3 --repeat 1 --warmup 1 --tiles 1x1 --overlap off > "$res/ncu_mpdata.txt" 2>&1
+  echo "ncu exit $?"; grep -E '^  [a-z_]+.*\(|DRAM Throughput|Memory Throughput|Achieved Occupancy|Registers Per|Duration|FP64|Compute \(SM\) Throughput' "$res/ncu_mpdata.txt" | head -80
+  STARPU_NCPU=0 TASKDYCORE_KERNEL=fused timeout 300 ncu --target-processes all --kernel-name regex:'fused_kernel' \
+    --launch-skip 4 --launch-count 2 --section SpeedOfLight --section Occupancy --section LaunchStats --section ComputeWorkloadAnalysis \
+    taskdycore bench mpdata --grid 256x256x256 --steps 3 --repeat 1 --warmup 1 --tiles 1x1 --overlap off > "$res/ncu_mpdata_fused.txt" 2>&1
+  echo "ncu fused exit $?"; grep -E '^  [a-z_]+.*\(|DRAM Throughput|Achieved Occupancy|Registers Per|Duration|Compute \(SM\) Throughput|Block Limit' "$res/ncu_mpdata_fused.txt" | head -30
+fi
 if want table11_128; then
   # GPU half of paper 000 Table XI at 128^3 (the CPU half is tools/table11_cpu.sh, ~18 min on the VM:
   # same settings, tiles 2x1, 2 CPU workers; compare the velocity checksums).

@@ -35,7 +35,8 @@ StridedCopy strip_to_tile(const TileLayout& L, const double* strip, const StripS
 
 void strided_copies_cpu(const CopyList& list);
 #if defined(TASKDYCORE_HAVE_CUDA)
-void strided_copies_cuda(const CopyList& list, cudaStream_t stream);
+// With `done` given (device memory), nothing is copied when *done >= skip_at (a skipped solver task).
+void strided_copies_cuda(const CopyList& list, cudaStream_t stream, const double* done = nullptr, double skip_at = 0.0);
 #endif
 
 }  // namespace tdc

@@ -34,7 +34,7 @@ void dot_partial_cuda(const TileLayout& L, const double* st, int skip_from, cons
   zero_max_cuda(out + kMaxAbsAt, stream);
   dot_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, st, skip_from, x, y, z, g, out + kMaxAbsAt);
   TDC_CUDA_CHECK(cudaGetLastError());
-  finish_groups_cuda<2>(g, n, out, stream);
+  finish_groups_cuda<2>(g, n, out, stream, st + state::kDone, double(skip_from));
 }
 
 }  // namespace tdc

@@ -102,7 +102,7 @@ void gcr_precon_cuda(const TileLayout& L, const double* coef, const double* st, 
   zero_max_cuda(out + kMaxAbsAt, stream);
   precon_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, coef, st, vs, x, r, p_last, q_last, e, g, out + kMaxAbsAt);
   TDC_CUDA_CHECK(cudaGetLastError());
-  finish_groups_cuda<1>(g, n, out, stream);
+  finish_groups_cuda<1>(g, n, out, stream, st + state::kDone, 2.0);
 }
 
 void gcr_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
@@ -112,7 +112,7 @@ void gcr_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const double*
   auto* g = static_cast<Sums<kMaxGcrOld>*>(groups);
   apply_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, h, coef, st, e, ae, basis, g);
   TDC_CUDA_CHECK(cudaGetLastError());
-  finish_groups_cuda<kMaxGcrOld>(g, n, out, stream);
+  finish_groups_cuda<kMaxGcrOld>(g, n, out, stream, st + state::kDone, 2.0);
 }
 
 void gcr_direction_cuda(const TileLayout& L, const double* st, const double* e, const double* r, double* p_new,
@@ -121,7 +121,7 @@ void gcr_direction_cuda(const TileLayout& L, const double* st, const double* e, 
   auto* g = static_cast<Sums<2>*>(groups);
   direction_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, st, e, r, p_new, q_new, basis, g);
   TDC_CUDA_CHECK(cudaGetLastError());
-  finish_groups_cuda<2>(g, n, out, stream);
+  finish_groups_cuda<2>(g, n, out, stream, st + state::kDone, 2.0);
 }
 
 }  // namespace tdc

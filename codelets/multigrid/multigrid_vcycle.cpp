@@ -65,7 +65,7 @@ struct TileOps {
     k.jacobi(v.L, v.h, coef + v.coef, st, p.skip_from, p.omega, false, field(l, MgField::Rhs), field(l, in),
              field(l, out));
   }
-  void halo(int l, MgField f) const { k.copies(halo_self_plan(p.level[l].L, field(l, f))); }
+  void halo(int l, MgField f) const { k.copies(halo_self_plan(p.level[l].L, field(l, f)), st, p.skip_from); }
   void restrict_residual(int l) const {
     const VcycleLevel& v = p.level[l];
     k.restrict_residual(v.L, p.level[l + 1].L, v.h, coef + v.coef, st, p.skip_from, field(l, MgField::Rhs),
@@ -91,7 +91,7 @@ struct CpuKernels {
                    const double* zc, double* z) const {
     mg_prolong_add_cpu(F, C, h, st, skip, zc, z);
   }
-  void copies(const CopyList& list) const { strided_copies_cpu(list); }
+  void copies(const CopyList& list, const double*, int) const { strided_copies_cpu(list); }
 };
 
 #if defined(TASKDYCORE_HAVE_CUDA)
@@ -109,7 +109,9 @@ struct CudaKernels {
                    const double* zc, double* z) const {
     mg_prolong_add_cuda(F, C, h, st, skip, zc, z, s);
   }
-  void copies(const CopyList& list) const { strided_copies_cuda(list, s); }
+  void copies(const CopyList& list, const double* st, int skip) const {
+    strided_copies_cuda(list, s, st + state::kDone, double(skip));
+  }
 };
 #endif
 
@@ -124,7 +126,7 @@ void mg_vcycle_cpu(const VcyclePlan& plan, const double* coef, const double* st,
 #if defined(TASKDYCORE_HAVE_CUDA)
 void mg_vcycle_cuda(const VcyclePlan& plan, const double* coef, const double* st, const double* r, double* z,
                     double* scratch, cudaStream_t stream) {
-  // The state is in device memory: every kernel checks it (the halo copies run regardless).
+  // The state is in device memory: every kernel checks it, the halo copies too.
   vcycle_schedule(TileOps<CudaKernels>{plan, coef, st, r, z, scratch, {stream}}, plan.levels, plan.coarse_sweeps);
 }
 #endif

@@ -101,7 +101,7 @@ void pcg_fused_precon_cuda(const TileLayout& L, const double* coef, const double
   zero_max_cuda(out + kMaxAbsAt, stream);
   fused_precon_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, coef, st, vs, r, q, z, g, out + kMaxAbsAt);
   TDC_CUDA_CHECK(cudaGetLastError());
-  finish_groups_cuda<2>(g, n, out, stream);
+  finish_groups_cuda<2>(g, n, out, stream, st + state::kDone, 1.0);
 }
 
 void pcg_fused_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
@@ -111,7 +111,7 @@ void pcg_fused_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const d
   auto* g = static_cast<Sums<1>*>(groups);
   fused_apply_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, h, coef, st, u, p, z, q, g);
   TDC_CUDA_CHECK(cudaGetLastError());
-  finish_groups_cuda<1>(g, n, out, stream);
+  finish_groups_cuda<1>(g, n, out, stream, st + state::kDone, 2.0);
 }
 
 }  // namespace tdc

@@ -355,6 +355,12 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
     dot_partial_cuda(kL, dst.p, 2, dx.p, dy.p, dx.p, scratch.p, dz.p, 0);
     EXPECT_EQ(std::memcmp(out, dz.host().data(), 4 * sizeof(double)), 0) << "dot_partial";
     EXPECT_EQ(out[kMaxAbsAt], dz.host()[kMaxAbsAt]) << "dot_partial max |x|";
+    // A skipped reduction (the solve is done) leaves its sums alone, the one-block finish included.
+    auto done = st;
+    done[state::kDone] = 2.0;
+    Dev ddone(done), dk(std::vector<double>(2 * kMaxSums, 7.0));
+    dot_partial_cuda(kL, ddone.p, 2, dx.p, dy.p, dx.p, scratch.p, dk.p, 0);
+    for (int q = 0; q < 4; ++q) EXPECT_EQ(dk.host()[q], 7.0) << "skipped dot_partial wrote sum " << q;
   }
   {  // pcg_fused
     auto r = random_field(62), q = random_field(63), z = random_field(64), u = random_field(65), p = random_field(66);
