@@ -246,6 +246,7 @@ if want session6; then
   g256=(--set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 --set time.steps=40)
   mg=(--set solver.preconditioner='"multigrid"' --set solver.max_iter=40)
   run s6_tg256_mg STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
+  run s6_tg256_mg_200 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=200 --set diagnostics.interval=50
   run s6_tg256_mg_graph STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set solver.multigrid_one_task=false
   run s6_tg256_mg_l4 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set solver.multigrid_levels=4
   run s6_tg256_mg_l3 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set solver.multigrid_levels=3
@@ -257,7 +258,7 @@ if want session6; then
   run s6_bubble128_mg STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20
   run s6_bubble256_mg STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.5 --set time.steps=100 --set diagnostics.interval=20
   run s6_tg256_trace STARPU_NCPU=0 -- "${tg[@]}" "${mg[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 --set time.steps=12 --set diagnostics.interval=4 --trace "$res/s6_tg256_trace"
-  dycore_summary s6_tg256_mg s6_tg256_mg_graph s6_tg256_mg_l4 s6_tg256_mg_l3 s6_tg256_line s6_tg256_gcr s6_tg128_mg s6_tg128_line s6_bubble128_mg s6_bubble256_mg
+  dycore_summary s6_tg256_mg s6_tg256_mg_200 s6_tg256_mg_graph s6_tg256_mg_l4 s6_tg256_mg_l3 s6_tg256_line s6_tg256_gcr s6_tg128_mg s6_tg128_line s6_bubble128_mg s6_bubble256_mg
   python3 -c "
 import json
 a=json.load(open('$res/s6_tg256_mg/summary.json')); b=json.load(open('$res/s6_tg256_mg_graph/summary.json'))
