@@ -29,15 +29,6 @@ std::vector<starpu_data_handle_t> tile_handles(const Decomposition& d, const Til
   return h;
 }
 
-// A data handle owned by rank 0 whose host copy lives there; other ranks receive it on demand.
-starpu_data_handle_t register_rank0_vector(int rank, std::vector<double>& host) {
-  starpu_data_handle_t h;
-  starpu_vector_data_register(&h, rank == 0 ? STARPU_MAIN_RAM : -1,
-                              rank == 0 ? reinterpret_cast<uintptr_t>(host.data()) : 0, host.size(), sizeof(double));
-  starpu_mpi_data_register(h, next_data_tag(), 0);
-  return h;
-}
-
 }  // namespace
 
 const char* to_string(KrylovMethod m) { return m == KrylovMethod::Pcg ? "pcg" : "gcr"; }
@@ -46,9 +37,9 @@ const char* to_string(Preconditioner p) { return p == Preconditioner::Line ? "li
 EllipticSolver::EllipticSolver(const Decomposition& d, int rank, const ColumnCouplings& h,
                                const std::vector<double>& level_coefficients, const KrylovSettings& s,
                                const std::vector<OperatorLevel>& hierarchy)
-    : d_(d), rank_(rank), s_(s), coef_host_(level_coefficients) {
+    : d_(d), rank_(rank), s_(s), state_size_(state_doubles(s.max_iter)) {
   const TileLayout& L = d.layout();
-  if (coef_host_.size() != std::size_t(kLevelVectors) * L.nz)
+  if (level_coefficients.size() != std::size_t(kLevelVectors) * L.nz)
     throw std::invalid_argument("elliptic solver: level coefficients do not match nz");
   if (L.halo < 1) throw std::invalid_argument("elliptic solver: tiles need a halo of at least 1");
   if (d.tiles() > kMaxCombineTiles) throw std::invalid_argument("elliptic solver: more tiles than kMaxCombineTiles");
@@ -59,9 +50,8 @@ EllipticSolver::EllipticSolver(const Decomposition& d, int rank, const ColumnCou
   args_.L = L;
   args_.h = h;
   args_.skip_from = 2;
-  state_host_.assign(state_doubles(s.max_iter), 0.0);
-  coef_ = register_rank0_vector(rank, coef_host_);
-  state_ = register_rank0_vector(rank, state_host_);
+  coef_ = std::make_unique<RankZeroVector>(rank, level_coefficients);
+  state_ = std::make_unique<RankZeroVector>(rank, state_size_);
   strips_ = std::make_unique<TileStrips>(d, rank);
   partials_ = std::make_unique<TileVectors>(d, rank, 2 * kMaxSums);
   scratch_ = std::make_unique<ScratchBuffer>(
@@ -81,11 +71,7 @@ EllipticSolver::EllipticSolver(const Decomposition& d, int rank, const ColumnCou
   }
 }
 
-EllipticSolver::~EllipticSolver() {
-  starpu_mpi_wait_for_all(MPI_COMM_WORLD);
-  starpu_data_unregister(coef_);
-  starpu_data_unregister(state_);
-}
+EllipticSolver::~EllipticSolver() { starpu_mpi_wait_for_all(MPI_COMM_WORLD); }
 
 void EllipticSolver::submit_scalars(int op, int sums, const std::vector<int>& slots, int new_slot) {
   ScalarsArgs a;
@@ -94,7 +80,7 @@ void EllipticSolver::submit_scalars(int op, int sums, const std::vector<int>& sl
   a.sums = sums;
   for (std::size_t n = 0; n < slots.size(); ++n) a.slots[n] = slots[n];
   a.new_slot = new_slot;
-  insert_solver_scalars(a, state_, tile_handles(d_, *partials_));
+  insert_solver_scalars(a, state_->handle(), tile_handles(d_, *partials_));
 }
 
 void EllipticSolver::zero(const TiledField& y, const TiledField& any_finite) {
@@ -103,7 +89,7 @@ void EllipticSolver::zero(const TiledField& y, const TiledField& any_finite) {
   a.skip_from = 3;  // always
   a.sa = 0.0;
   a.sb = 0.0;
-  for (int t = 0; t < d_.tiles(); ++t) insert_vector_update(a, state_, any_finite.handle(t), y.handle(t), kPrioBody);
+  for (int t = 0; t < d_.tiles(); ++t) insert_vector_update(a, state_->handle(), any_finite.handle(t), y.handle(t), kPrioBody);
 }
 
 void EllipticSolver::residual(const TiledField& u, const TiledField& f, const TiledField& r) {
@@ -116,13 +102,13 @@ void EllipticSolver::residual(const TiledField& u, const TiledField& f, const Ti
   v.sa = 1.0;
   v.sb = -1.0;
   for (int t = 0; t < d_.tiles(); ++t) {
-    insert_elliptic_apply(a, coef_, state_, u.handle(t), r.handle(t), kPrioBody);
-    insert_vector_update(v, state_, f.handle(t), r.handle(t), kPrioBody);
+    insert_elliptic_apply(a, coef_->handle(), state_->handle(), u.handle(t), r.handle(t), kPrioBody);
+    insert_vector_update(v, state_->handle(), f.handle(t), r.handle(t), kPrioBody);
   }
 }
 
 // Brings the state to every rank and reads it there (all ranks see the same values).
-SolveResult EllipticSolver::read_state() { return read_state_copy(state_); }
+SolveResult EllipticSolver::read_state() { return read_state_copy(state_->handle()); }
 
 SolveResult EllipticSolver::read_state_copy(starpu_data_handle_t copy) const {
   starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, copy);
@@ -143,27 +129,27 @@ SolveResult EllipticSolver::result_of(const double* st) const {
 }
 
 void EllipticSolver::submit_state_copy(starpu_data_handle_t dst, int priority) const {
-  insert_snapshot_copy(state_, dst, priority);
+  insert_snapshot_copy(state_->handle(), dst, priority);
 }
 
 void EllipticSolver::precondition(const TiledField& r, const TiledField& z) {
   if (mg_) {
-    mg_->submit(state_, args_.skip_from, r, z);
+    mg_->submit(state_->handle(), args_.skip_from, r, z);
     return;
   }
-  for (int t = 0; t < d_.tiles(); ++t) insert_line_precon(args_, coef_, state_, r.handle(t), z.handle(t), kPrioBody);
+  for (int t = 0; t < d_.tiles(); ++t) insert_line_precon(args_, coef_->handle(), state_->handle(), r.handle(t), z.handle(t), kPrioBody);
 }
 
 void EllipticSolver::pcg_fused_iteration(const TiledField& u) {
   EllipticTaskArgs pre = args_;
   pre.skip_from = 1;
   for (int t = 0; t < d_.tiles(); ++t)
-    insert_pcg_fused_precon(pre, coef_, state_, r_->handle(t), q_->handle(t), z_->handle(t), scratch_->handle(),
+    insert_pcg_fused_precon(pre, coef_->handle(), state_->handle(), r_->handle(t), q_->handle(t), z_->handle(t), scratch_->handle(),
                             partials_->handle(t), kPrioBody);
   submit_scalars(int(ScalarOp::PcgFusedPrecon), 2);
   submit_halo_exchange(d_, *z_, *strips_);
   for (int t = 0; t < d_.tiles(); ++t)
-    insert_pcg_fused_apply(args_, coef_, state_, u.handle(t), p_->handle(t), z_->handle(t), q_->handle(t),
+    insert_pcg_fused_apply(args_, coef_->handle(), state_->handle(), u.handle(t), p_->handle(t), z_->handle(t), q_->handle(t),
                            scratch_->handle(), partials_->handle(t), kPrioBody);
   submit_scalars(int(ScalarOp::PcgFusedApply), 1);
 }
@@ -172,8 +158,8 @@ void EllipticSolver::pcg_unfused_iteration(const TiledField& u) {
   const TileLayout& L = d_.layout();
   submit_halo_exchange(d_, *p_, *strips_);
   for (int t = 0; t < d_.tiles(); ++t) {
-    insert_elliptic_apply(args_, coef_, state_, p_->handle(t), q_->handle(t), kPrioBody);
-    insert_dot_partial(L, 2, state_, p_->handle(t), q_->handle(t), q_->handle(t), scratch_->handle(),
+    insert_elliptic_apply(args_, coef_->handle(), state_->handle(), p_->handle(t), q_->handle(t), kPrioBody);
+    insert_dot_partial(L, 2, state_->handle(), p_->handle(t), q_->handle(t), q_->handle(t), scratch_->handle(),
                        partials_->handle(t), kPrioBody);
   }
   submit_scalars(int(ScalarOp::PcgSigma), 1);
@@ -181,21 +167,21 @@ void EllipticSolver::pcg_unfused_iteration(const TiledField& u) {
   VectorUpdateArgs ur{L, 2, state::kAlpha, -1, -1.0, 1.0};  // r <- r - alpha q
   VectorUpdateArgs pz{L, 2, -1, state::kBeta, 1.0, 1.0};    // p <- z + beta p
   for (int t = 0; t < d_.tiles(); ++t) {
-    insert_vector_update(up, state_, p_->handle(t), u.handle(t), kPrioBody);
-    insert_vector_update(ur, state_, q_->handle(t), r_->handle(t), kPrioBody);
+    insert_vector_update(up, state_->handle(), p_->handle(t), u.handle(t), kPrioBody);
+    insert_vector_update(ur, state_->handle(), q_->handle(t), r_->handle(t), kPrioBody);
   }
   precondition(*r_, *z_);
   for (int t = 0; t < d_.tiles(); ++t) {
-    insert_dot_partial(L, 2, state_, r_->handle(t), r_->handle(t), z_->handle(t), scratch_->handle(),
+    insert_dot_partial(L, 2, state_->handle(), r_->handle(t), r_->handle(t), z_->handle(t), scratch_->handle(),
                        partials_->handle(t), kPrioBody);
   }
   submit_scalars(int(ScalarOp::PcgResidual), 2);
-  for (int t = 0; t < d_.tiles(); ++t) insert_vector_update(pz, state_, z_->handle(t), p_->handle(t), kPrioBody);
+  for (int t = 0; t < d_.tiles(); ++t) insert_vector_update(pz, state_->handle(), z_->handle(t), p_->handle(t), kPrioBody);
 }
 
 void EllipticSolver::gcr_iteration(const TiledField& x) {
   for (int t = 0; t < d_.tiles(); ++t)
-    insert_gcr_precon(args_, coef_, state_, x.handle(t), r_->handle(t), gp_[last_slot_]->handle(t),
+    insert_gcr_precon(args_, coef_->handle(), state_->handle(), x.handle(t), r_->handle(t), gp_[last_slot_]->handle(t),
                       gq_[last_slot_]->handle(t), z_->handle(t), scratch_->handle(), partials_->handle(t), kPrioBody);
   submit_scalars(int(ScalarOp::GcrResidual), 1);
   submit_halo_exchange(d_, *z_, *strips_);
@@ -204,7 +190,7 @@ void EllipticSolver::gcr_iteration(const TiledField& x) {
   for (int t = 0; t < d_.tiles(); ++t) {
     std::vector<starpu_data_handle_t> bq;
     for (int s : basis_) bq.push_back(gq_[s]->handle(t));
-    insert_gcr_apply(args_, coef_, state_, z_->handle(t), gq_[fresh]->handle(t), bq, scratch_->handle(),
+    insert_gcr_apply(args_, coef_->handle(), state_->handle(), z_->handle(t), gq_[fresh]->handle(t), bq, scratch_->handle(),
                      partials_->handle(t), kPrioBody);
   }
   submit_scalars(int(ScalarOp::GcrAlphas), int(basis_.size()), basis_);
@@ -214,7 +200,7 @@ void EllipticSolver::gcr_iteration(const TiledField& x) {
       bp.push_back(gp_[s]->handle(t));
       bq.push_back(gq_[s]->handle(t));
     }
-    insert_gcr_direction(args_, state_, z_->handle(t), r_->handle(t), gp_[fresh]->handle(t), gq_[fresh]->handle(t),
+    insert_gcr_direction(args_, state_->handle(), z_->handle(t), r_->handle(t), gp_[fresh]->handle(t), gq_[fresh]->handle(t),
                          bp, bq, scratch_->handle(), partials_->handle(t), kPrioBody);
   }
   submit_scalars(int(ScalarOp::GcrBeta), 2, {}, fresh);
@@ -230,8 +216,8 @@ void EllipticSolver::submit_start(const TiledField& u, const TiledField& f) {
   reset.tol_abs = s_.tol_abs;
   reset.tol_max = s_.tol_max;
   reset.max_iter = s_.max_iter;
-  reset.state_size = int(state_host_.size());
-  insert_solver_scalars(reset, state_, {});
+  reset.state_size = state_size_;
+  insert_solver_scalars(reset, state_->handle(), {});
   residual(u, f, *r_);
   if (s_.method == KrylovMethod::Pcg) {
     zero(*p_, f);
@@ -239,9 +225,9 @@ void EllipticSolver::submit_start(const TiledField& u, const TiledField& f) {
     if (!s_.fused || mg_) {
       precondition(*r_, *z_);
       for (int t = 0; t < d_.tiles(); ++t) {
-        insert_vector_update(VectorUpdateArgs{d_.layout(), 2, -1, -1, 1.0, 0.0}, state_, z_->handle(t),
+        insert_vector_update(VectorUpdateArgs{d_.layout(), 2, -1, -1, 1.0, 0.0}, state_->handle(), z_->handle(t),
                              p_->handle(t), kPrioBody);
-        insert_dot_partial(d_.layout(), 2, state_, r_->handle(t), r_->handle(t), z_->handle(t), scratch_->handle(),
+        insert_dot_partial(d_.layout(), 2, state_->handle(), r_->handle(t), r_->handle(t), z_->handle(t), scratch_->handle(),
                            partials_->handle(t), kPrioBody);
       }
       submit_scalars(int(ScalarOp::PcgInit), 2);

@@ -63,7 +63,7 @@ class EllipticSolver {
   // A copy of the state as a task (for diagnostics read later), into a rank-0 vector of
   // state_size() doubles; result_of() reads such a copy.
   void submit_state_copy(starpu_data_handle_t dst, int priority) const;
-  int state_size() const { return int(state_host_.size()); }
+  int state_size() const { return state_size_; }
   // Tasks one iteration submits per tile, about (for submission windows).
   int tasks_per_iteration() const { return mg_ ? 10 + mg_->tasks_per_tile() : 6; }
   bool multigrid() const { return mg_ != nullptr; }
@@ -71,7 +71,7 @@ class EllipticSolver {
   double max_norm_tolerance() const { return s_.tol_max; }
   void set_max_norm_tolerance(double tol) { s_.tol_max = tol; }
   // The state vector (read by codelets that follow the solver's skip protocol).
-  starpu_data_handle_t state_handle() const { return state_; }
+  starpu_data_handle_t state_handle() const { return state_->handle(); }
   // Collective: the result held in such a copy (or the state itself), read on every rank (waits for it).
   SolveResult read_state_copy(starpu_data_handle_t copy) const;
 
@@ -93,8 +93,8 @@ class EllipticSolver {
   int rank_;
   EllipticTaskArgs args_;
   KrylovSettings s_;
-  std::vector<double> coef_host_, state_host_;
-  starpu_data_handle_t coef_ = nullptr, state_ = nullptr;
+  int state_size_;
+  std::unique_ptr<RankZeroVector> coef_, state_;  // the level coefficients and the solver state, on rank 0
   std::unique_ptr<TileStrips> strips_;
   std::unique_ptr<TileVectors> partials_;
   std::unique_ptr<ScratchBuffer> scratch_;
