@@ -1,6 +1,7 @@
 #include "multigrid_vcycle.hpp"
 
 #include <stdexcept>
+#include <string>
 
 #include "../halo_self/halo_self_plan.hpp"
 #include "../solver_scalars/solver_state.hpp"
