@@ -132,20 +132,34 @@ void EllipticSolver::submit_state_copy(starpu_data_handle_t dst, int priority) c
   insert_snapshot_copy(state_->handle(), dst, priority);
 }
 
-void EllipticSolver::precondition(const TiledField& r, const TiledField& z) {
+void EllipticSolver::precondition(const TiledField& r, const TiledField& z, int skip_from) {
   if (mg_) {
-    mg_->submit(state_->handle(), args_.skip_from, r, z);
+    mg_->submit(state_->handle(), skip_from, r, z);
     return;
   }
-  for (int t = 0; t < d_.tiles(); ++t) insert_line_precon(args_, coef_->handle(), state_->handle(), r.handle(t), z.handle(t), kPrioBody);
+  EllipticTaskArgs a = args_;
+  a.skip_from = skip_from;
+  for (int t = 0; t < d_.tiles(); ++t) insert_line_precon(a, coef_->handle(), state_->handle(), r.handle(t), z.handle(t), kPrioBody);
 }
 
 void EllipticSolver::pcg_fused_iteration(const TiledField& u) {
-  EllipticTaskArgs pre = args_;
-  pre.skip_from = 1;
-  for (int t = 0; t < d_.tiles(); ++t)
-    insert_pcg_fused_precon(pre, coef_->handle(), state_->handle(), r_->handle(t), q_->handle(t), z_->handle(t), scratch_->handle(),
-                            partials_->handle(t), kPrioBody);
+  if (mg_) {
+    // The multigrid form of Alg. 3: r <- r - alpha q, z = V-cycle(r), then <r, r>, <r, z> in one
+    // pass (the cycle cannot take the sums along as the line sweeps do).
+    const TileLayout& L = d_.layout();
+    const VectorUpdateArgs ur{L, 1, state::kAlpha, -1, -1.0, 1.0};
+    for (int t = 0; t < d_.tiles(); ++t) insert_vector_update(ur, state_->handle(), q_->handle(t), r_->handle(t), kPrioBody);
+    precondition(*r_, *z_, 1);
+    for (int t = 0; t < d_.tiles(); ++t)
+      insert_dot_partial(L, 1, state_->handle(), r_->handle(t), r_->handle(t), z_->handle(t), scratch_->handle(),
+                         partials_->handle(t), kPrioBody);
+  } else {
+    EllipticTaskArgs pre = args_;
+    pre.skip_from = 1;
+    for (int t = 0; t < d_.tiles(); ++t)
+      insert_pcg_fused_precon(pre, coef_->handle(), state_->handle(), r_->handle(t), q_->handle(t), z_->handle(t),
+                              scratch_->handle(), partials_->handle(t), kPrioBody);
+  }
   submit_scalars(int(ScalarOp::PcgFusedPrecon), 2);
   submit_halo_exchange(d_, *z_, *strips_);
   for (int t = 0; t < d_.tiles(); ++t)
@@ -170,7 +184,7 @@ void EllipticSolver::pcg_unfused_iteration(const TiledField& u) {
     insert_vector_update(up, state_->handle(), p_->handle(t), u.handle(t), kPrioBody);
     insert_vector_update(ur, state_->handle(), q_->handle(t), r_->handle(t), kPrioBody);
   }
-  precondition(*r_, *z_);
+  precondition(*r_, *z_, args_.skip_from);
   for (int t = 0; t < d_.tiles(); ++t) {
     insert_dot_partial(L, 2, state_->handle(), r_->handle(t), r_->handle(t), z_->handle(t), scratch_->handle(),
                        partials_->handle(t), kPrioBody);
@@ -222,8 +236,8 @@ void EllipticSolver::submit_start(const TiledField& u, const TiledField& f) {
   if (s_.method == KrylovMethod::Pcg) {
     zero(*p_, f);
     zero(*q_, f);
-    if (!s_.fused || mg_) {
-      precondition(*r_, *z_);
+    if (!s_.fused) {
+      precondition(*r_, *z_, args_.skip_from);
       for (int t = 0; t < d_.tiles(); ++t) {
         insert_vector_update(VectorUpdateArgs{d_.layout(), 2, -1, -1, 1.0, 0.0}, state_->handle(), z_->handle(t),
                              p_->handle(t), kPrioBody);
@@ -245,7 +259,7 @@ void EllipticSolver::submit_start(const TiledField& u, const TiledField& f) {
 void EllipticSolver::submit_iteration(const TiledField& u) {
   if (s_.method == KrylovMethod::Gcr)
     gcr_iteration(u);
-  else if (s_.fused && !mg_)
+  else if (s_.fused)
     pcg_fused_iteration(u);
   else
     pcg_unfused_iteration(u);

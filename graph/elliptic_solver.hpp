@@ -29,7 +29,7 @@ struct KrylovSettings {
   double tol_max = 0.0;     //   or max |r| <= tol_max (0: not tested)
   int max_iter = 500;
   int check_every = 10;     // iterations submitted between two host checks of the state
-  Preconditioner preconditioner = Preconditioner::Line;  // Multigrid: PCG only, in its unfused form
+  Preconditioner preconditioner = Preconditioner::Line;  // Multigrid: PCG only (fused or not)
   MultigridSettings multigrid;
 };
 
@@ -65,7 +65,10 @@ class EllipticSolver {
   void submit_state_copy(starpu_data_handle_t dst, int priority) const;
   int state_size() const { return state_size_; }
   // Tasks one iteration submits per tile, about (for submission windows).
-  int tasks_per_iteration() const { return mg_ ? 10 + mg_->tasks_per_tile() : 6; }
+  int tasks_per_iteration() const {
+    if (mg_) return (s_.fused ? 7 : 10) + mg_->tasks_per_tile();
+    return s_.fused ? 6 : 10;
+  }
   bool multigrid() const { return mg_ != nullptr; }
   // The max-norm tolerance of the solves submitted from now on (KrylovSettings::tol_max).
   double max_norm_tolerance() const { return s_.tol_max; }
@@ -84,7 +87,8 @@ class EllipticSolver {
   void submit_iteration(const TiledField& u);
   void zero(const TiledField& y, const TiledField& any_finite);
   void submit_scalars(int op, int sums, const std::vector<int>& slots = {}, int new_slot = 0);
-  void precondition(const TiledField& r, const TiledField& z);  // z = M^{-1} r (line or multigrid)
+  // z = M^{-1} r (line or multigrid); skipped once the state's done flag reaches skip_from.
+  void precondition(const TiledField& r, const TiledField& z, int skip_from);
   void pcg_fused_iteration(const TiledField& u);
   void pcg_unfused_iteration(const TiledField& u);
   void gcr_iteration(const TiledField& x);

@@ -21,7 +21,8 @@ struct PoissonResult {
 
 // -L p = f on the unit cube, p* = sin(2 pi x) cos(4 pi y) sin(2 pi z) + 0.5 cos(2 pi x) sin(2 pi z).
 PoissonResult solve_poisson(int n, int tx, int ty, tdc::KrylovMethod m,
-                            tdc::Preconditioner pre = tdc::Preconditioner::Line, bool mg_one_task = true) {
+                            tdc::Preconditioner pre = tdc::Preconditioner::Line, bool mg_one_task = true,
+                            bool fused = true) {
   tdc::Runtime& rt = *tdc_test::g_runtime;
   const tdc::Grid g{n, n, n, 1.0, 1.0, 1.0};
   const tdc::Decomposition d(g, tx, ty, 2, rt.size());
@@ -49,6 +50,7 @@ PoissonResult solve_poisson(int n, int tx, int ty, tdc::KrylovMethod m,
   s.preconditioner = pre;
   s.multigrid.levels = tdc::multigrid_auto_levels(g);
   s.multigrid.one_task = mg_one_task;
+  s.fused = fused;
   const auto levels = pre == tdc::Preconditioner::Multigrid
                           ? tdc::collocated_laplacian_levels(g, tdc::ZBoundary::Periodic, s.multigrid.levels)
                           : std::vector<tdc::OperatorLevel>{};
@@ -144,6 +146,25 @@ TEST(LaplcMultigrid, HistoryIsBitwiseIndependentOfTiles) {
 
 // A single tile's V-cycle runs as one mg_vcycle task (kernels back to back, halo_self copies) unless
 // told otherwise; it must give the task graph's bits.
+TEST(LaplcMultigrid, FusedIterationIsTheTextbookPcg) {
+  // The fused form (r update, V-cycle, one pass for <r,r> and <r,z>, then Alg. 2's update of u, p and
+  // q = A z + beta q) is PCG rearranged: the same iterations and solution up to rounding.
+  for (bool one_task : {true, false}) {
+    const auto fused = solve_poisson(32, 1, 1, tdc::KrylovMethod::Pcg, kMg, one_task, true);
+    const auto plain = solve_poisson(32, 1, 1, tdc::KrylovMethod::Pcg, kMg, one_task, false);
+    ASSERT_TRUE(fused.solve.converged && plain.solve.converged);
+    EXPECT_EQ(fused.solve.iterations, plain.solve.iterations);
+    ASSERT_EQ(fused.solve.residual_history.size(), plain.solve.residual_history.size());
+    for (std::size_t n = 0; n < plain.solve.residual_history.size(); ++n)
+      EXPECT_NEAR(fused.solve.residual_history[n] / plain.solve.residual_history[n], 1.0, 1e-5) << n;
+    EXPECT_NEAR(fused.error_l2, plain.error_l2, 1e-9);
+    double diff = 0;
+    for (std::size_t q = 0; q < plain.p.size(); ++q) diff = std::max(diff, std::fabs(fused.p[q] - plain.p[q]));
+    EXPECT_LT(diff, 1e-8);
+    EXPECT_NE(fused.p, plain.p) << "the two forms round differently; equal bits would mean one ran twice";
+  }
+}
+
 TEST(LaplcMultigrid, OneTaskCycleIsBitwiseTheTaskGraph) {
   const auto one = solve_poisson(32, 1, 1, tdc::KrylovMethod::Pcg, kMg, true);
   const auto graph = solve_poisson(32, 1, 1, tdc::KrylovMethod::Pcg, kMg, false);
