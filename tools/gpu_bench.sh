@@ -287,6 +287,18 @@ if want session7; then
     echo "ncu breakdown exit $?"; python3 tools/kernel_breakdown.py "$res/s7_tg256_kernels.csv" --steps 3 | tee "$res/s7_tg256_breakdown.txt"
   fi
 fi
+if want session7_steady; then
+  # Steady-state TG 256^3 steps (multigrid PCG, fused) and a trace of 14 steps for
+  # `tools/trace DIR --steps 3` (the budget leaves solver.max_iter after step 8).
+  tg=(cases/taylor_green.toml --set output.fields=false --set output.checkpoint=false --set solver.method=pcg)
+  mg=(--set solver.preconditioner='"multigrid"' --set solver.max_iter=40)
+  g256=(--set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005)
+  run s7_tg256 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=40
+  run s7_tg128 STARPU_NCPU=0 -- "${tg[@]}" "${mg[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set time.steps=100
+  dycore_summary s7_tg256 s7_tg128
+  run s7_tg256_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s7_tg256_trace"
+  bench_elliptic s7_ell STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 3
+fi
 if want ncu_mpdata && command -v ncu >/dev/null; then
   # The MPDATA kernels of the direct runner (same kernels as the graph, launched back to back).
   STARPU_NCPU=0 timeout 300 ncu --target-processes all --kernel-name regex:'upwind|antidiffusive|fct_beta|limited|fused_kernel' \

@@ -468,12 +468,26 @@ def summarize_transfers(transfers, busy, kinds):
     return out
 
 
-def build_summary(directory, notes):
+def steady_window(tasks, marker, steps, notes):
+    """The tasks of the last `steps` complete steps: from the start of the (steps+1)-th last task of
+    the codelet `marker` (one per step, e.g. advector on one tile) to the start of the last one."""
+    starts = sorted(t.start for t in tasks if t.name == marker)
+    if len(starts) < steps + 1:
+        raise SystemExit("error: %d tasks of %s; %d steps need %d" % (len(starts), marker, steps, steps + 1))
+    lo, hi = starts[-steps - 1], starts[-1]
+    notes.append("window: the %d steps between the last %d starts of %s (%.3f..%.3f ms)"
+                 % (steps, steps + 1, marker, lo, hi))
+    return [t for t in tasks if lo <= t.start < hi], (lo, hi)
+
+
+def build_summary(directory, notes, marker=None, steps=0):
     tasks, not_run = load_tasks(os.path.join(directory, "tasks.rec"), notes)
     first, last, rec_tasks = scan_trace_rec(os.path.join(directory, "trace.rec"), notes)
     if not tasks and rec_tasks:
         notes.append("no executed task in tasks.rec: task intervals taken from trace.rec")
         tasks = rec_tasks
+    if steps:
+        tasks, (first, last) = steady_window(tasks, marker, steps, notes)
     paje = parse_paje(os.path.join(directory, "paje.trace"), notes)
     workers = describe_workers(paje)
     transfers = build_transfers(paje, first, notes)
@@ -489,6 +503,7 @@ def build_summary(directory, notes):
         "span": {"trace_start": first, "trace_end": last, "trace_span": span,
                  "task_start": t_start, "task_end": t_end, "task_span": task_span},
         "tasks_executed": len(tasks), "task_records_not_executed": not_run,
+        "steps_in_window": steps or None,
         "workers": summarize_workers(tasks, workers, span, task_span),
         "codelets": summarize_codelets(tasks, workers),
         "transfers": summarize_transfers(transfers, busy, memnode_kinds(workers)),
@@ -537,12 +552,15 @@ def print_summary(s):
                   fmt(w["busy_ms"]), fmt(w["busy_pct_trace"], "%.1f"),
                   fmt(w["busy_pct_tasks"], "%.1f")]
                  for w in s["workers"]], "llrrrrr")
+    steps = s.get("steps_in_window") or 1
+    if s.get("steps_in_window"):
+        print("\nPer step: %.3f ms of trace (%d steps)" % (sp["trace_span"] / steps, steps))
     print("\nCodelets")
-    print_table(["codelet", "count", "total ms", "mean ms", "min ms", "max ms", "worker kinds"],
-                [[c["name"], c["count"], fmt(c["total_ms"]), fmt(c["mean_ms"]),
+    print_table(["codelet", "count", "total ms", "ms/step", "mean ms", "min ms", "max ms", "worker kinds"],
+                [[c["name"], c["count"], fmt(c["total_ms"]), fmt(c["total_ms"] / steps), fmt(c["mean_ms"]),
                   fmt(c["min_ms"]), fmt(c["max_ms"]),
                   " ".join("%s:%d" % kv for kv in c["worker_kinds"].items())]
-                 for c in s["codelets"]], "lrrrrrl")
+                 for c in s["codelets"]], "lrrrrrrl")
     print_transfers(s["transfers"])
     for n in s["notes"]:
         print("note: %s" % n)
@@ -669,12 +687,15 @@ def main(argv=None):
     ap.add_argument("dir")
     ap.add_argument("--png", help="Gantt chart path (default DIR/gantt.png)")
     ap.add_argument("--json", help="summary path (default DIR/trace_summary.json)")
+    ap.add_argument("--steps", type=int, default=0,
+                    help="only the last N complete steps (split at the tasks of --step-codelet)")
+    ap.add_argument("--step-codelet", default="advector", help="a codelet that runs once per step")
     args = ap.parse_args(argv)
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)   # quiet exit under `| head`
     if not os.path.isdir(args.dir):
         print("error: %s is not a directory" % args.dir, file=sys.stderr)
         return 2
-    summary, tasks, transfers, workers = build_summary(args.dir, [])
+    summary, tasks, transfers, workers = build_summary(args.dir, [], args.step_codelet, args.steps)
     if not tasks:
         summary["notes"].append("no executed task found")
     print_summary(summary)

@@ -42,12 +42,14 @@ TDC_HD void store_sums(const Sums<N>& s, double* out) {
 // or as the sweep goes).
 TDC_HD long cell_items(const TileLayout& L) { return long(L.nx) * L.ny * L.nz; }
 TDC_HD long column_items(const TileLayout& L) { return long(L.nx) * L.ny; }
+// 32-bit unsigned arithmetic (a 64-bit division is a long software routine on a GPU): a tile holds
+// fewer than 2^32 cells (a 1600^3 tile would take 33 GB per field).
 TDC_HD void cell_of_item(const TileLayout& L, long item, int& i, int& j, int& k) {
-  const long columns = long(L.nx) * L.ny;
-  k = int(item / columns);
-  const int col = int(item % columns);
-  i = col % L.nx;
-  j = col / L.nx;
+  const unsigned columns = unsigned(L.nx) * unsigned(L.ny), it = unsigned(item);
+  const unsigned kk = it / columns, col = it - kk * columns, jj = col / unsigned(L.nx);
+  k = int(kk);
+  j = int(jj);
+  i = int(col - jj * unsigned(L.nx));
 }
 
 inline long sum_groups(long items) { return (items + kSumGroup - 1) / kSumGroup; }

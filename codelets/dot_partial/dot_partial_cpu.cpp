@@ -6,7 +6,10 @@
 
 namespace tdc {
 
-std::size_t dot_partial_scratch_bytes(const TileLayout& L) { return sum_groups(cell_items(L)) * sizeof(Sums<2>); }
+// The groups' partial sums, then their maxima of |x|.
+std::size_t dot_partial_scratch_bytes(const TileLayout& L) {
+  return sum_groups(cell_items(L)) * (sizeof(Sums<2>) + sizeof(double));
+}
 
 void dot_partial_cpu(const TileLayout& L, const double* st, int skip_from, const double* x, const double* y,
                      const double* z, double* out) {

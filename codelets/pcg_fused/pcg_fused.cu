@@ -63,7 +63,7 @@ __global__ void fused_precon_kernel(TileLayout L, const double* __restrict__ coe
     }
   }
   block_max_atomic(r_max, r_max_out);
-  block_reduce_store(s, groups);
+  block_reduce_store(s, groups, blockIdx.x);
 }
 
 // One thread per cell (item order of fixed_order_sum.hpp): the most independent loads in flight.
@@ -73,23 +73,26 @@ __global__ void fused_apply_kernel(TileLayout L, ColumnCouplings h, const double
   if (solver_skips(st, 2)) return;
   const double alpha = st[state::kAlpha], beta = st[state::kBeta];
   const bool finishing = st[state::kDone] >= 1.0;
-  const long item = long(blockIdx.x) * kSumGroup + threadIdx.x;
-  Sums<1> s{};
-  if (item < cell_items(L)) {
-    int i, j, k;
-    cell_of_item(L, item, i, j, k);
-    const std::ptrdiff_t o = L.at(i, j, k);
-    const double pk = p[o];
-    u[o] = u[o] + alpha * pk;
-    if (!finishing) {
-      const double ps = z[o] + beta * pk;
-      p[o] = ps;
-      const double qs = apply_cell(L, h, coef, z, i, j, k) + beta * q[o];
-      q[o] = qs;
-      s.v[0] = dd_add(s.v[0], ps * qs);
+  const long items = cell_items(L), n = (items + kSumGroup - 1) / kSumGroup;
+  for (long g = blockIdx.x; g < n; g += gridDim.x) {  // a block loops over groups
+    const long item = g * kSumGroup + threadIdx.x;
+    Sums<1> s{};
+    if (item < items) {
+      int i, j, k;
+      cell_of_item(L, item, i, j, k);
+      const std::ptrdiff_t o = L.at(i, j, k);
+      const double pk = p[o];
+      u[o] = u[o] + alpha * pk;
+      if (!finishing) {
+        const double ps = z[o] + beta * pk;
+        p[o] = ps;
+        const double qs = apply_cell(L, h, coef, z, i, j, k) + beta * q[o];
+        q[o] = qs;
+        s.v[0] = dd_add(s.v[0], ps * qs);
+      }
     }
+    block_reduce_store(s, groups, g);
   }
-  block_reduce_store(s, groups);
 }
 
 }  // namespace
@@ -109,7 +112,7 @@ void pcg_fused_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const d
                           cudaStream_t stream) {
   const long n = sum_groups(cell_items(L));
   auto* g = static_cast<Sums<1>*>(groups);
-  fused_apply_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, h, coef, st, u, p, z, q, g);
+  fused_apply_kernel<<<group_grid(n), kSumGroup, 0, stream>>>(L, h, coef, st, u, p, z, q, g);
   TDC_CUDA_CHECK(cudaGetLastError());
   finish_groups_cuda<1>(g, n, out, stream, st + state::kDone, 2.0);
 }
