@@ -22,27 +22,24 @@ inline long resident_blocks(int threads) {
   return long(sms) * std::max(1, per_sm / threads);
 }
 
-// The number of (32 x 8)-cell column blocks of an nx x ny x nz box, and the grid that covers them.
-inline long cell_blocks(int nx, int ny, int nz) {
-  return long((nx + kCellBlockX - 1) / kCellBlockX) * ((ny + kCellBlockY - 1) / kCellBlockY) * nz;
-}
-inline unsigned cell_grid(int nx, int ny, int nz) {
-  return unsigned(std::max(1L, std::min(cell_blocks(nx, ny, nz), resident_blocks(kCellBlockX * kCellBlockY))));
+// The grid: one block per 32 x 8 patch of columns (blockIdx.x), and as many level groups
+// (blockIdx.y) as fill the GPU's resident blocks; a block loops over the levels of its group.
+inline dim3 cell_grid(int nx, int ny, int nz) {
+  const long patches = long((nx + kCellBlockX - 1) / kCellBlockX) * ((ny + kCellBlockY - 1) / kCellBlockY);
+  const long levels = std::max(1L, std::min(long(nz), resident_blocks(kCellBlockX * kCellBlockY) / std::max(1L, patches)));
+  return dim3(unsigned(std::max(1L, patches)), unsigned(levels));
 }
 inline dim3 cell_block() { return dim3(kCellBlockX, kCellBlockY); }
 
-// Calls f(i, j, k) for every cell of [0, nx) x [0, ny) x [0, nz), blocks of cell_block() threads on a
-// cell_grid() grid. Blocks run in (x-block, y-block, k) order, x fastest (coalesced rows).
+// Calls f(i, j, k) for every cell of [0, nx) x [0, ny) x [0, nz), with blocks of cell_block() threads on
+// a cell_grid() grid (rows of 32 along x: coalesced). No division inside the loop.
 template <class F>
 __device__ __forceinline__ void for_each_cell(int nx, int ny, int nz, F&& f) {
-  const int bx = (nx + kCellBlockX - 1) / kCellBlockX, by = (ny + kCellBlockY - 1) / kCellBlockY;
-  const int plane_blocks = bx * by;
-  const long total = long(plane_blocks) * nz;
-  for (long b = blockIdx.x; b < total; b += gridDim.x) {
-    const int k = int(b / plane_blocks), r = int(b - long(k) * plane_blocks);
-    const int j = (r / bx) * kCellBlockY + int(threadIdx.y), i = (r % bx) * kCellBlockX + int(threadIdx.x);
-    if (i < nx && j < ny) f(i, j, k);
-  }
+  const int bx = (nx + kCellBlockX - 1) / kCellBlockX;
+  const int jb = int(blockIdx.x) / bx, ib = int(blockIdx.x) - jb * bx;
+  const int i = ib * kCellBlockX + int(threadIdx.x), j = jb * kCellBlockY + int(threadIdx.y);
+  if (i >= nx || j >= ny) return;
+  for (int k = int(blockIdx.y); k < nz; k += int(gridDim.y)) f(i, j, k);
 }
 
 }  // namespace tdc

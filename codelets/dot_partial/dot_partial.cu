@@ -5,28 +5,22 @@
 namespace tdc {
 namespace {
 
-// One thread per cell (item order of fixed_order_sum.hpp); a block loops over groups.
+// One item per cell (item order of fixed_order_sum.hpp), a warp per group.
 __global__ void dot_kernel(TileLayout L, const double* __restrict__ st, int skip_from, const double* __restrict__ x,
                            const double* __restrict__ y, const double* __restrict__ z, Sums<2>* groups,
                            double* group_max) {
   if (solver_skips(st, skip_from)) return;
   const long items = cell_items(L), n = (items + kSumGroup - 1) / kSumGroup;
-  for (long g = blockIdx.x; g < n; g += gridDim.x) {
-    const long item = g * kSumGroup + threadIdx.x;
-    Sums<2> s{};
-    double x_max = 0.0;
-    if (item < items) {
+  for (long g = warp_group_first(); g < n; g += warp_group_stride())
+    warp_group<2>(g, items, [&](long item, Sums<2>& s, double& x_max) {
       int i, j, k;
       cell_of_item(L, item, i, j, k);
       const std::ptrdiff_t o = L.at(i, j, k);
       const double xo = x[o];
-      x_max = fabs(xo);
+      x_max = fmax(x_max, fabs(xo));
       s.v[0] = dd_add(s.v[0], xo * y[o]);
       s.v[1] = dd_add(s.v[1], xo * z[o]);
-    }
-    block_max_store(x_max, group_max, g);
-    block_reduce_store(s, groups, g);
-  }
+    }, groups, group_max);
 }
 
 }  // namespace
@@ -36,7 +30,7 @@ void dot_partial_cuda(const TileLayout& L, const double* st, int skip_from, cons
   const long n = sum_groups(cell_items(L));
   auto* g = static_cast<Sums<2>*>(groups);
   auto* group_max = reinterpret_cast<double*>(g + n);
-  dot_kernel<<<group_grid(n), kSumGroup, 0, stream>>>(L, st, skip_from, x, y, z, g, group_max);
+  dot_kernel<<<warp_group_grid(n), kWarpGroupThreads, 0, stream>>>(L, st, skip_from, x, y, z, g, group_max);
   TDC_CUDA_CHECK(cudaGetLastError());
   finish_groups_cuda<2>(g, n, out, stream, st + state::kDone, double(skip_from), group_max, out + kMaxAbsAt);
 }

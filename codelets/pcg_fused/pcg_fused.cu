@@ -74,10 +74,8 @@ __global__ void fused_apply_kernel(TileLayout L, ColumnCouplings h, const double
   const double alpha = st[state::kAlpha], beta = st[state::kBeta];
   const bool finishing = st[state::kDone] >= 1.0;
   const long items = cell_items(L), n = (items + kSumGroup - 1) / kSumGroup;
-  for (long g = blockIdx.x; g < n; g += gridDim.x) {  // a block loops over groups
-    const long item = g * kSumGroup + threadIdx.x;
-    Sums<1> s{};
-    if (item < items) {
+  for (long g = warp_group_first(); g < n; g += warp_group_stride())  // a warp per group
+    warp_group<1>(g, items, [&](long item, Sums<1>& s, double&) {
       int i, j, k;
       cell_of_item(L, item, i, j, k);
       const std::ptrdiff_t o = L.at(i, j, k);
@@ -90,9 +88,7 @@ __global__ void fused_apply_kernel(TileLayout L, ColumnCouplings h, const double
         q[o] = qs;
         s.v[0] = dd_add(s.v[0], ps * qs);
       }
-    }
-    block_reduce_store(s, groups, g);
-  }
+    }, groups, nullptr);
 }
 
 }  // namespace
@@ -112,7 +108,7 @@ void pcg_fused_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const d
                           cudaStream_t stream) {
   const long n = sum_groups(cell_items(L));
   auto* g = static_cast<Sums<1>*>(groups);
-  fused_apply_kernel<<<group_grid(n), kSumGroup, 0, stream>>>(L, h, coef, st, u, p, z, q, g);
+  fused_apply_kernel<<<warp_group_grid(n), kWarpGroupThreads, 0, stream>>>(L, h, coef, st, u, p, z, q, g);
   TDC_CUDA_CHECK(cudaGetLastError());
   finish_groups_cuda<1>(g, n, out, stream, st + state::kDone, 2.0);
 }
