@@ -267,7 +267,7 @@ print('TG 256^3 MG one-task vs task graph: velocity bitwise equal:', a['velocity
 fi
 if want session7; then
   # Session 7: multigrid PCG in the fused form (Alg. 2-3 with the V-cycle as preconditioner) against
-  # the unfused form in the same call, and a per-kernel breakdown of steady TG 256^3 steps from ncu.
+  # the unfused form in the same call (per-codelet times of steady steps: section session7_steady).
   tg=(cases/taylor_green.toml --set output.fields=false --set output.checkpoint=false --set solver.method=pcg)
   g128=(--set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set time.steps=100)
   g256=(--set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 --set time.steps=40)
@@ -279,13 +279,6 @@ if want session7; then
   run s7_bubble128_mg STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20
   dycore_summary s7_tg256_mg s7_tg256_mg_unfused s7_tg128_mg s7_bubble128_mg
   bench_elliptic s7_ell_gpu_1x1 STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 3
-  if command -v ncu >/dev/null; then
-    STARPU_NCPU=0 timeout 400 ncu --csv --log-file "$res/s7_tg256_kernels.csv" --metrics gpu__time_duration.sum \
-      --print-kernel-base function --clock-control none --cache-control none --target-processes all \
-      taskdycore run "${tg[@]}" "${mg[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 \
-      --set time.steps=14 --set solver.max_iter=20 --set diagnostics.interval=7 --out "$res/s7_tg256_ncu" > "$res/s7_tg256_ncu.log" 2>&1
-    echo "ncu breakdown exit $?"; python3 tools/kernel_breakdown.py "$res/s7_tg256_kernels.csv" --steps 3 | tee "$res/s7_tg256_breakdown.txt"
-  fi
 fi
 if want session7_steady; then
   # Steady-state TG 256^3 steps (multigrid PCG, fused) and a trace of 14 steps for

@@ -5,21 +5,26 @@
 namespace tdc {
 namespace {
 
-// One item per cell (item order of fixed_order_sum.hpp), a warp per group.
+// Chunked cell items (fixed_order_sum.hpp), a warp per group.
 __global__ void dot_kernel(TileLayout L, const double* __restrict__ st, int skip_from, const double* __restrict__ x,
                            const double* __restrict__ y, const double* __restrict__ z, Sums<2>* groups,
                            double* group_max) {
   if (solver_skips(st, skip_from)) return;
-  const long items = cell_items(L), n = (items + kSumGroup - 1) / kSumGroup;
+  const long cells = cell_items(L), n = chunk_groups(L);
   for (long g = warp_group_first(); g < n; g += warp_group_stride())
-    warp_group<2>(g, items, [&](long item, Sums<2>& s, double& x_max) {
-      int i, j, k;
-      cell_of_item(L, item, i, j, k);
-      const std::ptrdiff_t o = L.at(i, j, k);
-      const double xo = x[o];
-      x_max = fmax(x_max, fabs(xo));
-      s.v[0] = dd_add(s.v[0], xo * y[o]);
-      s.v[1] = dd_add(s.v[1], xo * z[o]);
+    warp_group<2>(g, n * kSumGroup, [&](long item, Sums<2>& s, double& x_max) {
+#pragma unroll
+      for (int c = 0; c < kCellsPerItem; ++c) {
+        const long cell = chunk_cell(item, c);
+        if (cell >= cells) break;
+        int i, j, k;
+        cell_of_item(L, cell, i, j, k);
+        const std::ptrdiff_t o = L.at(i, j, k);
+        const double xo = x[o];
+        x_max = fmax(x_max, fabs(xo));
+        s.v[0] = dd_add(s.v[0], xo * y[o]);
+        s.v[1] = dd_add(s.v[1], xo * z[o]);
+      }
     }, groups, group_max);
 }
 
@@ -27,7 +32,7 @@ __global__ void dot_kernel(TileLayout L, const double* __restrict__ st, int skip
 
 void dot_partial_cuda(const TileLayout& L, const double* st, int skip_from, const double* x, const double* y,
                       const double* z, void* groups, double* out, cudaStream_t stream) {
-  const long n = sum_groups(cell_items(L));
+  const long n = chunk_groups(L);
   auto* g = static_cast<Sums<2>*>(groups);
   auto* group_max = reinterpret_cast<double*>(g + n);
   dot_kernel<<<warp_group_grid(n), kWarpGroupThreads, 0, stream>>>(L, st, skip_from, x, y, z, g, group_max);

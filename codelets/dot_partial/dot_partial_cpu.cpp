@@ -8,23 +8,20 @@ namespace tdc {
 
 // The groups' partial sums, then their maxima of |x|.
 std::size_t dot_partial_scratch_bytes(const TileLayout& L) {
-  return sum_groups(cell_items(L)) * (sizeof(Sums<2>) + sizeof(double));
+  return chunk_groups(L) * (sizeof(Sums<2>) + sizeof(double));
 }
 
 void dot_partial_cpu(const TileLayout& L, const double* st, int skip_from, const double* x, const double* y,
                      const double* z, double* out) {
   if (solver_skips(st, skip_from)) return;
-  ItemReducer<2> red;
+  ChunkedCellReducer<2> red;
   double x_max = 0.0;
   for (int k = 0; k < L.nz; ++k)
     for (int j = 0; j < L.ny; ++j)
       for (int i = 0; i < L.nx; ++i) {
         const std::ptrdiff_t o = L.at(i, j, k);
-        Sums<2> s{};
         x_max = std::max(x_max, std::fabs(x[o]));
-        s.v[0] = dd_add(s.v[0], x[o] * y[o]);
-        s.v[1] = dd_add(s.v[1], x[o] * z[o]);
-        red.push(s);
+        red.push({x[o] * y[o], x[o] * z[o]});
       }
   red.finish(out);
   out[kMaxAbsAt] = x_max;

@@ -1,5 +1,5 @@
 // dot_partial: a tile's compensated partials of <x, y> and <x, z> (the unfused PCG's dot products),
-// in the fixed order of common/fixed_order_sum.hpp, one item per cell.
+// in the fixed order of common/fixed_order_sum.hpp, chunked cell items.
 #pragma once
 #include "../common/fixed_order_sum.hpp"
 
