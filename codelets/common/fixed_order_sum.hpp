@@ -54,8 +54,8 @@ TDC_HD void cell_of_item(const TileLayout& L, long item, int& i, int& j, int& k)
 
 inline long sum_groups(long items) { return (items + kSumGroup - 1) / kSumGroup; }
 
-// Chunked cell items (dot_partial, pcg_fused_apply): a dd tree per cell made those kernels
-// compute-bound on a GPU (0.43 ms for a 256^3 dot product, 3x the bandwidth time), so an item sums
+// Chunked cell items (dot_partial): a dd tree per cell made that kernel
+// slower on a GPU (0.43 ms for a 256^3 dot product; 0.37 chunked, still 3x the bandwidth time), so an item sums
 // kCellsPerItem cells first, in order. Group g holds cells g G .. g G + G - 1 (G = kSumGroup
 // kCellsPerItem, cell order i fastest, then j, k); its item t sums cells g G + t + kSumGroup c,
 // c = 0, 1, ..., so that a warp's 32 items read 32 consecutive cells at every c.

@@ -73,25 +73,22 @@ __global__ void fused_apply_kernel(TileLayout L, ColumnCouplings h, const double
   if (solver_skips(st, 2)) return;
   const double alpha = st[state::kAlpha], beta = st[state::kBeta];
   const bool finishing = st[state::kDone] >= 1.0;
-  const long cells = cell_items(L), n = chunk_groups(L);
-  for (long g = warp_group_first(); g < n; g += warp_group_stride())  // a warp per group, chunked cell items
-    warp_group<1>(g, n * kSumGroup, [&](long item, Sums<1>& s, double&) {
-#pragma unroll
-      for (int c = 0; c < kCellsPerItem; ++c) {
-        const long cell = chunk_cell(item, c);
-        if (cell >= cells) break;
-        int i, j, k;
-        cell_of_item(L, cell, i, j, k);
-        const std::ptrdiff_t o = L.at(i, j, k);
-        const double pk = p[o];
-        u[o] = u[o] + alpha * pk;
-        if (!finishing) {
-          const double ps = z[o] + beta * pk;
-          p[o] = ps;
-          const double qs = apply_cell(L, h, coef, z, i, j, k) + beta * q[o];
-          q[o] = qs;
-          s.v[0] = dd_add(s.v[0], ps * qs);
-        }
+  // One item per cell, a warp per group (chunked items measured slower here: 0.59 against 0.53 ms at
+  // 256^3, the stencil's loads wait behind each chunk's bounds check).
+  const long items = cell_items(L), n = (items + kSumGroup - 1) / kSumGroup;
+  for (long g = warp_group_first(); g < n; g += warp_group_stride())
+    warp_group<1>(g, items, [&](long item, Sums<1>& s, double&) {
+      int i, j, k;
+      cell_of_item(L, item, i, j, k);
+      const std::ptrdiff_t o = L.at(i, j, k);
+      const double pk = p[o];
+      u[o] = u[o] + alpha * pk;
+      if (!finishing) {
+        const double ps = z[o] + beta * pk;
+        p[o] = ps;
+        const double qs = apply_cell(L, h, coef, z, i, j, k) + beta * q[o];
+        q[o] = qs;
+        s.v[0] = dd_add(s.v[0], ps * qs);
       }
     }, groups, nullptr);
 }
@@ -111,7 +108,7 @@ void pcg_fused_precon_cuda(const TileLayout& L, const double* coef, const double
 void pcg_fused_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                           double* u, double* p, const double* z, double* q, void* groups, double* out,
                           cudaStream_t stream) {
-  const long n = chunk_groups(L);
+  const long n = sum_groups(cell_items(L));
   auto* g = static_cast<Sums<1>*>(groups);
   fused_apply_kernel<<<warp_group_grid(n), kWarpGroupThreads, 0, stream>>>(L, h, coef, st, u, p, z, q, g);
   TDC_CUDA_CHECK(cudaGetLastError());

@@ -9,7 +9,7 @@ namespace tdc {
 
 std::size_t pcg_fused_scratch_bytes(const TileLayout& L) {
   const long precon = sum_groups(column_items(L)) * sizeof(Sums<2>);
-  const long apply = chunk_groups(L) * sizeof(Sums<1>);
+  const long apply = sum_groups(cell_items(L)) * sizeof(Sums<1>);
   return std::size_t(precon > apply ? precon : apply);
 }
 
@@ -55,7 +55,7 @@ void pcg_fused_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const do
   if (solver_skips(st, 2)) return;
   const double alpha = st[state::kAlpha], beta = st[state::kBeta];
   const bool finishing = st[state::kDone] >= 1.0;
-  ChunkedCellReducer<1> red;
+  ItemReducer<1> red;
   for (int k = 0; k < L.nz; ++k)
     for (int j = 0; j < L.ny; ++j) {
       const std::ptrdiff_t o = L.at(0, j, k);
@@ -69,7 +69,9 @@ void pcg_fused_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const do
         p[o + i] = ps;
         const double qs = apply_cell(L, h, coef, z, i, j, k) + beta * q[o + i];
         q[o + i] = qs;
-        red.push({ps * qs});
+        Sums<1> s{};
+        s.v[0] = dd_add(s.v[0], ps * qs);
+        red.push(s);
       }
     }
   red.finish(out);

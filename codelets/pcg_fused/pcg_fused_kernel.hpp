@@ -3,7 +3,7 @@
 //       (one item per column: <r, r> bottom to top in the forward sweep, <r, z> top to bottom in the
 //       backward sweep);
 //   pcg_fused_apply (Alg. 2): u <- u + alpha p; p <- z + beta p; q <- A z + beta q; partial <p, q>
-//       (chunked cell items). When the solver is finishing (done == 1) it only applies the
+//       (one item per cell). When the solver is finishing (done == 1) it only applies the
 //       pending u <- u + alpha p.
 // alpha and beta come from the solver state (solver_scalars).
 #pragma once
