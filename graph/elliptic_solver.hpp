@@ -1,6 +1,6 @@
 // Krylov solvers for the column operator as task graphs: PCG (interleaved as paper 002 Alg. 1-3, or
 // the textbook unfused form) and GCR(k) (EULAG's gcrk), both preconditioned by vertical line solves;
-// PCG alternatively by a multigrid V-cycle (graph/multigrid_precon.hpp; laplc only).
+// PCG alternatively by a multigrid V-cycle (graph/multigrid_precon.hpp; laplc only), fused or not.
 // An iteration is submitted as tasks with no host synchronisation: step lengths and the stopping
 // decision are computed by solver_scalars tasks into the state vector; the host reads the state only
 // every `check_every` iterations to stop submitting (tasks submitted past convergence do nothing).
