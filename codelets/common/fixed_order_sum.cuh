@@ -3,7 +3,9 @@
 // must reach it (return early only for the whole block at once); warp_group kernels give each group
 // to one warp.
 #pragma once
-#include "cell_loop.cuh"
+#include <algorithm>
+
+#include "cuda_check.hpp"
 #include "fixed_order_sum.hpp"
 
 namespace tdc {
@@ -32,31 +34,26 @@ __device__ Sums<N> block_tree(Sums<N> v) {
   return v;
 }
 
-// Group g's partial into group_out[g]. Ends with a barrier, so a block may loop over several groups.
 template <int N>
-__device__ void block_reduce_store(const Sums<N>& mine, Sums<N>* group_out, long g) {
+__device__ void block_reduce_store(const Sums<N>& mine, Sums<N>* group_out) {
   const Sums<N> total = block_tree(mine);
-  if (threadIdx.x == 0) group_out[g] = total;
-  __syncthreads();
+  if (threadIdx.x == 0) group_out[blockIdx.x] = total;
 }
 
-// The largest value of the block (kSumGroup threads) into group_max[g]; a maximum is exact in any
-// order. Ends with a barrier. (One atomic per warp on a single address cost 0.5 ms per 256^3 dot
-// product: 524 288 atomics serialised at one L2 slice.)
-__device__ inline void block_max_store(double v, double* group_max, long g) {
+// The largest value of the block (kSumGroup threads) into *out; a maximum is exact in any order.
+__device__ inline void block_max_store(double v, double* out) {
   __shared__ double warp_max[kSumGroup / kWarp];
   for (int stride = kWarp / 2; stride > 0; stride /= 2) v = fmax(v, __shfl_down_sync(0xffffffffu, v, stride));
   if (threadIdx.x % kWarp == 0) warp_max[threadIdx.x / kWarp] = v;
   __syncthreads();
   if (threadIdx.x == 0) {
     for (int w = 1; w < kSumGroup / kWarp; ++w) v = fmax(v, warp_max[w]);
-    group_max[g] = v;
+    *out = v;
   }
-  __syncthreads();
 }
 
-// The same tree with a warp per group, for item kernels (a block per group left each thread one load
-// in flight between barriers: 0.49 ms for a 256^3 dot product, 4x the bandwidth time). Lane t of the
+// The same tree with a warp per group, for item kernels that loop over groups (a cheap skip: the
+// grid is what the GPU holds resident; no barriers between groups). Lane t of the
 // warp computes item g kSumGroup + 32 w + t of each run w = 0..7 (all loads first), reduces every run by
 // the warp stage of block_tree, then lane 0 combines the 8 run results by strides 4, 2, 1: the same
 // pairs as block_tree, so the same bits. `item(n, sums, max)` adds item n to sums (starting from zero)
@@ -94,6 +91,15 @@ __device__ __forceinline__ void warp_group(long g, long items, Item&& item, Sums
     groups[g] = run[0];
     if (group_max) group_max[g] = m;
   }
+}
+
+// Blocks the current device holds resident at once with `threads` per block.
+inline long resident_blocks(int threads) {
+  int device = 0, sms = 0, per_sm = 0;
+  TDC_CUDA_CHECK(cudaGetDevice(&device));
+  TDC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  TDC_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  return long(sms) * std::max(1, per_sm / threads);
 }
 
 // Launch shape for warp_group kernels: blocks of kWarpGroupThreads, at most what the GPU holds resident.
@@ -151,7 +157,7 @@ __global__ void finish_groups_kernel(const Sums<N>* groups, long count, double* 
   }
   const Sums<N> total = block_tree(lane);
   if (threadIdx.x == 0) store_sums(total, out);
-  if (group_max) block_max_store(m, max_out, 0);
+  if (group_max) block_max_store(m, max_out);
 }
 
 template <int N>

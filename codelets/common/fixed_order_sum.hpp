@@ -52,7 +52,7 @@ TDC_HD void cell_of_item(const TileLayout& L, long item, int& i, int& j, int& k)
   i = int(col - jj * unsigned(L.nx));
 }
 
-inline long sum_groups(long items) { return (items + kSumGroup - 1) / kSumGroup; }
+TDC_HD long sum_groups(long items) { return (items + kSumGroup - 1) / kSumGroup; }
 
 // Chunked cell items (dot_partial): a dd tree per cell made that kernel
 // slower on a GPU (0.43 ms for a 256^3 dot product; 0.37 chunked, still 3x the bandwidth time), so an item sums

@@ -9,7 +9,7 @@ __global__ void apply_kernel(TileLayout L, ColumnCouplings h, const double* __re
                              const double* __restrict__ st, int skip_from, const double* __restrict__ x,
                              double* __restrict__ y) {
   if (solver_skips(st, skip_from)) return;
-  for_each_cell(L.nx, L.ny, L.nz, [&](int i, int j, int k) { y[L.at(i, j, k)] = apply_cell(L, h, coef, x, i, j, k); });
+  for_each_cell(L.nx, L.ny, [&](int i, int j, int k) { y[L.at(i, j, k)] = apply_cell(L, h, coef, x, i, j, k); });
 }
 
 }  // namespace

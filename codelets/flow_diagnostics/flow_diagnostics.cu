@@ -34,7 +34,7 @@ __global__ void cells_kernel(FlowDiagnosticsArgs a, const double* u, const doubl
     cell_of_item(L, item, i, j, k);
     c = flow_cell(a, u, v, w, th, i, j, k);
   }
-  block_reduce_store(c.s, s.groups, blockIdx.x);
+  block_reduce_store(c.s, s.groups);
   __shared__ double m[kFlowMaxima][kSumGroup];
   for (int q = 0; q < kFlowMaxima; ++q) m[q][threadIdx.x] = c.m[q];
   __syncthreads();

@@ -60,7 +60,7 @@ __global__ void precon_kernel(TileLayout L, const double* __restrict__ coef, con
     }
   }
   block_max_atomic(r_max, r_max_out);
-  block_reduce_store(s, groups, blockIdx.x);
+  block_reduce_store(s, groups);
 }
 
 // One thread per cell (item order of fixed_order_sum.hpp).
@@ -75,7 +75,7 @@ __global__ void apply_kernel(TileLayout L, ColumnCouplings h, const double* __re
     cell_of_item(L, item, i, j, k);
     s = gcr_apply_cell(L, h, coef, e, ae, basis, i, j, k);
   }
-  block_reduce_store(s, groups, blockIdx.x);
+  block_reduce_store(s, groups);
 }
 
 __global__ void direction_kernel(TileLayout L, const double* __restrict__ st, const double* __restrict__ e,
@@ -89,7 +89,7 @@ __global__ void direction_kernel(TileLayout L, const double* __restrict__ st, co
     cell_of_item(L, item, i, j, k);
     s = gcr_direction_cell(L, st, e, r, p_new, q_new, basis, i, j, k);
   }
-  block_reduce_store(s, groups, blockIdx.x);
+  block_reduce_store(s, groups);
 }
 
 }  // namespace

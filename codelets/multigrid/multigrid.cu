@@ -5,19 +5,19 @@
 namespace tdc {
 namespace {
 
-// Grid-stride over the cells (common/cell_loop.cuh), as elliptic_apply.
+// A thread per cell (common/cell_loop.cuh), as elliptic_apply.
 __global__ void restrict_kernel(TileLayout F, TileLayout C, ColumnCouplings h, const double* __restrict__ coef,
                                 const double* __restrict__ st, int skip_from, const double* __restrict__ r,
                                 const double* __restrict__ z, double* __restrict__ rc) {
   if (solver_skips(st, skip_from)) return;
-  for_each_cell(C.nx, C.ny, C.nz,
+  for_each_cell(C.nx, C.ny,
                 [&](int I, int J, int K) { rc[C.at(I, J, K)] = restrict_residual_cell(F, h, coef, r, z, I, J, K); });
 }
 
 __global__ void prolong_kernel(TileLayout F, TileLayout C, ColumnCouplings h, const double* __restrict__ st, int skip_from,
                                const double* __restrict__ zc, double* __restrict__ z) {
   if (solver_skips(st, skip_from)) return;
-  for_each_cell(F.nx, F.ny, F.nz, [&](int i, int j, int k) {
+  for_each_cell(F.nx, F.ny, [&](int i, int j, int k) {
     z[F.at(i, j, k)] += zc[C.at(coarse_of_fine(i, h.h), coarse_of_fine(j, h.h), coarse_of_fine(k, h.s))];
   });
 }
@@ -27,7 +27,7 @@ __global__ void jacobi_kernel(TileLayout L, ColumnCouplings h, const double* __r
                               const double* __restrict__ r, const double* __restrict__ z_in,
                               double* __restrict__ z_out) {
   if (solver_skips(st, skip_from)) return;
-  for_each_cell(L.nx, L.ny, L.nz, [&](int i, int j, int k) {
+  for_each_cell(L.nx, L.ny, [&](int i, int j, int k) {
     const std::ptrdiff_t o = L.at(i, j, k);
     z_out[o] = first ? jacobi_first(coef, L.nz, k, omega, r[o]) : jacobi_cell(L, h, coef, omega, r, z_in, i, j, k);
   });

@@ -63,7 +63,7 @@ __global__ void fused_precon_kernel(TileLayout L, const double* __restrict__ coe
     }
   }
   block_max_atomic(r_max, r_max_out);
-  block_reduce_store(s, groups, blockIdx.x);
+  block_reduce_store(s, groups);
 }
 
 // One thread per cell (item order of fixed_order_sum.hpp): the most independent loads in flight.
@@ -73,9 +73,9 @@ __global__ void fused_apply_kernel(TileLayout L, ColumnCouplings h, const double
   if (solver_skips(st, 2)) return;
   const double alpha = st[state::kAlpha], beta = st[state::kBeta];
   const bool finishing = st[state::kDone] >= 1.0;
-  // One item per cell, a warp per group (chunked items measured slower here: 0.59 against 0.53 ms at
-  // 256^3, the stencil's loads wait behind each chunk's bounds check).
-  const long items = cell_items(L), n = (items + kSumGroup - 1) / kSumGroup;
+  // One item per cell, a warp per group (chunked items as in dot_partial measured slower here: 0.59
+  // against 0.53 ms at 256^3).
+  const long items = cell_items(L), n = sum_groups(items);
   for (long g = warp_group_first(); g < n; g += warp_group_stride())
     warp_group<1>(g, items, [&](long item, Sums<1>& s, double&) {
       int i, j, k;

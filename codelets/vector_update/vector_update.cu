@@ -9,7 +9,7 @@ __global__ void update_kernel(VectorUpdateArgs u, const double* __restrict__ st,
                               double* __restrict__ y) {
   if (solver_skips(st, u.skip_from)) return;
   const double a = scalar_of(st, u.ia, u.sa), b = scalar_of(st, u.ib, u.sb);
-  for_each_cell(u.L.nx, u.L.ny, u.L.nz, [&](int i, int j, int k) {
+  for_each_cell(u.L.nx, u.L.ny, [&](int i, int j, int k) {
     const std::ptrdiff_t o = u.L.at(i, j, k);
     y[o] = b == 0.0 ? a * x[o] : a * x[o] + b * y[o];
   });
