@@ -221,30 +221,32 @@ except Exception as e:
     print("restart failed", e)
 PY
 fi
-if want multigrid; then
-  # Session 5: solver.preconditioner = multigrid (PCG) against the line preconditioner, same runs.
+# The multigrid runs' settings (sections multigrid, session6, session7, session7_steady; a later
+# --set of the same key wins).
+mg_runs() {
   tg=(cases/taylor_green.toml --set output.fields=false --set output.checkpoint=false --set solver.method=pcg)
   g128=(--set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set time.steps=100)
   g256=(--set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 --set time.steps=40)
   mg=(--set solver.preconditioner='"multigrid"' --set solver.max_iter=40)
+  bub=(cases/thermal_bubble.toml --set output.fields=false --set output.checkpoint=false --set solver.method=pcg "${mg[@]}")
+}
+if want multigrid; then
+  mg_runs
+  # Session 5: solver.preconditioner = multigrid (PCG) against the line preconditioner, same runs.
   run mg_tg128_line STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" --set solver.max_iter=200
   run mg_tg128_mg STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${mg[@]}"
   run mg_tg256_line STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" --set solver.max_iter=400
   run mg_tg256_mg STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
   run mg_tg256_mg_l4 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set solver.multigrid_levels=4
-  bub=(cases/thermal_bubble.toml --set output.fields=false --set output.checkpoint=false --set solver.method=pcg "${mg[@]}")
   run mg_bubble128 STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20
   run mg_bubble256 STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.5 --set time.steps=100 --set diagnostics.interval=20
   run mg_tg256_trace STARPU_NCPU=0 -- "${tg[@]}" "${mg[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 --set time.steps=12 --set diagnostics.interval=4 --trace "$res/mg_tg256_trace"
   dycore_summary mg_tg128_line mg_tg128_mg mg_tg256_line mg_tg256_mg mg_tg256_mg_l4 mg_bubble128 mg_bubble256
 fi
 if want session6; then
+  mg_runs
   # Session 6: single-tile fast paths (one mg_vcycle task per cycle, halo_self), measured against the
   # task-per-operation cycle (solver.multigrid_one_task=false) in the same call; every step's solve checked.
-  tg=(cases/taylor_green.toml --set output.fields=false --set output.checkpoint=false --set solver.method=pcg)
-  g128=(--set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set time.steps=100)
-  g256=(--set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 --set time.steps=40)
-  mg=(--set solver.preconditioner='"multigrid"' --set solver.max_iter=40)
   run s6_tg256_mg STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
   run s6_tg256_mg_200 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=200 --set diagnostics.interval=50
   run s6_tg256_mg_graph STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set solver.multigrid_one_task=false
@@ -254,7 +256,6 @@ if want session6; then
   run s6_tg256_gcr STARPU_NCPU=0 -- cases/taylor_green.toml --set output.fields=false --set output.checkpoint=false "${g256[@]}" --set solver.max_iter=400
   run s6_tg128_mg STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${mg[@]}"
   run s6_tg128_line STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" --set solver.max_iter=200
-  bub=(cases/thermal_bubble.toml --set output.fields=false --set output.checkpoint=false --set solver.method=pcg "${mg[@]}")
   run s6_bubble128_mg STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20
   run s6_bubble256_mg STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.5 --set time.steps=100 --set diagnostics.interval=20
   run s6_tg256_trace STARPU_NCPU=0 -- "${tg[@]}" "${mg[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 --set time.steps=12 --set diagnostics.interval=4 --trace "$res/s6_tg256_trace"
@@ -266,28 +267,22 @@ print('TG 256^3 MG one-task vs task graph: velocity bitwise equal:', a['velocity
   bench s6_mpdata_1x1 STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off
 fi
 if want session7; then
+  mg_runs
   # Session 7: multigrid PCG in the fused form (Alg. 2-3 with the V-cycle as preconditioner) against
   # the unfused form in the same call (per-codelet times of steady steps: section session7_steady).
-  tg=(cases/taylor_green.toml --set output.fields=false --set output.checkpoint=false --set solver.method=pcg)
-  g128=(--set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set time.steps=100)
-  g256=(--set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 --set time.steps=40)
-  mg=(--set solver.preconditioner='"multigrid"' --set solver.max_iter=40)
   run s7_tg256_mg STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
   run s7_tg256_mg_unfused STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set solver.fused=false
   run s7_tg128_mg STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${mg[@]}"
-  bub=(cases/thermal_bubble.toml --set output.fields=false --set output.checkpoint=false --set solver.method=pcg "${mg[@]}")
   run s7_bubble128_mg STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20
   dycore_summary s7_tg256_mg s7_tg256_mg_unfused s7_tg128_mg s7_bubble128_mg
   bench_elliptic s7_ell_gpu_1x1 STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 3
 fi
 if want session7_steady; then
+  mg_runs
   # Steady-state TG 256^3 steps (multigrid PCG, fused) and a trace of 14 steps for
   # `tools/trace DIR --steps 3` (the budget leaves solver.max_iter after step 8).
-  tg=(cases/taylor_green.toml --set output.fields=false --set output.checkpoint=false --set solver.method=pcg)
-  mg=(--set solver.preconditioner='"multigrid"' --set solver.max_iter=40)
-  g256=(--set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005)
-  run s7_tg256 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=40
-  run s7_tg128 STARPU_NCPU=0 -- "${tg[@]}" "${mg[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set time.steps=100
+  run s7_tg256 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
+  run s7_tg128 STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${mg[@]}"
   dycore_summary s7_tg256 s7_tg128
   run s7_tg256_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s7_tg256_trace"
   bench_elliptic s7_ell STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 3
