@@ -12,6 +12,7 @@
 // the coarse correction, so the V-cycle is a symmetric preconditioner for PCG.
 #pragma once
 #include "../column_operator/column_operator.hpp"
+#include "../common/ieee_quotient.hpp"
 
 #if defined(TASKDYCORE_HAVE_CUDA)
 #include <cuda_runtime_api.h>
@@ -30,14 +31,14 @@ TDC_HD double operator_diagonal(const double* c, int nz, int k) { return coef(c,
 
 // The first sweep from a zero guess: z = omega r / diag.
 TDC_HD double jacobi_first(const double* c, int nz, int k, double omega, double r) {
-  return omega * r / operator_diagonal(c, nz, k);
+  return ieee_quotient(omega * r, operator_diagonal(c, nz, k));
 }
 
 // One damped Jacobi sweep: z_out = z + omega (r - A z) / diag (z needs a valid halo).
 TDC_HD double jacobi_cell(const TileLayout& L, const ColumnCouplings& h, const double* c, double omega,
                           const double* r, const double* z, int i, int j, int k) {
   const std::ptrdiff_t o = L.at(i, j, k);
-  return z[o] + omega * (r[o] - apply_cell(L, h, c, z, i, j, k)) / operator_diagonal(c, L.nz, k);
+  return z[o] + ieee_quotient(omega * (r[o] - apply_cell(L, h, c, z, i, j, k)), operator_diagonal(c, L.nz, k));
 }
 
 // The restricted residual at coarse cell (I, J, K): the mean of r - A z over its 8 fine cells, summed in
