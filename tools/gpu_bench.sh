@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the device machine (bundle from tools/make_bundle.sh), from the repo root:
 #   tools/gpu_bench.sh BUNDLE [all|tests|gpu|hybrid|diagnostics|trace|elliptic|ncu|dycore]...   (default: all)
-#   sections for the dynamical core: table11 (CPU vs GPU at 128^3, paper 000 Table XI), dycore_perf,
+#   sections for the dynamical core: session8 (A/B against bin/taskdycore_s7 when carried), table11 (CPU vs GPU at 128^3, paper 000 Table XI), dycore_perf,
 #   dycore_overhead, bubble, solver_stop (max-norm stop + extrapolated first guess, GPU restart),
 #   multigrid (PCG with the multigrid V-cycle vs the line preconditioner), table11_128 (GPU half of
 #   Table XI at 128^3; the CPU half runs on the VM: see docs/performance.md)
@@ -286,6 +286,40 @@ if want session7_steady; then
   dycore_summary s7_tg256 s7_tg128
   run s7_tg256_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s7_tg256_trace"
   bench_elliptic s7_ell STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 3
+fi
+if want session8; then
+  mg_runs
+  # Session 8, A/B in one call: this build against the session-7 build carried as bin/taskdycore_s7
+  # (zero-aware division, dot_partial loads). Same bits expected: the checksums must agree.
+  builds=(taskdycore); command -v taskdycore_s7 >/dev/null && builds+=(taskdycore_s7)
+  for exe in "${builds[@]}"; do
+    tag=${exe#taskdycore}; tag=${tag:-_new}
+    TDC_EXE=$exe bench s8_fct$tag STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off
+    TDC_EXE=$exe bench s8_nofct$tag STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off --fct off
+    TDC_EXE=$exe bench s8_fused$tag STARPU_NCPU=0 TASKDYCORE_KERNEL=fused -- "${g[@]}" --tiles 1x1 --overlap off
+    TDC_EXE=$exe run s8_tg256$tag STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
+    TDC_EXE=$exe run s8_tg256_trace$tag STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s8_tg256_trace$tag"
+    dycore_summary s8_tg256$tag
+  done
+  run s8_bubble128 STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20
+  run s8_tg128 STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${mg[@]}"
+  dycore_summary s8_bubble128 s8_tg128
+  objdump=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
+  if [ -x "$objdump" ]; then
+    # Calls to the general double-division routine per MPDATA stage kernel (SASS of this build).
+    "$objdump" -sass "$(command -v taskdycore)" > "$res/sass.txt" 2>&1
+    python3 - "$res/sass.txt" <<'PY'
+import re, sys
+fn, counts = None, {}
+for line in open(sys.argv[1], errors="replace"):
+    m = re.search(r"Function : (\S+)", line)
+    if m: fn = m.group(1); counts[fn] = [0, 0]; continue
+    if fn and re.search(r"\bCALL\b", line): counts[fn][0] += 1
+    if fn and re.search(r"/\*[0-9a-f]{4}\*/", line): counts[fn][1] += 1
+for f, (calls, n) in counts.items():
+    if re.search(r"antidiffusive|upwind|fct_beta|fused_kernel|dot_kernel", f): print("sass", f[:90], "instructions", n, "calls", calls)
+PY
+  fi
 fi
 if want ncu_mpdata && command -v ncu >/dev/null; then
   # The MPDATA kernels of the direct runner (same kernels as the graph, launched back to back).

@@ -1,6 +1,6 @@
 # Sourced by the tools/gpu_*.sh scripts on the device machine: the bundle's environment, a results
 # folder packed into $OUT/results.tgz at exit, and `bench NAME ENV... -- ARGS...` / `run NAME ENV... -- ARGS...`
-# which run taskdycore with extra environment, keep the log and JSON, and print the key line.
+# which run taskdycore (or $TDC_EXE, e.g. an earlier build carried in the bundle) with extra environment, keep the log and JSON, and print the key line.
 source "$1/env.sh"
 res=/tmp/results; rm -rf "$res"; mkdir -p "$res"
 export STARPU_HOME=/tmp/starpu-home STARPU_FXT_TRACE=0 STARPU_SILENT=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -8,7 +8,7 @@ trap 'tar czf "$OUT/results.tgz" -C "$res" .' EXIT
 split_env() { envs=(); while [ "$1" != "--" ]; do envs+=("$1"); shift; done; shift; rest=("$@"); }
 bench() {
   local name=$1; shift; split_env "$@"
-  env "${envs[@]}" timeout 240 taskdycore bench mpdata "${rest[@]}" --json "$res/$name.json" > "$res/$name.log" 2>&1
+  env "${envs[@]}" timeout 240 "${TDC_EXE:-taskdycore}" bench mpdata "${rest[@]}" --json "$res/$name.json" > "$res/$name.log" 2>&1
   echo "$name (exit $?): $(grep -E 'graph :|graph/direct|reaches' "$res/$name.log" | tr -s ' ' | tr '\n' ' ')"
 }
 bench_elliptic() {
@@ -18,7 +18,7 @@ bench_elliptic() {
 }
 run() {
   local name=$1; shift; split_env "$@"
-  env "${envs[@]}" timeout 240 taskdycore run "${rest[@]}" --out "$res/$name" > "$res/$name.log" 2>&1
+  env "${envs[@]}" timeout 240 "${TDC_EXE:-taskdycore}" run "${rest[@]}" --out "$res/$name" > "$res/$name.log" 2>&1
   echo "$name exit $? $(grep -E 'ms/step, ' "$res/$name.log" | tail -1) $(grep -h field_checksum "$res/$name/summary.json" 2>/dev/null)"
 }
 tests() {
