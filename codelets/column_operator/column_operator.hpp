@@ -41,20 +41,27 @@ enum LevelVector : int {
 
 TDC_HD double coef(const double* c, int vec, int nz, int k) { return c[vec * nz + k]; }
 
-// y at cell (i, j, k) of x; x must hold valid halo cells (width >= h.h).
-TDC_HD double apply_cell(const TileLayout& L, const ColumnCouplings& h, const double* c, const double* x, int i,
-                         int j, int k) {
+// y at cell (i, j, k) of a field read through x_at(i, j, k) (any index within h.h of the interior
+// horizontally; levels as the z rule gives them), so that a kernel can form x on the fly.
+template <class X>
+TDC_HD double apply_cell_from(const TileLayout& L, const ColumnCouplings& h, const double* c, int i, int j, int k,
+                              X&& x_at) {
   const int nz = L.nz;
   // With zero flux the zero coefficient makes the clamped value irrelevant.
   const int ku = k + h.s < nz ? k + h.s
                               : (h.z_wrap == kWrapPeriodic ? k + h.s - nz : h.z_wrap == kWrapMirror ? 2 * nz - 1 - (k + h.s) : k);
   const int kd = k >= h.s ? k - h.s
                           : (h.z_wrap == kWrapPeriodic ? k - h.s + nz : h.z_wrap == kWrapMirror ? h.s - k - 1 : k);
-  const std::ptrdiff_t o = L.at(i, j, k), dx = h.h, dy = std::ptrdiff_t(h.h) * L.sx();
-  const double v = coef(c, kC0, nz, k) * x[o] + coef(c, kCb, nz, k) * x[L.at(i, j, ku)] +
-                   coef(c, kCc, nz, k) * x[L.at(i, j, kd)] + h.ae * x[o + dx] + h.aw * x[o - dx] +
-                   h.an * x[o + dy] + h.as * x[o - dy];
+  const double v = coef(c, kC0, nz, k) * x_at(i, j, k) + coef(c, kCb, nz, k) * x_at(i, j, ku) +
+                   coef(c, kCc, nz, k) * x_at(i, j, kd) + h.ae * x_at(i + h.h, j, k) + h.aw * x_at(i - h.h, j, k) +
+                   h.an * x_at(i, j + h.h, k) + h.as * x_at(i, j - h.h, k);
   return v * coef(c, kD, nz, k);
+}
+
+// y at cell (i, j, k) of x; x must hold valid halo cells (width >= h.h).
+TDC_HD double apply_cell(const TileLayout& L, const ColumnCouplings& h, const double* c, const double* x, int i,
+                         int j, int k) {
+  return apply_cell_from(L, h, c, i, j, k, [&](int a, int b, int kk) { return x[L.at(a, b, kk)]; });
 }
 
 // Fills the Thomas vectors (kInvAd, kCprime, kInvPivot, kPhi) from kC0, kCb, kCc and kD, for columns of

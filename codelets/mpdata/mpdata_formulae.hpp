@@ -158,7 +158,6 @@ TDC_HD double antidiffusive_z(const Lids& l, const Options& o, const Planes& psi
   const double eps = o.eps;
   auto Mb = [&](int ii, int jj) { return mag(psi.below(ii, jj), iga); };
   auto Ms = [&](int ii, int jj) { return mag(psi.self(ii, jj), iga); };
-  auto Ma = [&](int ii, int jj) { return mag(psi.above(ii, jj), iga); };
   const double u = c3.self(i, j);
   const double gf = 0.5 * (g.below(i, j) + g.self(i, j));
   const double a = ratio_a(Mb(i, j), Ms(i, j), iga, eps);

@@ -55,6 +55,44 @@ TDC_HD double restrict_residual_cell(const TileLayout& F, const ColumnCouplings&
   return 0.125 * sum;
 }
 
+// The single-tile cycle on the GPU (mg_vcycle_cuda) fuses each level's passes: the first sweep is
+// formed inside the restriction, and the prolongation inside the last sweep, from r and z_c
+// directly. A single tile holds the whole, horizontally periodic domain, so a ghost cell's value is
+// its periodic image's: read there, no halo is needed. Every value is formed by the same operations
+// as in the separate kernels, so the bits are the same.
+TDC_HD int periodic_image(int i, int n) { return i < 0 ? i + n : (i >= n ? i - n : i); }
+
+// The first sweep's value (jacobi_first) at any cell within the halo width of the tile.
+TDC_HD double first_sweep_at(const TileLayout& L, const double* c, double omega, const double* r, int i, int j, int k) {
+  return jacobi_first(c, L.nz, k, omega, r[L.at(periodic_image(i, L.nx), periodic_image(j, L.ny), k)]);
+}
+
+// restrict_residual_cell with z the first sweep from zero (formed on the fly).
+TDC_HD double restrict_first_cell(const TileLayout& F, const ColumnCouplings& h, const double* c, double omega,
+                                  const double* r, int I, int J, int K) {
+  auto z_at = [&](int i, int j, int k) { return first_sweep_at(F, c, omega, r, i, j, k); };
+  double sum = 0.0;
+  for (int bz = 0; bz < 2; ++bz)
+    for (int by = 0; by < 2; ++by)
+      for (int bx = 0; bx < 2; ++bx) {
+        const int i = fine_of_coarse(I, h.h, bx), j = fine_of_coarse(J, h.h, by), k = fine_of_coarse(K, h.s, bz);
+        sum += r[F.at(i, j, k)] - apply_cell_from(F, h, c, i, j, k, z_at);
+      }
+  return 0.125 * sum;
+}
+
+// jacobi_cell on z = first sweep + P z_c (prolong_add's sum, formed on the fly).
+TDC_HD double prolong_sweep_cell(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* c,
+                                 double omega, const double* r, const double* zc, int i, int j, int k) {
+  auto z_at = [&](int a, int b, int kk) {
+    const int ia = periodic_image(a, F.nx), jb = periodic_image(b, F.ny);
+    return first_sweep_at(F, c, omega, r, ia, jb, kk) +
+           zc[C.at(coarse_of_fine(ia, h.h), coarse_of_fine(jb, h.h), coarse_of_fine(kk, h.s))];
+  };
+  return z_at(i, j, k) + ieee_quotient(omega * (r[F.at(i, j, k)] - apply_cell_from(F, h, c, i, j, k, z_at)),
+                                       operator_diagonal(c, F.nz, k));
+}
+
 // r_c = R (r - A z) on a coarse tile C from the fine tile F (z with a valid halo); C has half of F's
 // cells in every direction (its halo may differ).
 void mg_restrict_residual_cpu(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef, const double* st,
@@ -66,6 +104,13 @@ void mg_prolong_add_cpu(const TileLayout& F, const TileLayout& C, const ColumnCo
 void mg_jacobi_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st, int skip_from,
                    double omega, bool first, const double* r, const double* z_in, double* z_out);
 #if defined(TASKDYCORE_HAVE_CUDA)
+// The fused passes of the single-tile cycle (see periodic_image): r_c = R (r - A S) with S the first
+// sweep; z = the last sweep on S + P z_c.
+void mg_restrict_first_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
+                            const double* st, int skip_from, double omega, const double* r, double* rc, cudaStream_t stream);
+void mg_prolong_sweep_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
+                           const double* st, int skip_from, double omega, const double* r, const double* zc, double* z,
+                           cudaStream_t stream);
 void mg_restrict_residual_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef, const double* st,
                                int skip_from, const double* r, const double* z, double* rc, cudaStream_t stream);
 void mg_prolong_add_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* st, int skip_from,

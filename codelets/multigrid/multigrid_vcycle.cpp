@@ -77,6 +77,17 @@ struct TileOps {
     k.prolong_add(v.L, p.level[l + 1].L, v.h, st, p.skip_from, field(l + 1, MgField::Result),
                   field(l, MgField::Smoothed));
   }
+  // The fused passes (vcycle_schedule_fused; only the CUDA kernels have them).
+  void restrict_first(int l) const {
+    const VcycleLevel& v = p.level[l];
+    k.restrict_first(v.L, p.level[l + 1].L, v.h, coef + v.coef, st, p.skip_from, p.omega, field(l, MgField::Rhs),
+                     field(l + 1, MgField::Rhs));
+  }
+  void prolong_sweep(int l) const {
+    const VcycleLevel& v = p.level[l];
+    k.prolong_sweep(v.L, p.level[l + 1].L, v.h, coef + v.coef, st, p.skip_from, p.omega, field(l, MgField::Rhs),
+                    field(l + 1, MgField::Result), field(l, MgField::Result));
+  }
 };
 
 struct CpuKernels {
@@ -113,6 +124,14 @@ struct CudaKernels {
   void copies(const CopyList& list, const double* st, int skip) const {
     strided_copies_cuda(list, s, st + state::kDone, double(skip));
   }
+  void restrict_first(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* c,
+                      const double* st, int skip, double w, const double* r, double* rc) const {
+    mg_restrict_first_cuda(F, C, h, c, st, skip, w, r, rc, s);
+  }
+  void prolong_sweep(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* c,
+                     const double* st, int skip, double w, const double* r, const double* zc, double* z) const {
+    mg_prolong_sweep_cuda(F, C, h, c, st, skip, w, r, zc, z, s);
+  }
 };
 #endif
 
@@ -127,8 +146,9 @@ void mg_vcycle_cpu(const VcyclePlan& plan, const double* coef, const double* st,
 #if defined(TASKDYCORE_HAVE_CUDA)
 void mg_vcycle_cuda(const VcyclePlan& plan, const double* coef, const double* st, const double* r, double* z,
                     double* scratch, cudaStream_t stream) {
-  // The state is in device memory: every kernel checks it, the halo copies too.
-  vcycle_schedule(TileOps<CudaKernels>{plan, coef, st, r, z, scratch, {stream}}, plan.levels, plan.coarse_sweeps);
+  // The state is in device memory: every kernel checks it, the halo copies too. This cycle runs on a
+  // single tile (the whole domain), so the fused passes apply.
+  vcycle_schedule_fused(TileOps<CudaKernels>{plan, coef, st, r, z, scratch, {stream}}, plan.levels, plan.coarse_sweeps);
 }
 #endif
 
