@@ -42,20 +42,17 @@ __global__ void limited_upwind_kernel(Cells s, Box box, const double* psi, const
                                                      c.j, linear);
 }
 
-// One face direction per block (blockIdx.z = face * nz + k): computing all three faces in one thread
-// took 78 registers (37.5 % occupancy) and left the kernel latency-bound; one face takes about 46.
 __global__ void antidiffusive_kernel(Cells s, Options o, Box box, const double* psi, const double* c1,
                                      const double* c2, const double* c3, const double* g, double* v1,
                                      double* v2, double* v3) {
-  const int face = int(blockIdx.z) / s.L.nz, k = int(blockIdx.z) - face * s.L.nz;
-  const int i = box.i0 + int(blockIdx.x * blockDim.x + threadIdx.x), j = box.j0 + int(blockIdx.y * blockDim.y + threadIdx.y);
-  if (i >= box.i1 || j >= box.j1) return;
-  const Lids l = s.lids(k);
-  const Planes P = s.at(psi, k), C1 = s.at(c1, k), C2 = s.at(c2, k), C3 = s.at(c3, k), G = s.at(g, k);
-  const std::ptrdiff_t n = s.L.at(i, j, k);
-  if (face == 0) v1[n] = antidiffusive_x(l, o, P, C1, C2, C3, G, i, j);
-  else if (face == 1) v2[n] = antidiffusive_y(l, o, P, C1, C2, C3, G, i, j);
-  else v3[n] = antidiffusive_z(l, o, P, C1, C2, C3, G, i, j);
+  const CellIndex c = cell_index(s, box);
+  if (!c.inside) return;
+  const FaceVelocity v = antidiffusive_faces(s.lids(c.k), o, s.at(psi, c.k), s.at(c1, c.k), s.at(c2, c.k), s.at(c3, c.k),
+                                             s.at(g, c.k), c.i, c.j);
+  const std::ptrdiff_t n = s.L.at(c.i, c.j, c.k);
+  v1[n] = v.x;
+  v2[n] = v.y;
+  v3[n] = v.z;
 }
 
 __global__ void fct_beta_kernel(Cells s, Options o, Box box, const double* psi0, const double* psi1,
@@ -103,9 +100,7 @@ void antidiffusive_cuda(const Cells& s, const Options& o, Box box, const double*
                         const double* c2, const double* c3, const double* g, double* v1, double* v2,
                         double* v3, cudaStream_t st) {
   if (box.empty()) return;
-  dim3 grid = grid_shape(s, box);
-  grid.z *= 3;  // one face direction per block
-  antidiffusive_kernel<<<grid, block_shape(), 0, st>>>(s, o, box, psi, c1, c2, c3, g, v1, v2, v3);
+  antidiffusive_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, o, box, psi, c1, c2, c3, g, v1, v2, v3);
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -20,11 +20,29 @@
 
 namespace tdc {
 
-// The fine index of merged cell b (0, 1) of coarse index I, on lattices of stride h.
-TDC_HD int fine_of_coarse(int I, int h, int b) { return 2 * h * (I / h) + I % h + h * b; }
+// log2 of a lattice stride: strides are powers of two (make_vcycle_plan checks), so that the index
+// maps below shift and mask (a division by a run-time divisor is some 20 instructions on a GPU, and
+// the fused passes map 7 neighbours per cell).
+TDC_HD int stride_log2(int h) {
+#if defined(__CUDA_ARCH__)
+  return __ffs(h) - 1;
+#else
+  return __builtin_ctz(unsigned(h));
+#endif
+}
 
-// The coarse index of fine index i (the inverse of fine_of_coarse).
-TDC_HD int coarse_of_fine(int i, int h) { return h * (i / (2 * h)) + i % h; }
+// The fine index of merged cell b (0, 1) of coarse index I >= 0, on lattices of stride h:
+// 2 h (I / h) + I % h + h b.
+TDC_HD int fine_of_coarse(int I, int h, int b) {
+  const int e = stride_log2(h);
+  return ((I >> e) << (e + 1)) + (I & (h - 1)) + h * b;
+}
+
+// The coarse index of fine index i >= 0 (the inverse of fine_of_coarse): h (i / 2h) + i % h.
+TDC_HD int coarse_of_fine(int i, int h) {
+  const int e = stride_log2(h);
+  return ((i >> (e + 1)) << e) + (i & (h - 1));
+}
 
 // The diagonal of the column operator at level k (apply_cell's coefficient of x_ijk).
 TDC_HD double operator_diagonal(const double* c, int nz, int k) { return coef(c, kC0, nz, k) * coef(c, kD, nz, k); }

@@ -14,6 +14,9 @@ VcyclePlan make_vcycle_plan(const std::vector<TileLayout>& tiles, const std::vec
   if (tiles.empty() || tiles.size() > std::size_t(kMaxMultigridLevels) || h.size() != tiles.size() ||
       coef_sizes.size() != tiles.size())
     throw std::invalid_argument("multigrid V-cycle: between 1 and " + std::to_string(kMaxMultigridLevels) + " levels");
+  for (const ColumnCouplings& c : h)
+    if (c.h < 1 || c.s < 1 || (c.h & (c.h - 1)) || (c.s & (c.s - 1)))
+      throw std::invalid_argument("multigrid V-cycle: lattice strides must be powers of two");
   VcyclePlan p;
   p.levels = int(tiles.size());
   p.coarse_sweeps = coarse_sweeps;

@@ -48,7 +48,7 @@ std::vector<double> laplc_coefficients(int nz) {
 const std::vector<double> kRunning(state_doubles(4), 0.0);
 
 TEST(MultigridKernels, IndexMapsKeepTheLatticesAndInvertEachOther) {
-  for (int h : {1, 2})
+  for (int h : {1, 2, 4})
     for (int I = 0; I < 16; ++I)
       for (int b = 0; b < 2; ++b) {
         const int i = fine_of_coarse(I, h, b);
@@ -58,6 +58,13 @@ TEST(MultigridKernels, IndexMapsKeepTheLatticesAndInvertEachOther) {
   EXPECT_EQ(fine_of_coarse(1, 2, 0), 1);
   EXPECT_EQ(fine_of_coarse(1, 2, 1), 3);
   EXPECT_EQ(fine_of_coarse(2, 2, 0), 4);
+}
+
+TEST(MultigridKernels, PlanRefusesStridesThatAreNotPowersOfTwo) {
+  const std::vector<TileLayout> tiles = {{8, 8, 8, 3}};
+  ColumnCouplings h = kLaplc;
+  h.h = 3;
+  EXPECT_THROW(make_vcycle_plan(tiles, {h}, {laplc_coefficients(8).size()}, 2, 0.9), std::invalid_argument);
 }
 
 TEST(MultigridKernels, RestrictionIsProlongationTransposedOverEight) {
