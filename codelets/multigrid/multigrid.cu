@@ -33,20 +33,22 @@ __global__ void jacobi_kernel(TileLayout L, ColumnCouplings h, const double* __r
   });
 }
 
-__global__ void restrict_first_kernel(TileLayout F, TileLayout C, ColumnCouplings h, const double* __restrict__ coef,
-                                      const double* __restrict__ st, int skip_from, double omega,
-                                      const double* __restrict__ r, double* __restrict__ rc) {
+__global__ void restrict_periodic_kernel(TileLayout F, TileLayout C, ColumnCouplings h, const double* __restrict__ coef,
+                                         const double* __restrict__ st, int skip_from, const double* __restrict__ r,
+                                         const double* __restrict__ s, double* __restrict__ rc) {
   if (solver_skips(st, skip_from)) return;
   for_each_cell(C.nx, C.ny,
-                [&](int I, int J, int K) { rc[C.at(I, J, K)] = restrict_first_cell(F, h, coef, omega, r, I, J, K); });
+                [&](int I, int J, int K) { rc[C.at(I, J, K)] = restrict_periodic_cell(F, h, coef, r, s, I, J, K); });
 }
 
 __global__ void prolong_sweep_kernel(TileLayout F, TileLayout C, ColumnCouplings h, const double* __restrict__ coef,
                                      const double* __restrict__ st, int skip_from, double omega,
-                                     const double* __restrict__ r, const double* __restrict__ zc, double* __restrict__ z) {
+                                     const double* __restrict__ r, const double* __restrict__ s,
+                                     const double* __restrict__ zc, double* __restrict__ z) {
   if (solver_skips(st, skip_from)) return;
-  for_each_cell(F.nx, F.ny,
-                [&](int i, int j, int k) { z[F.at(i, j, k)] = prolong_sweep_cell(F, C, h, coef, omega, r, zc, i, j, k); });
+  for_each_cell(F.nx, F.ny, [&](int i, int j, int k) {
+    z[F.at(i, j, k)] = prolong_sweep_cell(F, C, h, coef, omega, r, s, zc, i, j, k);
+  });
 }
 
 }  // namespace
@@ -70,17 +72,18 @@ void mg_jacobi_cuda(const TileLayout& L, const ColumnCouplings& h, const double*
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 
-void mg_restrict_first_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
-                            const double* st, int skip_from, double omega, const double* r, double* rc, cudaStream_t stream) {
-  restrict_first_kernel<<<cell_grid(C.nx, C.ny, C.nz), cell_block(), 0, stream>>>(F, C, h, coef, st, skip_from, omega, r, rc);
+void mg_restrict_periodic_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
+                               const double* st, int skip_from, const double* r, const double* s, double* rc,
+                               cudaStream_t stream) {
+  restrict_periodic_kernel<<<cell_grid(C.nx, C.ny, C.nz), cell_block(), 0, stream>>>(F, C, h, coef, st, skip_from, r, s, rc);
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 
 void mg_prolong_sweep_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
-                           const double* st, int skip_from, double omega, const double* r, const double* zc, double* z,
-                           cudaStream_t stream) {
+                           const double* st, int skip_from, double omega, const double* r, const double* s,
+                           const double* zc, double* z, cudaStream_t stream) {
   prolong_sweep_kernel<<<cell_grid(F.nx, F.ny, F.nz), cell_block(), 0, stream>>>(F, C, h, coef, st, skip_from, omega, r,
-                                                                                 zc, z);
+                                                                                 s, zc, z);
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -60,35 +60,10 @@ TDC_HD double jacobi_cell(const TileLayout& L, const ColumnCouplings& h, const d
 }
 
 // The restricted residual at coarse cell (I, J, K): the mean of r - A z over its 8 fine cells, summed in
-// a fixed order (b_z, b_y, b_x) so that every kernel gives the same bits.
-TDC_HD double restrict_residual_cell(const TileLayout& F, const ColumnCouplings& h, const double* c, const double* r,
-                                     const double* z, int I, int J, int K) {
-  double sum = 0.0;
-  for (int bz = 0; bz < 2; ++bz)
-    for (int by = 0; by < 2; ++by)
-      for (int bx = 0; bx < 2; ++bx) {
-        const int i = fine_of_coarse(I, h.h, bx), j = fine_of_coarse(J, h.h, by), k = fine_of_coarse(K, h.s, bz);
-        sum += r[F.at(i, j, k)] - apply_cell(F, h, c, z, i, j, k);
-      }
-  return 0.125 * sum;
-}
-
-// The single-tile cycle on the GPU (mg_vcycle_cuda) fuses each level's passes: the first sweep is
-// formed inside the restriction, and the prolongation inside the last sweep, from r and z_c
-// directly. A single tile holds the whole, horizontally periodic domain, so a ghost cell's value is
-// its periodic image's: read there, no halo is needed. Every value is formed by the same operations
-// as in the separate kernels, so the bits are the same.
-TDC_HD int periodic_image(int i, int n) { return i < 0 ? i + n : (i >= n ? i - n : i); }
-
-// The first sweep's value (jacobi_first) at any cell within the halo width of the tile.
-TDC_HD double first_sweep_at(const TileLayout& L, const double* c, double omega, const double* r, int i, int j, int k) {
-  return jacobi_first(c, L.nz, k, omega, r[L.at(periodic_image(i, L.nx), periodic_image(j, L.ny), k)]);
-}
-
-// restrict_residual_cell with z the first sweep from zero (formed on the fly).
-TDC_HD double restrict_first_cell(const TileLayout& F, const ColumnCouplings& h, const double* c, double omega,
-                                  const double* r, int I, int J, int K) {
-  auto z_at = [&](int i, int j, int k) { return first_sweep_at(F, c, omega, r, i, j, k); };
+// a fixed order (b_z, b_y, b_x) so that every kernel gives the same bits; z read through z_at(i, j, k).
+template <class Z>
+TDC_HD double restrict_residual_from(const TileLayout& F, const ColumnCouplings& h, const double* c, const double* r,
+                                     int I, int J, int K, Z&& z_at) {
   double sum = 0.0;
   for (int bz = 0; bz < 2; ++bz)
     for (int by = 0; by < 2; ++by)
@@ -98,14 +73,31 @@ TDC_HD double restrict_first_cell(const TileLayout& F, const ColumnCouplings& h,
       }
   return 0.125 * sum;
 }
+TDC_HD double restrict_residual_cell(const TileLayout& F, const ColumnCouplings& h, const double* c, const double* r,
+                                     const double* z, int I, int J, int K) {
+  return restrict_residual_from(F, h, c, r, I, J, K, [&](int i, int j, int k) { return z[F.at(i, j, k)]; });
+}
 
-// jacobi_cell on z = first sweep + P z_c (prolong_add's sum, formed on the fly).
+// The single-tile cycle on the GPU (mg_vcycle_cuda) fuses each level's passes after the first sweep:
+// the restriction reads the sweep's ghost cells where the halo copy would have put them, and the
+// prolongation is formed inside the last sweep. A single tile holds the whole, horizontally periodic
+// domain, so a ghost cell's value is its periodic image's. Same operations, same bits.
+TDC_HD int periodic_image(int i, int n) { return i < 0 ? i + n : (i >= n ? i - n : i); }
+
+// restrict_residual_cell with z's ghost cells read at their periodic images.
+TDC_HD double restrict_periodic_cell(const TileLayout& F, const ColumnCouplings& h, const double* c, const double* r,
+                                     const double* z, int I, int J, int K) {
+  return restrict_residual_from(F, h, c, r, I, J, K, [&](int i, int j, int k) {
+    return z[F.at(periodic_image(i, F.nx), periodic_image(j, F.ny), k)];
+  });
+}
+
+// jacobi_cell on s + P z_c (prolong_add's sum, formed on the fly; ghosts at their periodic images).
 TDC_HD double prolong_sweep_cell(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* c,
-                                 double omega, const double* r, const double* zc, int i, int j, int k) {
+                                 double omega, const double* r, const double* s, const double* zc, int i, int j, int k) {
   auto z_at = [&](int a, int b, int kk) {
     const int ia = periodic_image(a, F.nx), jb = periodic_image(b, F.ny);
-    return first_sweep_at(F, c, omega, r, ia, jb, kk) +
-           zc[C.at(coarse_of_fine(ia, h.h), coarse_of_fine(jb, h.h), coarse_of_fine(kk, h.s))];
+    return s[F.at(ia, jb, kk)] + zc[C.at(coarse_of_fine(ia, h.h), coarse_of_fine(jb, h.h), coarse_of_fine(kk, h.s))];
   };
   return z_at(i, j, k) + ieee_quotient(omega * (r[F.at(i, j, k)] - apply_cell_from(F, h, c, i, j, k, z_at)),
                                        operator_diagonal(c, F.nz, k));
@@ -122,13 +114,14 @@ void mg_prolong_add_cpu(const TileLayout& F, const TileLayout& C, const ColumnCo
 void mg_jacobi_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st, int skip_from,
                    double omega, bool first, const double* r, const double* z_in, double* z_out);
 #if defined(TASKDYCORE_HAVE_CUDA)
-// The fused passes of the single-tile cycle (see periodic_image): r_c = R (r - A S) with S the first
-// sweep; z = the last sweep on S + P z_c.
-void mg_restrict_first_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
-                            const double* st, int skip_from, double omega, const double* r, double* rc, cudaStream_t stream);
+// The fused passes of the single-tile cycle (see periodic_image): r_c = R (r - A s), and z = the
+// last sweep on s + P z_c.
+void mg_restrict_periodic_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
+                               const double* st, int skip_from, const double* r, const double* s, double* rc,
+                               cudaStream_t stream);
 void mg_prolong_sweep_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
-                           const double* st, int skip_from, double omega, const double* r, const double* zc, double* z,
-                           cudaStream_t stream);
+                           const double* st, int skip_from, double omega, const double* r, const double* s,
+                           const double* zc, double* z, cudaStream_t stream);
 void mg_restrict_residual_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef, const double* st,
                                int skip_from, const double* r, const double* z, double* rc, cudaStream_t stream);
 void mg_prolong_add_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* st, int skip_from,

@@ -81,15 +81,15 @@ struct TileOps {
                   field(l, MgField::Smoothed));
   }
   // The fused passes (vcycle_schedule_fused; only the CUDA kernels have them).
-  void restrict_first(int l) const {
+  void restrict_periodic(int l) const {
     const VcycleLevel& v = p.level[l];
-    k.restrict_first(v.L, p.level[l + 1].L, v.h, coef + v.coef, st, p.skip_from, p.omega, field(l, MgField::Rhs),
-                     field(l + 1, MgField::Rhs));
+    k.restrict_periodic(v.L, p.level[l + 1].L, v.h, coef + v.coef, st, p.skip_from, field(l, MgField::Rhs),
+                        field(l, MgField::Smoothed), field(l + 1, MgField::Rhs));
   }
   void prolong_sweep(int l) const {
     const VcycleLevel& v = p.level[l];
     k.prolong_sweep(v.L, p.level[l + 1].L, v.h, coef + v.coef, st, p.skip_from, p.omega, field(l, MgField::Rhs),
-                    field(l + 1, MgField::Result), field(l, MgField::Result));
+                    field(l, MgField::Smoothed), field(l + 1, MgField::Result), field(l, MgField::Result));
   }
 };
 
@@ -127,13 +127,14 @@ struct CudaKernels {
   void copies(const CopyList& list, const double* st, int skip) const {
     strided_copies_cuda(list, s, st + state::kDone, double(skip));
   }
-  void restrict_first(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* c,
-                      const double* st, int skip, double w, const double* r, double* rc) const {
-    mg_restrict_first_cuda(F, C, h, c, st, skip, w, r, rc, s);
+  void restrict_periodic(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* c,
+                         const double* st, int skip, const double* r, const double* z, double* rc) const {
+    mg_restrict_periodic_cuda(F, C, h, c, st, skip, r, z, rc, s);
   }
   void prolong_sweep(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* c,
-                     const double* st, int skip, double w, const double* r, const double* zc, double* z) const {
-    mg_prolong_sweep_cuda(F, C, h, c, st, skip, w, r, zc, z, s);
+                     const double* st, int skip, double w, const double* r, const double* z, const double* zc,
+                     double* out) const {
+    mg_prolong_sweep_cuda(F, C, h, c, st, skip, w, r, z, zc, out, s);
   }
 };
 #endif

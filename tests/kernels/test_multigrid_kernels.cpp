@@ -150,7 +150,7 @@ TEST(MultigridCpuCudaAgreement, AllKernels) {
 }
 
 // The single-tile cycle on a 3-level hierarchy: on the CPU the separate kernels and halo_self copies
-// back to back, on the GPU the fused passes (restrict_first, prolong_sweep); the same bits.
+// back to back, on the GPU the fused passes (restrict_periodic, prolong_sweep); the same bits.
 TEST(MultigridCpuCudaAgreement, OneTaskVCycle) {
   if (!tdc_test::have_device()) GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
   for (int wrap : {kWrapPeriodic, kWrapMirror, kZeroFlux}) {
