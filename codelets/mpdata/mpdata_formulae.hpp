@@ -12,7 +12,6 @@
 // (tile arrays in memory, or the fused kernel's on-chip rings), each a pointer to column (0, 0) and
 // a row stride, so that every read is a fixed offset the compiler can hoist and vectorise.
 #pragma once
-#include "../common/ieee_quotient.hpp"
 #include "../common/tile_layout.hpp"
 
 namespace tdc {
@@ -86,7 +85,7 @@ TDC_HD double upwind_from_faces(const Planes& psi, const Planes& g, int i, int j
   const double fy1 = face_flux(p, psi.self(i, j + 1), cy1, linear);
   const double fz0 = face_flux(psi.below(i, j), p, cz0, linear);
   const double fz1 = face_flux(p, psi.above(i, j), cz1, linear);
-  return p - ieee_quotient((fx1 - fx0) + (fy1 - fy0) + (fz1 - fz0), g.self(i, j));
+  return p - ((fx1 - fx0) + (fy1 - fy0) + (fz1 - fz0)) / g.self(i, j);
 }
 
 // One upwind pass at cell (i, j).
@@ -101,18 +100,17 @@ TDC_HD double upwind_cell(const Lids& l, const Planes& psi, const Planes& c1, co
 // denominators (its limit psi -> psi + c, c -> infinity).
 TDC_HD double mag(double x, bool iga) { return iga ? x : fabs_(x); }
 TDC_HD double ratio_a(double lo, double hi, bool iga, double eps) {
-  return iga ? (hi - lo) / 2.0 : ieee_quotient(hi - lo, hi + lo + eps);
+  return iga ? (hi - lo) / 2.0 : (hi - lo) / (hi + lo + eps);
 }
 TDC_HD double ratio_b(double hi1, double hi2, double lo1, double lo2, bool iga, double eps) {
   const double num = (hi1 + hi2) - (lo1 + lo2);
-  return iga ? 0.5 * num / 4.0 : ieee_quotient(0.5 * num, (hi1 + hi2) + (lo1 + lo2) + eps);
+  return iga ? 0.5 * num / 4.0 : 0.5 * num / ((hi1 + hi2) + (lo1 + lo2) + eps);
 }
 
 // Antidiffusive pseudo-velocity on a face: (|U| - U^2/G) A - sum over the other directions of U V B / G.
 TDC_HD double antidiffusive(double u, double g_face, double a, double v_bar, double b_v, double w_bar,
                             double b_w) {
-  return (fabs_(u) - ieee_quotient(u * u, g_face)) * a - ieee_quotient(u * v_bar * b_v, g_face) -
-         ieee_quotient(u * w_bar * b_w, g_face);
+  return (fabs_(u) - u * u / g_face) * a - u * v_bar * b_v / g_face - u * w_bar * b_w / g_face;
 }
 
 // Antidiffusive velocities on the lower x, y and z faces of cell (i, j), from the current solution
@@ -210,7 +208,7 @@ TDC_HD Beta fct_beta_cell(const Lids& l, const Options& o, const Planes& psi0, c
   const double in = (pos(fx0) - neg(fx1)) + (pos(fy0) - neg(fy1)) + (pos(fz0) - neg(fz1));
   const double out = (pos(fx1) - neg(fx0)) + (pos(fy1) - neg(fy0)) + (pos(fz1) - neg(fz0));
   const double gc = g.self(i, j);
-  return {ieee_quotient((mx - p) * gc, in + o.eps), ieee_quotient((p - mn) * gc, out + o.eps)};
+  return {(mx - p) * gc / (in + o.eps), (p - mn) * gc / (out + o.eps)};
 }
 
 // Non-oscillatory limiter, step 2: scale the velocity on a face between cell "lo" and cell "hi" so

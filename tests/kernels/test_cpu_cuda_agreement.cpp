@@ -20,7 +20,6 @@
 #include <cuda_runtime_api.h>
 
 #include "device_array.hpp"
-#include "ieee_quotient_probe.hpp"
 #endif
 
 using namespace tdc;
@@ -60,32 +59,6 @@ mpdata::Options options(int iord, bool fct, bool iga, bool rigid) {
   o.iga = iga;
   o.zb = rigid ? ZBoundary::Rigid : ZBoundary::Periodic;
   return o;
-}
-
-// The device's zero-aware division against the host's plain n / d, over every kind of operand:
-// signed zeros, normal and subnormal numbers, infinities and NaN, each as numerator and divisor.
-TEST(CpuCudaAgreement, IeeeQuotient) {
-  REQUIRE_DEVICE();
-  const double inf = std::numeric_limits<double>::infinity(), tiny = std::numeric_limits<double>::denorm_min();
-  const std::vector<double> values = {0.0, -0.0, 1.0, -3.5, 1e-15, 7e300, -2e-310, tiny, -tiny, inf, -inf, kPoison, 0.1};
-  std::vector<double> n, d, expected;
-  for (double a : values)
-    for (double b : values) {
-      n.push_back(a);
-      d.push_back(b);
-      expected.push_back(a / b);
-    }
-  DeviceArray dn(n), dd(d), dq(n.size(), 0.0);
-  tdc_test::ieee_quotient_on_device(dn.p, dd.p, dq.p, int(n.size()));
-  check(cudaGetLastError());
-  const std::vector<double> got = dq.host();
-  for (std::size_t q = 0; q < n.size(); ++q) {
-    if (std::isnan(expected[q])) {
-      EXPECT_TRUE(std::isnan(got[q])) << n[q] << " / " << d[q];
-    } else {
-      EXPECT_EQ(std::memcmp(&expected[q], &got[q], sizeof(double)), 0) << n[q] << " / " << d[q] << ": host " << expected[q] << ", device " << got[q];
-    }
-  }
 }
 
 TEST(CpuCudaAgreement, StageKernels) {
