@@ -51,11 +51,16 @@ TDC_HD double jacobi_first(const double* c, int nz, int k, double omega, double 
   return omega * r / operator_diagonal(c, nz, k);
 }
 
-// One damped Jacobi sweep: z_out = z + omega (r - A z) / diag (z needs a valid halo).
+// One damped Jacobi sweep: z_out = z + omega (r - A z) / diag, z read through z_at(i, j, k).
+template <class Z>
+TDC_HD double jacobi_from(const TileLayout& L, const ColumnCouplings& h, const double* c, double omega,
+                          const double* r, int i, int j, int k, Z&& z_at) {
+  return z_at(i, j, k) + omega * (r[L.at(i, j, k)] - apply_cell_from(L, h, c, i, j, k, z_at)) / operator_diagonal(c, L.nz, k);
+}
+// The same with z an array with a valid halo.
 TDC_HD double jacobi_cell(const TileLayout& L, const ColumnCouplings& h, const double* c, double omega,
                           const double* r, const double* z, int i, int j, int k) {
-  const std::ptrdiff_t o = L.at(i, j, k);
-  return z[o] + omega * (r[o] - apply_cell(L, h, c, z, i, j, k)) / operator_diagonal(c, L.nz, k);
+  return jacobi_from(L, h, c, omega, r, i, j, k, [&](int a, int b, int kk) { return z[L.at(a, b, kk)]; });
 }
 
 // The restricted residual at coarse cell (I, J, K): the mean of r - A z over its 8 fine cells, summed in
@@ -98,7 +103,7 @@ TDC_HD double prolong_sweep_cell(const TileLayout& F, const TileLayout& C, const
     const int ia = periodic_image(a, F.nx), jb = periodic_image(b, F.ny);
     return s[F.at(ia, jb, kk)] + zc[C.at(coarse_of_fine(ia, h.h), coarse_of_fine(jb, h.h), coarse_of_fine(kk, h.s))];
   };
-  return z_at(i, j, k) + omega * (r[F.at(i, j, k)] - apply_cell_from(F, h, c, i, j, k, z_at)) / operator_diagonal(c, F.nz, k);
+  return jacobi_from(F, h, c, omega, r, i, j, k, z_at);
 }
 
 // r_c = R (r - A z) on a coarse tile C from the fine tile F (z with a valid halo); C has half of F's

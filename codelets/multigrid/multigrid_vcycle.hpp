@@ -35,6 +35,8 @@ VcyclePlan make_vcycle_plan(const std::vector<TileLayout>& tiles, const std::vec
 void mg_vcycle_cpu(const VcyclePlan& plan, const double* coef, const double* st, const double* r, double* z,
                    double* scratch);
 #if defined(TASKDYCORE_HAVE_CUDA)
+// The same bits, with the fused passes of vcycle_schedule_fused: the tile must hold the whole,
+// horizontally periodic domain (ghost cells are read at their periodic images).
 void mg_vcycle_cuda(const VcyclePlan& plan, const double* coef, const double* st, const double* r, double* z,
                     double* scratch, cudaStream_t stream);
 #endif
