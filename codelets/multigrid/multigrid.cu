@@ -5,13 +5,17 @@
 namespace tdc {
 namespace {
 
-// A thread per cell (common/cell_loop.cuh), as elliptic_apply.
+// A thread per cell (common/cell_loop.cuh), as elliptic_apply. Periodic: z's ghost cells are read at
+// their periodic images (the single-tile cycle) instead of from a halo copy.
+template <bool Periodic>
 __global__ void restrict_kernel(TileLayout F, TileLayout C, ColumnCouplings h, const double* __restrict__ coef,
                                 const double* __restrict__ st, int skip_from, const double* __restrict__ r,
                                 const double* __restrict__ z, double* __restrict__ rc) {
   if (solver_skips(st, skip_from)) return;
-  for_each_cell(C.nx, C.ny,
-                [&](int I, int J, int K) { rc[C.at(I, J, K)] = restrict_residual_cell(F, h, coef, r, z, I, J, K); });
+  for_each_cell(C.nx, C.ny, [&](int I, int J, int K) {
+    rc[C.at(I, J, K)] = Periodic ? restrict_periodic_cell(F, h, coef, r, z, I, J, K)
+                                 : restrict_residual_cell(F, h, coef, r, z, I, J, K);
+  });
 }
 
 __global__ void prolong_kernel(TileLayout F, TileLayout C, ColumnCouplings h, const double* __restrict__ st, int skip_from,
@@ -33,14 +37,6 @@ __global__ void jacobi_kernel(TileLayout L, ColumnCouplings h, const double* __r
   });
 }
 
-__global__ void restrict_periodic_kernel(TileLayout F, TileLayout C, ColumnCouplings h, const double* __restrict__ coef,
-                                         const double* __restrict__ st, int skip_from, const double* __restrict__ r,
-                                         const double* __restrict__ s, double* __restrict__ rc) {
-  if (solver_skips(st, skip_from)) return;
-  for_each_cell(C.nx, C.ny,
-                [&](int I, int J, int K) { rc[C.at(I, J, K)] = restrict_periodic_cell(F, h, coef, r, s, I, J, K); });
-}
-
 __global__ void prolong_sweep_kernel(TileLayout F, TileLayout C, ColumnCouplings h, const double* __restrict__ coef,
                                      const double* __restrict__ st, int skip_from, double omega,
                                      const double* __restrict__ r, const double* __restrict__ s,
@@ -55,7 +51,7 @@ __global__ void prolong_sweep_kernel(TileLayout F, TileLayout C, ColumnCouplings
 
 void mg_restrict_residual_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef, const double* st,
                                int skip_from, const double* r, const double* z, double* rc, cudaStream_t stream) {
-  restrict_kernel<<<cell_grid(C.nx, C.ny, C.nz), cell_block(), 0, stream>>>(F, C, h, coef, st, skip_from, r, z, rc);
+  restrict_kernel<false><<<cell_grid(C.nx, C.ny, C.nz), cell_block(), 0, stream>>>(F, C, h, coef, st, skip_from, r, z, rc);
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -75,7 +71,7 @@ void mg_jacobi_cuda(const TileLayout& L, const ColumnCouplings& h, const double*
 void mg_restrict_periodic_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
                                const double* st, int skip_from, const double* r, const double* s, double* rc,
                                cudaStream_t stream) {
-  restrict_periodic_kernel<<<cell_grid(C.nx, C.ny, C.nz), cell_block(), 0, stream>>>(F, C, h, coef, st, skip_from, r, s, rc);
+  restrict_kernel<true><<<cell_grid(C.nx, C.ny, C.nz), cell_block(), 0, stream>>>(F, C, h, coef, st, skip_from, r, s, rc);
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 
