@@ -31,6 +31,8 @@ AdvectionConfig bench_config(const BenchOptions& o) {
   c.overlap = o.overlap;
   c.mpdata.iord = 2;
   c.mpdata.fct = o.fct;
+  c.mpdata.iga = o.iga;
+  c.mpdata.unit_density = o.unit_density;
   c.mpdata.zb = c.z_boundary;
   c.omega = 2 * M_PI;
   c.dt = 1.6 / (c.omega * (o.nx + o.ny));  // largest Courant sum 0.8, at the domain's corners
@@ -68,6 +70,8 @@ nlohmann::json bench_mpdata(const BenchOptions& o, Runtime& rt) {
   j["grid"] = {o.nx, o.ny, o.nz};
   j["tiles"] = {o.tiles_x, o.tiles_y};
   j["fct"] = o.fct;
+  j["iga"] = o.iga;
+  j["unit_density"] = o.unit_density;
   j["overlap"] = o.overlap;
   j["diagnostics_interval"] = o.diagnostics;
   j["cpu_tasks_with_gpu"] = o.cpu_steps;

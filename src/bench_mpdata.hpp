@@ -14,6 +14,8 @@ struct BenchOptions {
   int tiles_x = 1, tiles_y = 1;
   int steps = 20, repeats = 5, warmup = 5;
   bool fct = true, overlap = true, direct = true;
+  bool iga = false;           // the infinite-gauge form (the dynamical core's, for momentum)
+  bool unit_density = false;  // G = 1 kernels (G not read: 40 B/cell); the roofline still counts 48 B/cell
   int diagnostics = 0;  // steps between asynchronous diagnostics (0: none)
   bool cpu_steps = false;  // (reported) CPU workers allowed to take GPU-capable tasks beside GPUs
 };

@@ -59,6 +59,7 @@ AdvectionConfig read(toml::value& root, const std::vector<std::string>& override
   c.background = r.number("initial.background", c.background);
   c.shape_dims = int(r.integer("initial.dims", 2));
   c.scale_height = r.number("density.scale_height", 0.0);
+  c.mpdata.unit_density = c.scale_height == 0;  // G = 1: kernels that neither read nor divide by it (same bits)
 
   c.output_interval = int(r.integer("output.interval", 0));
   c.checkpoint_interval = int(r.integer("output.checkpoint_interval", 0));

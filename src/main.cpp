@@ -282,7 +282,8 @@ bool on_off(const std::string& v, const char* option) {
 }
 
 struct BenchText {
-  std::string grid = "256x256x256", tiles = "1x1", fct = "on", overlap = "on", direct = "on", cpu_steps = "off", json;
+  std::string grid = "256x256x256", tiles = "1x1", fct = "on", iga = "off", density = "array", overlap = "on", direct = "on",
+              cpu_steps = "off", json;
   int steps = 20, repeats = 5, warmup = 5, diagnostics = 0;
 };
 
@@ -291,6 +292,9 @@ int bench_command(int argc, char** argv, const BenchText& b) {
   try {
     parse_grid_and_tiles(b.grid, b.tiles, o);
     o.fct = on_off(b.fct, "--fct");
+    o.iga = on_off(b.iga, "--iga");
+    if (b.density != "array" && b.density != "unit") throw tdc::ConfigError("--density", "must be array or unit");
+    o.unit_density = b.density == "unit";
     o.overlap = on_off(b.overlap, "--overlap");
     o.direct = on_off(b.direct, "--direct");
     o.steps = b.steps;
@@ -319,9 +323,9 @@ int bench_command(int argc, char** argv, const BenchText& b) {
   tdc::Runtime rt(&argc, &argv, ro);
   const nlohmann::json j = tdc::bench_mpdata(o, rt);
   if (rt.rank() != 0) return 0;
-  std::printf("bench mpdata: grid %dx%dx%d, tiles %dx%d, iord 2, FCT %s, overlap %s, diagnostics every %d; %d CPU + %d "
-              "CUDA workers, %s\n",
-              o.nx, o.ny, o.nz, o.tiles_x, o.tiles_y, b.fct.c_str(), b.overlap.c_str(), o.diagnostics, rt.cpu_workers(),
+  std::printf("bench mpdata: grid %dx%dx%d, tiles %dx%d, iord 2, FCT %s, iga %s, G %s, overlap %s, diagnostics every %d; %d CPU "
+              "+ %d CUDA workers, %s\n",
+              o.nx, o.ny, o.nz, o.tiles_x, o.tiles_y, b.fct.c_str(), b.iga.c_str(), b.density.c_str(), b.overlap.c_str(), o.diagnostics, rt.cpu_workers(),
               rt.cuda_workers(), rt.scheduler().c_str());
   std::printf("  graph : %9.3f ms/step  %10.1f Mcell/s  %7.1f GB/s effective (48 B/cell)\n", j["ms_per_step"].get<double>(),
               j["mcells_per_s"].get<double>(), j["effective_gbs"].get<double>());
@@ -412,6 +416,8 @@ int main(int argc, char** argv) {
   bench_mpdata->add_option("--grid", bt.grid, "NXxNYxNZ (default 256x256x256)");
   bench_mpdata->add_option("--tiles", bt.tiles, "TXxTY (default 1x1)");
   bench_mpdata->add_option("--fct", bt.fct, "on|off (default on)");
+  bench_mpdata->add_option("--iga", bt.iga, "infinite-gauge form, as the dynamical core advects momentum: on|off (default off)");
+  bench_mpdata->add_option("--density", bt.density, "G as an array, or unit: G = 1 kernels that do not read it (default array)");
   bench_mpdata->add_option("--overlap", bt.overlap, "border/body split: on|off (default on)");
   bench_mpdata->add_option("--direct", bt.direct, "also time the kernels without StarPU (GPU): on|off");
   bench_mpdata->add_option("--steps", bt.steps, "steps per timed run (default 20)");

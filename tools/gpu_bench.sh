@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the device machine (bundle from tools/make_bundle.sh), from the repo root:
 #   tools/gpu_bench.sh BUNDLE [all|tests|gpu|hybrid|diagnostics|trace|elliptic|ncu|dycore]...   (default: all)
-#   sections for the dynamical core: session8 (A/B against bin/taskdycore_s7 when carried), table11 (CPU vs GPU at 128^3, paper 000 Table XI), dycore_perf,
+#   sections for the dynamical core: session9 (A/B against bin/taskdycore_base when carried), session8 (A/B against bin/taskdycore_s7 when carried), table11 (CPU vs GPU at 128^3, paper 000 Table XI), dycore_perf,
 #   dycore_overhead, bubble, solver_stop (max-norm stop + extrapolated first guess, GPU restart),
 #   multigrid (PCG with the multigrid V-cycle vs the line preconditioner), table11_128 (GPU half of
 #   Table XI at 128^3; the CPU half runs on the VM: see docs/performance.md)
@@ -329,6 +329,49 @@ for f, (calls, n) in counts.items():
     if re.search(r"antidiffusive|upwind|fct_beta|fused_kernel|dot_kernel", f): print("sass", f[:90], "instructions", n, "calls", calls)
 PY
   fi
+fi
+if want session9_params; then
+  mg_runs
+  # Session 9: TG 256^3 multigrid PCG under other solver settings (iterations vs cost per iteration).
+  run s9_base STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
+  run s9_extrap STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set solver.first_guess='"extrapolated"'
+  run s9_omega08 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set solver.multigrid_omega=0.8
+  run s9_omega095 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set solver.multigrid_omega=0.95
+  run s9_levels7 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set solver.multigrid_levels=7
+  run s9_levels5 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set solver.multigrid_levels=5
+  run s9_coarse8 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set solver.multigrid_coarse_sweeps=8
+  run s9_extrap_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set solver.first_guess='"extrapolated"' --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s9_extrap_trace"
+  dycore_summary s9_base s9_extrap s9_omega08 s9_omega095 s9_levels7 s9_levels5 s9_coarse8
+fi
+if want session9; then
+  mg_runs
+  # Session 9, A/B in one call: this build against the build before it, carried as bin/taskdycore_base
+  # (G = 1 MPDATA kernels in the dynamical core, gated V-cycle and vector updates). Same bits expected.
+  builds=(taskdycore); command -v taskdycore_base >/dev/null && builds+=(taskdycore_base)
+  for exe in "${builds[@]}"; do
+    tag=${exe#taskdycore}; tag=${tag:-_new}
+    TDC_EXE=$exe run s9_tg256$tag STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
+    TDC_EXE=$exe run s9_tg256_trace$tag STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s9_tg256_trace$tag"
+    dycore_summary s9_tg256$tag
+  done
+  python3 - "$res" <<'PY'
+import json, sys
+try:
+    a, b = (json.load(open(f"{sys.argv[1]}/s9_tg256_{t}/summary.json")) for t in ("new", "base"))
+    keys = [k for k in a if k.endswith("checksum")]
+    print("TG 256^3 this build vs the base build, same bits:", all(a[k] == b[k] for k in keys), keys)
+except Exception as e:
+    print("A/B checksum comparison failed:", e)
+PY
+  # MPDATA: the standard bench (FCT, G as an array, as the roofline counts it) and the dynamical
+  # core's form (infinite gauge), each with G read and with the G = 1 kernels.
+  bench s9_fct STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off
+  bench s9_fct_unit STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off --density unit
+  bench s9_fct_iga STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off --iga on
+  bench s9_fct_iga_unit STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off --iga on --density unit
+  run s9_bubble128 STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20
+  run s9_tg128 STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${mg[@]}"
+  dycore_summary s9_bubble128 s9_tg128
 fi
 if want ncu_mpdata && command -v ncu >/dev/null; then
   # The MPDATA kernels of the direct runner (same kernels as the graph, launched back to back).

@@ -23,6 +23,7 @@ struct Options {
   bool iga = false;        // infinite-gauge (variable-sign) option
   ZBoundary zb = ZBoundary::Periodic;
   double eps = 1e-15;      // keeps the ratios finite where psi vanishes
+  bool unit_density = false;  // G = 1 everywhere (Cartesian Boussinesq): G is neither read nor divided by
 };
 
 // The three planes of one array around a level: below, self (the level) and above.
@@ -32,6 +33,13 @@ struct Planes {
   TDC_HD double below(int i, int j) const { return (b + std::ptrdiff_t(row) * j)[i]; }
   TDC_HD double self(int i, int j) const { return (s + std::ptrdiff_t(row) * j)[i]; }
   TDC_HD double above(int i, int j) const { return (a + std::ptrdiff_t(row) * j)[i]; }
+};
+// G where it is 1 everywhere: the kernels instantiated with it read no G and, since x / 1 and x * 1
+// are x, give the same bits as with an array of ones (tested), with 10 to 13 fewer divisions per cell.
+struct UnitDensity {
+  TDC_HD double below(int, int) const { return 1.0; }
+  TDC_HD double self(int, int) const { return 1.0; }
+  TDC_HD double above(int, int) const { return 1.0; }
 };
 // Rigid lids carry no flux through the lower face of the bottom level or the upper face of the top.
 struct Lids {
@@ -76,7 +84,8 @@ TDC_HD double face_flux(double left, double right, double c, bool linear) {
 }
 
 // psi - div(F)/G at cell (i, j) from the six face Courant numbers.
-TDC_HD double upwind_from_faces(const Planes& psi, const Planes& g, int i, int j, double cx0, double cx1, double cy0,
+template <class Density>
+TDC_HD double upwind_from_faces(const Planes& psi, const Density& g, int i, int j, double cx0, double cx1, double cy0,
                                 double cy1, double cz0, double cz1, bool linear) {
   const double p = psi.self(i, j);
   const double fx0 = face_flux(psi.self(i - 1, j), p, cx0, linear);
@@ -89,8 +98,9 @@ TDC_HD double upwind_from_faces(const Planes& psi, const Planes& g, int i, int j
 }
 
 // One upwind pass at cell (i, j).
+template <class Density>
 TDC_HD double upwind_cell(const Lids& l, const Planes& psi, const Planes& c1, const Planes& c2, const Planes& c3,
-                          const Planes& g, int i, int j, bool linear) {
+                          const Density& g, int i, int j, bool linear) {
   return upwind_from_faces(psi, g, i, j, c1.self(i, j), c1.self(i + 1, j), c2.self(i, j), c2.self(i, j + 1),
                            lower_z(l, c3, i, j), upper_z(l, c3, i, j), linear);
 }
@@ -116,8 +126,9 @@ TDC_HD double antidiffusive(double u, double g_face, double a, double v_bar, dou
 // Antidiffusive velocities on the lower x, y and z faces of cell (i, j), from the current solution
 // psi and the previous pass's velocities c1..c3 (one function per face, so that a kernel can compute
 // each only where it is needed).
+template <class Density>
 TDC_HD double antidiffusive_x(const Lids& l, const Options& o, const Planes& psi, const Planes& c1, const Planes& c2,
-                              const Planes& c3, const Planes& g, int i, int j) {
+                              const Planes& c3, const Density& g, int i, int j) {
   const bool iga = o.iga;
   const double eps = o.eps;
   auto Mb = [&](int ii, int jj) { return mag(psi.below(ii, jj), iga); };
@@ -133,8 +144,9 @@ TDC_HD double antidiffusive_x(const Lids& l, const Options& o, const Planes& psi
                             (lower_z(l, c3, i, j) + upper_z(l, c3, i, j)));
   return antidiffusive(u, gf, a, vb, by, wb, bz);
 }
+template <class Density>
 TDC_HD double antidiffusive_y(const Lids& l, const Options& o, const Planes& psi, const Planes& c1, const Planes& c2,
-                              const Planes& c3, const Planes& g, int i, int j) {
+                              const Planes& c3, const Density& g, int i, int j) {
   const bool iga = o.iga;
   const double eps = o.eps;
   auto Mb = [&](int ii, int jj) { return mag(psi.below(ii, jj), iga); };
@@ -150,8 +162,9 @@ TDC_HD double antidiffusive_y(const Lids& l, const Options& o, const Planes& psi
                             (lower_z(l, c3, i, j) + upper_z(l, c3, i, j)));
   return antidiffusive(u, gf, a, ub, bx, wb, bz);
 }
+template <class Density>
 TDC_HD double antidiffusive_z(const Lids& l, const Options& o, const Planes& psi, const Planes& c1, const Planes& c2,
-                              const Planes& c3, const Planes& g, int i, int j) {
+                              const Planes& c3, const Density& g, int i, int j) {
   const bool iga = o.iga;
   const double eps = o.eps;
   auto Mb = [&](int ii, int jj) { return mag(psi.below(ii, jj), iga); };
@@ -170,8 +183,9 @@ TDC_HD double antidiffusive_z(const Lids& l, const Options& o, const Planes& psi
 struct FaceVelocity {
   double x, y, z;
 };
+template <class Density>
 TDC_HD FaceVelocity antidiffusive_faces(const Lids& l, const Options& o, const Planes& psi, const Planes& c1,
-                                        const Planes& c2, const Planes& c3, const Planes& g, int i, int j) {
+                                        const Planes& c2, const Planes& c3, const Density& g, int i, int j) {
   return {antidiffusive_x(l, o, psi, c1, c2, c3, g, i, j), antidiffusive_y(l, o, psi, c1, c2, c3, g, i, j),
           antidiffusive_z(l, o, psi, c1, c2, c3, g, i, j)};
 }
@@ -182,8 +196,9 @@ TDC_HD FaceVelocity antidiffusive_faces(const Lids& l, const Options& o, const P
 struct Beta {
   double up, down;
 };
+template <class Density>
 TDC_HD Beta fct_beta_cell(const Lids& l, const Options& o, const Planes& psi0, const Planes& psi1, const Planes& psi,
-                          const Planes& v1, const Planes& v2, const Planes& v3, const Planes& g, int i, int j) {
+                          const Planes& v1, const Planes& v2, const Planes& v3, const Density& g, int i, int j) {
   // The cell and its six face neighbours, in a fixed order.
   const double n0[7] = {psi0.self(i, j),     psi0.self(i - 1, j), psi0.self(i + 1, j), psi0.self(i, j - 1),
                         psi0.self(i, j + 1), psi0.below(i, j),    psi0.above(i, j)};
@@ -221,8 +236,9 @@ TDC_HD double fct_limit_face(double v, double up_lo, double down_lo, double up_h
 // The final corrective pass with the FCT limiter applied on the fly: each of the cell's six face
 // velocities is limited with the factors of the two cells it joins (as fct_limit_face would have
 // stored it) and the result applied upwind; no limited velocity is written to memory.
+template <class Density>
 TDC_HD double limited_upwind_cell(const Lids& l, const Planes& psi, const Planes& v1, const Planes& v2,
-                                  const Planes& v3, const Planes& up, const Planes& dn, const Planes& g, int i, int j,
+                                  const Planes& v3, const Planes& up, const Planes& dn, const Density& g, int i, int j,
                                   bool linear) {
   const double u = up.self(i, j), d = dn.self(i, j);
   const double cx0 = fct_limit_face(v1.self(i, j), up.self(i - 1, j), dn.self(i - 1, j), u, d);

@@ -140,32 +140,33 @@ template <class Stages>
 void advance_region(const Stages& k, const Cells& s, const Options& o, Box region,
                     const StepInputs& in, const Scratch& t, double* out) {
   if (region.empty()) return;
-  if (k.fused_step(s, o, region, in, out)) return;
+  if (k.fused_step(s, o, region, in, out)) return;  // (reads G even where it is 1: the same bits)
+  const double* g = o.unit_density ? nullptr : in.g;  // null: the G = 1 kernels
   const int passes = o.iord - 1;
   if (passes == 0) {
-    k.upwind(s, region, in.psi0, in.c1, in.c2, in.c3, in.g, out, false);
+    k.upwind(s, region, in.psi0, in.c1, in.c2, in.c3, g, out, false);
     return;
   }
   const int reach = o.fct ? 2 : 1;  // how far one corrective pass reads around its output
-  k.upwind(s, region.grown(reach * passes), in.psi0, in.c1, in.c2, in.c3, in.g, t.psi1, false);
+  k.upwind(s, region.grown(reach * passes), in.psi0, in.c1, in.c2, in.c3, g, t.psi1, false);
   const double* cur = t.psi1;
   const double* vel[3] = {in.c1, in.c2, in.c3};
   for (int p = 1; p <= passes; ++p) {
     const Box rp = region.grown(reach * (passes - p));
     double* const* v = t.vel[(p - 1) % 2];
     k.antidiffusive(s, o, rp.grown(o.fct ? 1 : 0).with_upper_faces(), cur, vel[0], vel[1], vel[2],
-                    in.g, v[0], v[1], v[2]);
+                    g, v[0], v[1], v[2]);
     double* next = (p == passes) ? out : t.psi_ab[(p - 1) % 2];
     if (o.fct) {
-      k.fct_beta(s, o, rp.grown(1), in.psi0, t.psi1, cur, v[0], v[1], v[2], in.g, t.up, t.down);
+      k.fct_beta(s, o, rp.grown(1), in.psi0, t.psi1, cur, v[0], v[1], v[2], g, t.up, t.down);
       if (p == passes) {  // the last pass limits on the fly: the limited velocities are not needed again
-        k.limited_upwind(s, rp, cur, v[0], v[1], v[2], t.up, t.down, in.g, next, o.iga);
+        k.limited_upwind(s, rp, cur, v[0], v[1], v[2], t.up, t.down, g, next, o.iga);
       } else {
         k.fct_limit(s, rp.with_upper_faces(), t.up, t.down, v[0], v[1], v[2]);
-        k.upwind(s, rp, cur, v[0], v[1], v[2], in.g, next, o.iga);
+        k.upwind(s, rp, cur, v[0], v[1], v[2], g, next, o.iga);
       }
     } else {
-      k.upwind(s, rp, cur, v[0], v[1], v[2], in.g, next, o.iga);
+      k.upwind(s, rp, cur, v[0], v[1], v[2], g, next, o.iga);
     }
     cur = next;
     for (int d = 0; d < 3; ++d) vel[d] = v[d];

@@ -24,44 +24,48 @@ dim3 grid_shape(const Cells& s, Box box) {
   return dim3((box.width() + b.x - 1) / b.x, (box.height() + b.y - 1) / b.y, s.L.nz);
 }
 
+template <class D>
 __global__ void upwind_kernel(Cells s, Box box, const double* psi, const double* c1, const double* c2,
-                              const double* c3, const double* g, double* out, bool linear) {
+                              const double* c3, D density, double* out, bool linear) {
   const CellIndex c = cell_index(s, box);
   if (c.inside)
     out[s.L.at(c.i, c.j, c.k)] = upwind_cell(s.lids(c.k), s.at(psi, c.k), s.at(c1, c.k), s.at(c2, c.k), s.at(c3, c.k),
-                                             s.at(g, c.k), c.i, c.j, linear);
+                                             density.at(s, c.k), c.i, c.j, linear);
 }
 
+template <class D>
 __global__ void limited_upwind_kernel(Cells s, Box box, const double* psi, const double* v1, const double* v2,
-                                      const double* v3, const double* up, const double* down, const double* g,
+                                      const double* v3, const double* up, const double* down, D density,
                                       double* out, bool linear) {
   const CellIndex c = cell_index(s, box);
   if (c.inside)
     out[s.L.at(c.i, c.j, c.k)] = limited_upwind_cell(s.lids(c.k), s.at(psi, c.k), s.at(v1, c.k), s.at(v2, c.k),
-                                                     s.at(v3, c.k), s.at(up, c.k), s.at(down, c.k), s.at(g, c.k), c.i,
+                                                     s.at(v3, c.k), s.at(up, c.k), s.at(down, c.k), density.at(s, c.k), c.i,
                                                      c.j, linear);
 }
 
+template <class D>
 __global__ void antidiffusive_kernel(Cells s, Options o, Box box, const double* psi, const double* c1,
-                                     const double* c2, const double* c3, const double* g, double* v1,
+                                     const double* c2, const double* c3, D density, double* v1,
                                      double* v2, double* v3) {
   const CellIndex c = cell_index(s, box);
   if (!c.inside) return;
   const FaceVelocity v = antidiffusive_faces(s.lids(c.k), o, s.at(psi, c.k), s.at(c1, c.k), s.at(c2, c.k), s.at(c3, c.k),
-                                             s.at(g, c.k), c.i, c.j);
+                                             density.at(s, c.k), c.i, c.j);
   const std::ptrdiff_t n = s.L.at(c.i, c.j, c.k);
   v1[n] = v.x;
   v2[n] = v.y;
   v3[n] = v.z;
 }
 
+template <class D>
 __global__ void fct_beta_kernel(Cells s, Options o, Box box, const double* psi0, const double* psi1,
                                 const double* psi, const double* v1, const double* v2, const double* v3,
-                                const double* g, double* up, double* down) {
+                                D density, double* up, double* down) {
   const CellIndex c = cell_index(s, box);
   if (!c.inside) return;
   const Beta b = fct_beta_cell(s.lids(c.k), o, s.at(psi0, c.k), s.at(psi1, c.k), s.at(psi, c.k), s.at(v1, c.k),
-                               s.at(v2, c.k), s.at(v3, c.k), s.at(g, c.k), c.i, c.j);
+                               s.at(v2, c.k), s.at(v3, c.k), density.at(s, c.k), c.i, c.j);
   up[s.L.at(c.i, c.j, c.k)] = b.up;
   down[s.L.at(c.i, c.j, c.k)] = b.down;
 }
@@ -84,7 +88,9 @@ __global__ void fct_limit_kernel(Cells s, Box box, const double* up, const doubl
 void upwind_cuda(const Cells& s, Box box, const double* psi, const double* c1, const double* c2,
                  const double* c3, const double* g, double* out, bool linear, cudaStream_t st) {
   if (box.empty()) return;
-  upwind_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, box, psi, c1, c2, c3, g, out, linear);
+  with_density(g, [&](auto d) {
+    upwind_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, box, psi, c1, c2, c3, d, out, linear);
+  });
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -92,7 +98,9 @@ void limited_upwind_cuda(const Cells& s, Box box, const double* psi, const doubl
                          const double* v3, const double* up, const double* down, const double* g, double* out,
                          bool linear, cudaStream_t st) {
   if (box.empty()) return;
-  limited_upwind_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, box, psi, v1, v2, v3, up, down, g, out, linear);
+  with_density(g, [&](auto d) {
+    limited_upwind_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, box, psi, v1, v2, v3, up, down, d, out, linear);
+  });
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -100,7 +108,9 @@ void antidiffusive_cuda(const Cells& s, const Options& o, Box box, const double*
                         const double* c2, const double* c3, const double* g, double* v1, double* v2,
                         double* v3, cudaStream_t st) {
   if (box.empty()) return;
-  antidiffusive_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, o, box, psi, c1, c2, c3, g, v1, v2, v3);
+  with_density(g, [&](auto d) {
+    antidiffusive_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, o, box, psi, c1, c2, c3, d, v1, v2, v3);
+  });
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -108,7 +118,9 @@ void fct_beta_cuda(const Cells& s, const Options& o, Box box, const double* psi0
                    const double* psi, const double* v1, const double* v2, const double* v3,
                    const double* g, double* up, double* down, cudaStream_t st) {
   if (box.empty()) return;
-  fct_beta_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, o, box, psi0, psi1, psi, v1, v2, v3, g, up, down);
+  with_density(g, [&](auto d) {
+    fct_beta_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, o, box, psi0, psi1, psi, v1, v2, v3, d, up, down);
+  });
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -18,6 +18,22 @@ struct Cells {
   TDC_HD Planes at(const double* p, int k) const { return level_planes(p, L, k, zb); }
 };
 
+// G level by level, for kernels instantiated on how G is held: a tile array, or UnitDensity when
+// the array passed is null (G = 1, not read). with_density calls f with the one that applies.
+struct DensityArray {
+  const double* g;
+  TDC_HD Planes at(const Cells& s, int k) const { return s.at(g, k); }
+};
+struct DensityOne {
+  TDC_HD UnitDensity at(const Cells&, int) const { return {}; }
+};
+template <class F>
+void with_density(const double* g, F&& f) {
+  if (g) f(DensityArray{g});
+  else f(DensityOne{});
+}
+
+// g: G at cell centres, or null where G = 1 (Options::unit_density).
 // out = psi - div(F(psi, c))/G on the cells of `box` (linear fluxes when `linear`).
 void upwind_cpu(const Cells& s, Box box, const double* psi, const double* c1, const double* c2,
                 const double* c3, const double* g, double* out, bool linear);

@@ -4,6 +4,9 @@
 #include <string>
 
 #include "../halo_self/halo_self_plan.hpp"
+#if defined(TASKDYCORE_HAVE_CUDA)
+#include "../common/gated_graph.hpp"
+#endif
 #include "../solver_scalars/solver_state.hpp"
 #include "vcycle_schedule.hpp"
 
@@ -148,11 +151,28 @@ void mg_vcycle_cpu(const VcyclePlan& plan, const double* coef, const double* st,
 }
 
 #if defined(TASKDYCORE_HAVE_CUDA)
+namespace {
+// Everything of a plan that its launches depend on (field by field: the structs have padding).
+std::string plan_key(const VcyclePlan& p) {
+  std::string key = gate_key(p.levels, p.coarse_sweeps, p.omega, p.scratch_doubles);
+  for (int l = 0; l < p.levels; ++l) {
+    const VcycleLevel& v = p.level[l];
+    key += gate_key(v.L, v.h.ae, v.h.aw, v.h.an, v.h.as, v.h.h, v.h.s, v.h.z_wrap, v.coef, v.rhs, v.smoothed, v.result);
+  }
+  return key;
+}
+}  // namespace
+
 void mg_vcycle_cuda(const VcyclePlan& plan, const double* coef, const double* st, const double* r, double* z,
                     double* scratch, cudaStream_t stream) {
-  // The state is in device memory: every kernel checks it, the halo copies too. This cycle runs on a
-  // single tile (the whole domain), so the fused passes apply.
-  vcycle_schedule_fused(TileOps<CudaKernels>{plan, coef, st, r, z, scratch, {stream}}, plan.levels, plan.coarse_sweeps);
+  // The state is in device memory: every kernel checks it, and the whole cycle sits behind a gate on
+  // it (a skipped cycle costs one small kernel). This cycle runs on a single tile (the whole
+  // domain), so the fused passes apply.
+  launch_gated(plan_key(plan) + gate_key(coef, r, z, scratch), st + state::kDone, double(plan.skip_from), stream,
+               [&](cudaStream_t capture) {
+                 vcycle_schedule_fused(TileOps<CudaKernels>{plan, coef, st, r, z, scratch, {capture}}, plan.levels,
+                                       plan.coarse_sweeps);
+               });
 }
 #endif
 

@@ -127,6 +127,21 @@ TEST(CpuCudaAgreement, WholeStepEveryOption) {
                                    mpdata::carve_scratch(o, r.L, dscratch.p), dout.p);
             expect_bitwise(out, dout.host(), (what + (fused ? " (fused)" : " (staged)")).c_str());
           }
+          // G = 1: the CUDA kernels that do not read G against the CPU's reading an array of ones.
+          std::vector<double> ones(r.L.size(), 1.0), out_ones(r.L.size(), kPoison);
+          mpdata::CpuStages cpu;
+          cpu.use_fused = false;
+          mpdata::advance_region(cpu, s, o, all, {r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), ones.data()},
+                                 mpdata::carve_scratch(o, r.L, scratch.data()), out_ones.data());
+          mpdata::Options unit = o;
+          unit.unit_density = true;
+          DeviceArray psi(r.t_psi), c1(r.t_c1), c2(r.t_c2), c3(r.t_c3), dscratch(arrays * r.L.size(), kPoison),
+              dout(r.L.size(), kPoison);
+          mpdata::CudaStages cuda{0};
+          cuda.use_fused = false;
+          mpdata::advance_region(cuda, s, unit, all, {psi.p, c1.p, c2.p, c3.p, nullptr},
+                                 mpdata::carve_scratch(o, r.L, dscratch.p), dout.p);
+          expect_bitwise(out_ones, dout.host(), (what + " (G = 1 kernels)").c_str());
         }
 }
 

@@ -361,6 +361,18 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
     Dev ddone(done), dk(std::vector<double>(2 * kMaxSums, 7.0));
     dot_partial_cuda(kL, ddone.p, 2, dx.p, dy.p, dx.p, scratch.p, dk.p, 0);
     for (int q = 0; q < 4; ++q) EXPECT_EQ(dk.host()[q], 7.0) << "skipped dot_partial wrote sum " << q;
+    // The vector update replays the graph recorded above behind a gate on the state: skipped once the
+    // state says done, then run again with new contents of x.
+    const auto y_before = dy.host();
+    cudaMemcpy(dst.p, done.data(), done.size() * sizeof(double), cudaMemcpyHostToDevice);
+    vector_update_cuda(va, dst.p, dx.p, dy.p, 0);
+    expect_same(y_before, dy.host(), "vector_update once the solve is done");
+    cudaMemcpy(dst.p, st.data(), st.size() * sizeof(double), cudaMemcpyHostToDevice);
+    x = random_field(67);
+    cudaMemcpy(dx.p, x.data(), x.size() * sizeof(double), cudaMemcpyHostToDevice);
+    vector_update_cpu(va, st.data(), x.data(), y.data());
+    vector_update_cuda(va, dst.p, dx.p, dy.p, 0);
+    expect_same(y, dy.host(), "vector_update replayed on new data");
   }
   {  // pcg_fused
     auto r = random_field(62), q = random_field(63), z = random_field(64), u = random_field(65), p = random_field(66);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -90,6 +91,38 @@ INSTANTIATE_TEST_SUITE_P(Options, PipelineVsReference,
                                            Variant{3, true, false, false}, Variant{3, false, true, true},
                                            Variant{3, true, true, false}),
                          [](const auto& info) { return name_of(info.param); });
+
+// G = 1 (Options::unit_density): the kernels that neither read G nor divide by it give the bits of
+// the general kernels reading an array of ones, for every option; and they do not read the array.
+TEST(UnitDensity, BitwiseTheKernelsReadingOnes) {
+  for (const Variant v : {Variant{1, false, false, false}, Variant{2, false, false, false}, Variant{2, true, false, true},
+                          Variant{2, true, true, false}, Variant{2, false, true, true}, Variant{3, true, false, false},
+                          Variant{3, true, true, true}}) {
+    mpdata::Options o = options_of(v);
+    auto r = tdc_test::random_case(21, 17, 5, mpdata::halo_needed(o), v.rigid, v.iga, 700u + v.iord);
+    std::fill(r.t_g.begin(), r.t_g.end(), 1.0);
+    const mpdata::Cells s{r.L, o.zb};
+    std::vector<double> scratch(std::max(1, mpdata::scratch_plan(o).arrays()) * r.L.size());
+    const mpdata::Scratch t = mpdata::carve_scratch(o, r.L, scratch.data());
+    mpdata::CpuStages staged;
+    staged.use_fused = false;
+    const Box all{0, 21, 0, 17};
+    std::vector<double> ones(r.L.size(), std::numeric_limits<double>::quiet_NaN()), unit = ones;
+    mpdata::advance_region(staged, s, o, all, {r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), r.t_g.data()},
+                           t, ones.data());
+    o.unit_density = true;
+    const std::vector<double> poison(r.L.size(), std::numeric_limits<double>::quiet_NaN());  // G that must not be read
+    mpdata::advance_region(staged, s, o, all, {r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), poison.data()},
+                           t, unit.data());
+    for (int k = 0; k < 5; ++k)
+      for (int j = 0; j < 17; ++j)
+        for (int i = 0; i < 21; ++i) {
+          ASSERT_TRUE(std::isfinite(unit[r.L.at(i, j, k)])) << name_of(v) << " cell " << i << "," << j << "," << k;
+          ASSERT_EQ(0, std::memcmp(&ones[r.L.at(i, j, k)], &unit[r.L.at(i, j, k)], sizeof(double)))
+              << name_of(v) << " cell " << i << "," << j << "," << k;
+        }
+  }
+}
 
 TEST(HaloNeeded, GrowsWithPassesAndLimiter) {
   mpdata::Options o;

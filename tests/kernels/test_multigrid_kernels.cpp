@@ -172,6 +172,22 @@ TEST(MultigridCpuCudaAgreement, OneTaskVCycle) {
     mg_vcycle_cpu(plan, coef.data(), kRunning.data(), r.data(), z.data(), scratch.data());
     mg_vcycle_cuda(plan, dcoef.p, dst.p, dr.p, dz.p, dscratch.p, 0);
     expect_same(z, dz.host(), "mg_vcycle");
+    // The CUDA cycle replays a recorded graph behind a gate on the state: once the solve is done it
+    // must leave z alone, and when it runs again it must read the arrays' new contents.
+    std::vector<double> done = kRunning;
+    done[state::kDone] = plan.skip_from;
+    cudaMemcpy(dst.p, done.data(), done.size() * sizeof(double), cudaMemcpyHostToDevice);
+    const std::vector<double> poison(z.size(), -7.0);
+    cudaMemcpy(dz.p, poison.data(), z.size() * sizeof(double), cudaMemcpyHostToDevice);
+    mg_vcycle_cuda(plan, dcoef.p, dst.p, dr.p, dz.p, dscratch.p, 0);
+    expect_same(poison, dz.host(), "mg_vcycle once the solve is done");
+    cudaMemcpy(dst.p, kRunning.data(), kRunning.size() * sizeof(double), cudaMemcpyHostToDevice);
+    cudaMemcpy(dz.p, z.data(), z.size() * sizeof(double), cudaMemcpyHostToDevice);  // the ghosts as on the CPU
+    const auto r2 = random_field(tiles[0], 12);
+    cudaMemcpy(dr.p, r2.data(), r2.size() * sizeof(double), cudaMemcpyHostToDevice);
+    mg_vcycle_cpu(plan, coef.data(), kRunning.data(), r2.data(), z.data(), scratch.data());
+    mg_vcycle_cuda(plan, dcoef.p, dst.p, dr.p, dz.p, dscratch.p, 0);
+    expect_same(z, dz.host(), "mg_vcycle replayed on new data");
   }
 }
 #endif
