@@ -25,6 +25,10 @@ namespace tdc {
 
 namespace {
 
+// Relative rise of the kinetic energy between two records that still counts as "not growing": far
+// above the round-off of its compensated sums (~1e-16), far below any physical gain.
+constexpr double kKineticEnergyRoundOff = 1e-12;
+
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
@@ -296,8 +300,8 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   if (rank != 0) return j;
 
   nlohmann::json steps = nlohmann::json::array(), time = steps, ke = steps, ens = steps, div = steps, its = steps;
-  double max_div = 0;
-  bool grows = false, converged = true;
+  double max_div = 0, ke_growth = 0;  // the largest rise of KE between records, relative to the earlier
+  bool converged = true;
   for (std::size_t n = 0; n < records.size(); ++n) {
     const auto& r = records[n];
     steps.push_back(r.step);
@@ -309,7 +313,8 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
       its.push_back(r.solver_iterations);
       max_div = std::max(max_div, r.max_divergence);
       converged = converged && r.solver_converged;
-      grows = grows || r.kinetic_energy > records[n - 1].kinetic_energy;
+      const double before = records[n - 1].kinetic_energy;
+      if (before > 0) ke_growth = std::max(ke_growth, (r.kinetic_energy - before) / before);
     }
   }
   // Every step's solve was checked (not only the recorded ones): list those that did not converge.
@@ -344,7 +349,10 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
                      {"kinetic_energy", {{"step", steps}, {"time", time}, {"value", ke}}},
                      {"enstrophy", {{"step", steps}, {"time", time}, {"value", ens}}},
                      {"max_divergence_series", div},
-                     {"kinetic_energy_never_grows", !grows}};
+                     // "Never grows" up to round-off: the energies are compensated sums, accurate to
+                     // ~1e-16; a rise beyond kKineticEnergyRoundOff is a real gain of energy.
+                     {"kinetic_energy_max_relative_rise", ke_growth},
+                     {"kinetic_energy_never_grows", ke_growth <= kKineticEnergyRoundOff}};
   // -dE/dt by centred differences of the records; for Re = 1600 the published DNS peak is about
   // 0.0127 near t = 9 (the Taylor-Green benchmark of the high-order CFD workshops).
   nlohmann::json rate = nlohmann::json::array(), rate_time = rate;

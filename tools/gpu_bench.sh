@@ -384,6 +384,32 @@ if want ncu_mpdata && command -v ncu >/dev/null; then
     taskdycore bench mpdata --grid 256x256x256 --steps 3 --repeat 1 --warmup 1 --tiles 1x1 --overlap off > "$res/ncu_mpdata_fused.txt" 2>&1
   echo "ncu fused exit $?"; grep -E '^  [a-z_]+.*\(|DRAM Throughput|Achieved Occupancy|Registers Per|Duration|Compute \(SM\) Throughput|Block Limit' "$res/ncu_mpdata_fused.txt" | head -30
 fi
+if want session9_bounds; then
+  mg_runs
+  # Session 9: MPDATA kernels under register caps (more resident warps), as builds carried beside this
+  # one: bin/taskdycore_v1 (antidiffusive __launch_bounds__(128,10), fct_beta (128,12)) and _v2 (both (128,12)).
+  for exe in taskdycore taskdycore_v1 taskdycore_v2 taskdycore_base; do
+    command -v $exe >/dev/null || continue
+    tag=${exe#taskdycore}; tag=${tag:-_new}
+    TDC_EXE=$exe bench s9b_fct_iga_unit$tag STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off --iga on --density unit
+    TDC_EXE=$exe bench s9b_fct$tag STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off
+    TDC_EXE=$exe run s9b_tg256$tag STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
+    dycore_summary s9b_tg256$tag
+  done
+fi
+if want ncu_dycore && command -v ncu >/dev/null; then
+  mg_runs
+  # Session 9: the TG 256^3 step's main kernels under ncu (past the start-up solves), solver then MPDATA.
+  keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Ipc A|Stall|One or More Eligible'
+  STARPU_NCPU=0 timeout 280 ncu --target-processes all --kernel-name regex:'fused_apply_kernel|dot_kernel|update_kernel|jacobi_kernel|prolong_sweep_kernel' \
+    --launch-skip 400 --launch-count 10 --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats \
+    taskdycore run "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=4 --out "$res/ncu_solver_run" > "$res/ncu_solver.txt" 2>&1
+  echo "ncu solver exit $?"; grep -E "$keys" "$res/ncu_solver.txt" | head -120
+  STARPU_NCPU=0 timeout 280 ncu --target-processes all --kernel-name regex:'antidiffusive_kernel|fct_beta_kernel|limited_upwind_kernel|upwind_kernel' \
+    --launch-skip 8 --launch-count 4 --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats \
+    taskdycore run "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=4 --out "$res/ncu_mpdata_run" > "$res/ncu_mpdata_dycore.txt" 2>&1
+  echo "ncu mpdata exit $?"; grep -E "$keys" "$res/ncu_mpdata_dycore.txt" | head -60
+fi
 if want table11_128; then
   # GPU half of paper 000 Table XI at 128^3 (the CPU half is tools/table11_cpu.sh, ~18 min on the VM:
   # same settings, tiles 2x1, 2 CPU workers; compare the velocity checksums).

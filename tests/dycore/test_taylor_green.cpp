@@ -31,6 +31,7 @@ TEST(TaylorGreen, DivergenceFreeEveryStepAndEnergyNeverGrows) {
   const auto ke = v["kinetic_energy"]["value"].get<std::vector<double>>();
   EXPECT_NEAR(ke.front(), 0.125, 1e-12);  // V^2 / 8
   EXPECT_TRUE(v["kinetic_energy_never_grows"].get<bool>());
+  EXPECT_LE(v["kinetic_energy_max_relative_rise"].get<double>(), 1e-12);  // the flag's bound, stated here
   EXPECT_LT(ke.back(), ke.front());        // MPDATA's implicit dissipation
   EXPECT_GT(ke.back(), 0.8 * ke.front());
   EXPECT_TRUE(v["divergence_below_tolerance"].get<bool>()) << v["max_divergence"];
