@@ -46,3 +46,15 @@ for n in sys.argv[2:]:
         print(n, "failed", e)
 PY
 }
+# Whether two runs' summaries carry the same checksums (an A/B of two builds must not change a bit).
+same_bits() {
+  python3 - "$res" "$1" "$2" <<'PY'
+import json, sys
+try:
+    a, b = (json.load(open(f"{sys.argv[1]}/{n}/summary.json")) for n in sys.argv[2:4])
+    keys = [k for k in a if k.endswith("checksum")]
+    print(f"{sys.argv[2]} vs {sys.argv[3]}, same bits:", all(a[k] == b[k] for k in keys), keys)
+except Exception as e:
+    print("A/B checksum comparison failed:", e)
+PY
+}
