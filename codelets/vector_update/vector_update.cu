@@ -20,10 +20,11 @@ __global__ void update_kernel(VectorUpdateArgs u, const double* __restrict__ st,
 
 void vector_update_cuda(const VectorUpdateArgs& u, const double* st, const double* x, double* y, cudaStream_t stream) {
   // Behind a gate on the state: a skipped full-size launch took 0.05 ms at 256^3.
-  launch_gated(gate_key(u.L, u.ia, u.ib, u.sa, u.sb, x, y), st + state::kDone, double(u.skip_from), stream, [&](cudaStream_t capture) {
-    update_kernel<<<cell_grid(u.L.nx, u.L.ny, u.L.nz), cell_block(), 0, capture>>>(u, st, x, y);
-    TDC_CUDA_CHECK(cudaGetLastError());
-  });
+  launch_gated(gate_key(u.L, u.ia, u.ib, u.sa, u.sb, x, y), st + state::kDone, double(u.skip_from), stream,
+               [&](cudaStream_t capture) {
+                 update_kernel<<<cell_grid(u.L.nx, u.L.ny, u.L.nz), cell_block(), 0, capture>>>(u, st, x, y);
+                 TDC_CUDA_CHECK(cudaGetLastError());
+               });
 }
 
 }  // namespace tdc
