@@ -143,11 +143,13 @@ void EllipticSolver::precondition(const TiledField& r, const TiledField& z, int 
 }
 
 void EllipticSolver::pcg_fused_iteration(const TiledField& u) {
-  if (mg_) {
-    // The multigrid form of Alg. 3: r <- r - alpha q, z = V-cycle(r), then <r, r>, <r, z> in one
-    // pass (the cycle cannot take the sums along as the line sweeps do).
+  if (mg_ && mg_->one_task()) {
+    // The multigrid form of Alg. 3 as one task (the update and sums ride in the cycle's finest sweeps).
+    mg_->submit_pcg_precon(state_->handle(), 1, *q_, *r_, *z_, scratch_->handle(), partials_->handle(0));
+  } else if (mg_) {
+    // The same as tasks on every tile: r <- r - alpha q, z = V-cycle(r), then <r, r>, <r, z> in one pass.
     const TileLayout& L = d_.layout();
-    const VectorUpdateArgs ur{L, 1, state::kAlpha, -1, -1.0, 1.0};
+    const VectorUpdateArgs ur = residual_update_args(L, 1);
     for (int t = 0; t < d_.tiles(); ++t) insert_vector_update(ur, state_->handle(), q_->handle(t), r_->handle(t), kPrioBody);
     precondition(*r_, *z_, 1);
     for (int t = 0; t < d_.tiles(); ++t)
@@ -178,7 +180,7 @@ void EllipticSolver::pcg_unfused_iteration(const TiledField& u) {
   }
   submit_scalars(int(ScalarOp::PcgSigma), 1);
   VectorUpdateArgs up{L, 2, state::kAlpha, -1, 1.0, 1.0};   // u <- u + alpha p
-  VectorUpdateArgs ur{L, 2, state::kAlpha, -1, -1.0, 1.0};  // r <- r - alpha q
+  const VectorUpdateArgs ur = residual_update_args(L, 2);   // r <- r - alpha q
   VectorUpdateArgs pz{L, 2, -1, state::kBeta, 1.0, 1.0};    // p <- z + beta p
   for (int t = 0; t < d_.tiles(); ++t) {
     insert_vector_update(up, state_->handle(), p_->handle(t), u.handle(t), kPrioBody);

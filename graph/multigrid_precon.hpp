@@ -53,6 +53,10 @@ class MultigridPreconditioner {
   // z = M^{-1} r by one V(1,1)-cycle, as tasks; r is read (interior only), z written (interior). Every
   // task returns at once when the solver state says done >= skip_from.
   void submit(starpu_data_handle_t state, int skip_from, const TiledField& r, const TiledField& z) const;
+  // The fused PCG's whole preconditioner step, r <- r - alpha q, z = M^{-1} r and the partials of
+  // <r, r>, <r, z> (dot_partial's), as the one mg_pcg_precon task. Only when one_task().
+  void submit_pcg_precon(starpu_data_handle_t state, int skip_from, const TiledField& q, const TiledField& r,
+                         const TiledField& z, starpu_data_handle_t dot_scratch, starpu_data_handle_t partials) const;
   int levels() const { return int(levels_.size()); }
   // Tasks one V-cycle submits per tile (for the submission window).
   int tasks_per_tile() const {

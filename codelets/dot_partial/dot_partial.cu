@@ -13,11 +13,6 @@ __global__ void dot_kernel(TileLayout L, const double* __restrict__ st, int skip
                            double* group_max) {
   if (solver_skips(st, skip_from)) return;
   const long cells = cell_items(L), n = chunk_groups(L);
-  auto add = [](Sums<2>& s, double& x_max, double xo, double yo, double zo) {
-    x_max = fmax(x_max, fabs(xo));
-    s.v[0] = dd_add(s.v[0], xo * yo);
-    s.v[1] = dd_add(s.v[1], xo * zo);
-  };
   for (long g = warp_group_first(); g < n; g += warp_group_stride())
     warp_group<2>(g, n * kSumGroup, [&](long item, Sums<2>& s, double& x_max) {
       if (chunk_cell(item, kCellsPerItem - 1) < cells) {
@@ -32,7 +27,7 @@ __global__ void dot_kernel(TileLayout L, const double* __restrict__ st, int skip
           zv[c] = z[o];
         }
 #pragma unroll
-        for (int c = 0; c < kCellsPerItem; ++c) add(s, x_max, xv[c], yv[c], zv[c]);
+        for (int c = 0; c < kCellsPerItem; ++c) dot_partial_add(s, x_max, xv[c], yv[c], zv[c]);
         return;
       }
       for (int c = 0; c < kCellsPerItem; ++c) {
@@ -41,7 +36,7 @@ __global__ void dot_kernel(TileLayout L, const double* __restrict__ st, int skip
         int i, j, k;
         cell_of_item(L, cell, i, j, k);
         const std::ptrdiff_t o = L.at(i, j, k);
-        add(s, x_max, x[o], y[o], z[o]);
+        dot_partial_add(s, x_max, x[o], y[o], z[o]);
       }
     }, groups, group_max);
 }

@@ -1,6 +1,8 @@
 // dot_partial: a tile's compensated partials of <x, y> and <x, z> (the unfused PCG's dot products),
 // in the fixed order of common/fixed_order_sum.hpp, chunked cell items.
 #pragma once
+#include <cmath>
+
 #include "../common/fixed_order_sum.hpp"
 
 #if defined(TASKDYCORE_HAVE_CUDA)
@@ -8,6 +10,13 @@
 #endif
 
 namespace tdc {
+
+// One cell's share: <x, y>, <x, z> and max |x| (the CUDA forms; the CPU's reducer sums the same products).
+TDC_HD void dot_partial_add(Sums<2>& s, double& x_max, double x, double y, double z) {
+  x_max = fmax(x_max, fabs(x));
+  s.v[0] = dd_add(s.v[0], x * y);
+  s.v[1] = dd_add(s.v[1], x * z);
+}
 
 // out: 2 compensated sums (4 doubles).
 void dot_partial_cpu(const TileLayout& L, const double* st, int skip_from, const double* x, const double* y,

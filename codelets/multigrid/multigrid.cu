@@ -1,5 +1,8 @@
 #include "../common/cell_loop.cuh"
+#include "../common/fixed_order_sum.cuh"
+#include "../dot_partial/dot_partial_kernel.hpp"
 #include "../solver_scalars/solver_state.hpp"
+#include "../vector_update/vector_update_kernel.hpp"
 #include "multigrid_kernel.hpp"
 
 namespace tdc {
@@ -47,7 +50,67 @@ __global__ void prolong_sweep_kernel(TileLayout F, TileLayout C, ColumnCouplings
   });
 }
 
+__global__ void update_first_sweep_kernel(TileLayout L, const double* __restrict__ coef, const double* __restrict__ st,
+                                          int skip_from, double omega, const double* __restrict__ q,
+                                          double* __restrict__ r, double* __restrict__ z) {
+  if (solver_skips(st, skip_from)) return;
+  const VectorUpdateArgs u = residual_update_args(L, skip_from);
+  const double a = scalar_of(st, u.ia, u.sa), b = scalar_of(st, u.ib, u.sb);
+  for_each_cell(L.nx, L.ny, [&](int i, int j, int k) {
+    const std::ptrdiff_t o = L.at(i, j, k);
+    const double rn = axpby(a, q[o], b, r[o]);
+    r[o] = rn;
+    z[o] = jacobi_first(coef, L.nz, k, omega, rn);
+  });
+}
+
+// A block per group of dot_partial's chunked items, a thread per item (its kCellsPerItem cells in
+// order), then block_tree: the pairs of dot_partial's warp_group, so the same bits.
+__global__ void __launch_bounds__(kSumGroup)
+    prolong_sweep_dot_kernel(TileLayout F, TileLayout C, ColumnCouplings h, const double* __restrict__ coef,
+                             const double* __restrict__ st, int skip_from, double omega, const double* __restrict__ r,
+                             const double* __restrict__ s, const double* __restrict__ zc, double* __restrict__ z,
+                             Sums<2>* groups, double* group_max) {
+  if (solver_skips(st, skip_from)) return;
+  const long cells = cell_items(F), item = long(blockIdx.x) * kSumGroup + threadIdx.x;
+  Sums<2> sums{};
+  double r_max = 0.0;
+#pragma unroll
+  for (int c = 0; c < kCellsPerItem; ++c) {
+    const long cell = chunk_cell(item, c);
+    if (cell < cells) {
+      int i, j, k;
+      cell_of_item(F, cell, i, j, k);
+      const std::ptrdiff_t o = F.at(i, j, k);
+      const double zv = prolong_sweep_cell(F, C, h, coef, omega, r, s, zc, i, j, k);
+      z[o] = zv;
+      dot_partial_add(sums, r_max, r[o], r[o], zv);
+    }
+  }
+  block_reduce_store(sums, groups);
+  block_max_store(r_max, group_max + blockIdx.x);
+}
+
 }  // namespace
+
+void mg_update_first_sweep_cuda(const TileLayout& L, const double* coef, const double* st, int skip_from, double omega,
+                                const double* q, double* r, double* z, cudaStream_t stream) {
+  update_first_sweep_kernel<<<cell_grid(L.nx, L.ny, L.nz), cell_block(), 0, stream>>>(L, coef, st, skip_from, omega, q,
+                                                                                       r, z);
+  TDC_CUDA_CHECK(cudaGetLastError());
+}
+
+void mg_prolong_sweep_dot_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
+                               const double* st, int skip_from, double omega, const double* r, const double* s,
+                               const double* zc, double* z, void* groups, double* out, cudaStream_t stream) {
+  const long n = chunk_groups(F);
+  auto* g = static_cast<Sums<2>*>(groups);
+  auto* group_max = reinterpret_cast<double*>(g + n);  // dot_partial's scratch layout
+  prolong_sweep_dot_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(F, C, h, coef, st, skip_from, omega, r, s, zc, z, g,
+                                                                   group_max);
+  TDC_CUDA_CHECK(cudaGetLastError());
+  finish_groups_cuda<2>(g, n, out, stream, st + state::kDone, double(skip_from), group_max, out + kMaxAbsAt);
+}
 
 void mg_restrict_residual_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef, const double* st,
                                int skip_from, const double* r, const double* z, double* rc, cudaStream_t stream) {

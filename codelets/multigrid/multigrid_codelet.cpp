@@ -46,7 +46,20 @@ void vcycle_cpu(void* b[], void* arg) {
   starpu_codelet_unpack_args(arg, &p);
   mg_vcycle_cpu(p, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3), vector_ptr(b, 4));
 }
+// The fused PCG's preconditioner step: coefficients, state, q, r, z, cycle scratch, dot scratch, partials.
+void pcg_precon_cpu(void* b[], void* arg) {
+  VcyclePlan p;
+  starpu_codelet_unpack_args(arg, &p);
+  mg_pcg_precon_cpu(p, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
+                    vector_ptr(b, 5), vector_ptr(b, 7));
+}
 #if defined(TASKDYCORE_HAVE_CUDA)
+void pcg_precon_cuda(void* b[], void* arg) {
+  VcyclePlan p;
+  starpu_codelet_unpack_args(arg, &p);
+  mg_pcg_precon_cuda(p, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
+                     vector_ptr(b, 5), vector_ptr(b, 6), vector_ptr(b, 7), starpu_cuda_get_local_stream());
+}
 void vcycle_cuda(void* b[], void* arg) {
   VcyclePlan p;
   starpu_codelet_unpack_args(arg, &p);
@@ -78,12 +91,18 @@ void prolong_cuda(void* b[], void* arg) {
                       starpu_cuda_get_local_stream());
 }
 #else
-constexpr starpu_cuda_func_t vcycle_cuda = nullptr, jacobi_first_cuda = nullptr, jacobi_cuda = nullptr, restrict_cuda = nullptr,
+constexpr starpu_cuda_func_t pcg_precon_cuda = nullptr, vcycle_cuda = nullptr, jacobi_first_cuda = nullptr, jacobi_cuda = nullptr, restrict_cuda = nullptr,
                              prolong_cuda = nullptr;
 #endif
 
 Codelet& vcycle_codelet() {
   static Codelet cl("mg_vcycle", {STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_SCRATCH}, vcycle_cpu, vcycle_cuda);
+  return cl;
+}
+Codelet& pcg_precon_codelet() {
+  static Codelet cl("mg_pcg_precon",
+                    {STARPU_R, STARPU_R, STARPU_R, STARPU_RW, STARPU_W, STARPU_SCRATCH, STARPU_SCRATCH, STARPU_W},
+                    pcg_precon_cpu, pcg_precon_cuda);
   return cl;
 }
 Codelet& jacobi_first_codelet() {
@@ -110,6 +129,15 @@ void insert_mg_vcycle(const VcyclePlan& plan, starpu_data_handle_t coef, starpu_
                       starpu_data_handle_t r, starpu_data_handle_t z, starpu_data_handle_t scratch, int priority) {
   insert_task(vcycle_codelet(), STARPU_VALUE, &plan, sizeof(plan), STARPU_R, coef, STARPU_R, state, STARPU_R, r,
               STARPU_W, z, STARPU_SCRATCH, scratch, STARPU_PRIORITY, priority, STARPU_NAME, "mg_vcycle");
+}
+
+void insert_mg_pcg_precon(const VcyclePlan& plan, starpu_data_handle_t coef, starpu_data_handle_t state,
+                          starpu_data_handle_t q, starpu_data_handle_t r, starpu_data_handle_t z,
+                          starpu_data_handle_t scratch, starpu_data_handle_t dot_scratch, starpu_data_handle_t partials,
+                          int priority) {
+  insert_task(pcg_precon_codelet(), STARPU_VALUE, &plan, sizeof(plan), STARPU_R, coef, STARPU_R, state, STARPU_R, q,
+              STARPU_RW, r, STARPU_W, z, STARPU_SCRATCH, scratch, STARPU_SCRATCH, dot_scratch, STARPU_W, partials,
+              STARPU_PRIORITY, priority, STARPU_NAME, "mg_pcg_precon");
 }
 
 void insert_mg_jacobi_first(const EllipticTaskArgs& a, double omega, starpu_data_handle_t coef,

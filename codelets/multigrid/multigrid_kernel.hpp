@@ -131,6 +131,15 @@ void mg_prolong_add_cuda(const TileLayout& F, const TileLayout& C, const ColumnC
                          const double* zc, double* z, cudaStream_t stream);
 void mg_jacobi_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st, int skip_from,
                     double omega, bool first, const double* r, const double* z_in, double* z_out, cudaStream_t stream);
+// The fused PCG's ends of the single-tile cycle (mg_pcg_precon_cuda), on the finest level:
+// PCG's r <- r - alpha q (vector_update's arithmetic) and the first sweep from the new r, in one pass;
+void mg_update_first_sweep_cuda(const TileLayout& L, const double* coef, const double* st, int skip_from, double omega,
+                                const double* q, double* r, double* z, cudaStream_t stream);
+// prolong_sweep with dot_partial's <r, r>, <r, z> and max |r| of the result, in dot_partial's order
+// (groups: dot_partial's scratch; out: its partials).
+void mg_prolong_sweep_dot_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
+                               const double* st, int skip_from, double omega, const double* r, const double* s,
+                               const double* zc, double* z, void* groups, double* out, cudaStream_t stream);
 #endif
 
 }  // namespace tdc

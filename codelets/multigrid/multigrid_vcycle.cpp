@@ -3,7 +3,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "../dot_partial/dot_partial_kernel.hpp"
 #include "../halo_self/halo_self_plan.hpp"
+#include "../vector_update/vector_update_kernel.hpp"
 #if defined(TASKDYCORE_HAVE_CUDA)
 #include "../common/gated_graph.hpp"
 #endif
@@ -140,6 +142,28 @@ struct CudaKernels {
     mg_prolong_sweep_cuda(F, C, h, c, st, skip, w, r, z, zc, out, s);
   }
 };
+
+// mg_pcg_precon's passes: the cycle's, with the finest level's first sweep also updating r and its
+// last sweep also summing.
+struct PcgEndsOps : TileOps<CudaKernels> {
+  const double* q;
+  double* r;
+  void* groups;
+  double* out;
+
+  void jacobi_first(int l, MgField to) const {
+    if (l > 0) return TileOps::jacobi_first(l, to);
+    const VcycleLevel& v = p.level[0];
+    mg_update_first_sweep_cuda(v.L, coef + v.coef, st, p.skip_from, p.omega, q, r, field(0, to), k.s);
+  }
+  void prolong_sweep(int l) const {
+    if (l > 0) return TileOps::prolong_sweep(l);
+    const VcycleLevel& v = p.level[0];
+    mg_prolong_sweep_dot_cuda(v.L, p.level[1].L, v.h, coef + v.coef, st, p.skip_from, p.omega, r,
+                              field(0, MgField::Smoothed), field(1, MgField::Result), field(0, MgField::Result),
+                              groups, out, k.s);
+  }
+};
 #endif
 
 }  // namespace
@@ -148,6 +172,14 @@ void mg_vcycle_cpu(const VcyclePlan& plan, const double* coef, const double* st,
                    double* scratch) {
   if (solver_skips(st, plan.skip_from)) return;  // host memory here: skip the halo copies too
   vcycle_schedule(TileOps<CpuKernels>{plan, coef, st, r, z, scratch, {}}, plan.levels, plan.coarse_sweeps);
+}
+
+void mg_pcg_precon_cpu(const VcyclePlan& plan, const double* coef, const double* st, const double* q, double* r,
+                       double* z, double* scratch, double* out) {
+  const TileLayout& L = plan.level[0].L;
+  vector_update_cpu(residual_update_args(L, plan.skip_from), st, q, r);
+  mg_vcycle_cpu(plan, coef, st, r, z, scratch);
+  dot_partial_cpu(L, st, plan.skip_from, r, r, z, out);
 }
 
 #if defined(TASKDYCORE_HAVE_CUDA)
@@ -172,6 +204,22 @@ void mg_vcycle_cuda(const VcyclePlan& plan, const double* coef, const double* st
                [&](cudaStream_t capture) {
                  vcycle_schedule_fused(TileOps<CudaKernels>{plan, coef, st, r, z, scratch, {capture}}, plan.levels,
                                        plan.coarse_sweeps);
+               });
+}
+
+void mg_pcg_precon_cuda(const VcyclePlan& plan, const double* coef, const double* st, const double* q, double* r,
+                        double* z, double* scratch, void* groups, double* out, cudaStream_t stream) {
+  const TileLayout& L = plan.level[0].L;
+  if (plan.levels < 2) {  // no last sweep to carry the sums: the three steps as they are
+    vector_update_cuda(residual_update_args(L, plan.skip_from), st, q, r, stream);
+    mg_vcycle_cuda(plan, coef, st, r, z, scratch, stream);
+    dot_partial_cuda(L, st, plan.skip_from, r, r, z, groups, out, stream);
+    return;
+  }
+  launch_gated("pcg" + plan_key(plan) + gate_key(coef, q, r, z, scratch, groups, out), st + state::kDone,
+               double(plan.skip_from), stream, [&](cudaStream_t capture) {
+                 const PcgEndsOps ops{{plan, coef, st, r, z, scratch, {capture}}, q, r, groups, out};
+                 vcycle_schedule_fused(ops, plan.levels, plan.coarse_sweeps);
                });
 }
 #endif

@@ -34,7 +34,17 @@ VcyclePlan make_vcycle_plan(const std::vector<TileLayout>& tiles, const std::vec
 // the solver state `st` says done >= plan.skip_from.
 void mg_vcycle_cpu(const VcyclePlan& plan, const double* coef, const double* st, const double* r, double* z,
                    double* scratch);
+// The multigrid form of pcg_fused_precon (paper 002, Alg. 3 with the V-cycle as M): r <- r - alpha q,
+// z = M^{-1} r, and dot_partial's partials of <r, r>, <r, z> and max |r| into `out`. On the CPU
+// vector_update, the cycle and dot_partial back to back; on the GPU (the fused cycle, levels >= 2) the
+// update rides in the finest level's first sweep and the sums in its last, saving two passes over the
+// finest level and two launches. The same bits as the three tasks.
+void mg_pcg_precon_cpu(const VcyclePlan& plan, const double* coef, const double* st, const double* q, double* r,
+                       double* z, double* scratch, double* out);
 #if defined(TASKDYCORE_HAVE_CUDA)
+// groups: dot_partial's device scratch (dot_partial_scratch_bytes of the finest level).
+void mg_pcg_precon_cuda(const VcyclePlan& plan, const double* coef, const double* st, const double* q, double* r,
+                        double* z, double* scratch, void* groups, double* out, cudaStream_t stream);
 // The same bits, with the fused passes of vcycle_schedule_fused: the tile must hold the whole,
 // horizontally periodic domain (ghost cells are read at their periodic images).
 void mg_vcycle_cuda(const VcyclePlan& plan, const double* coef, const double* st, const double* r, double* z,

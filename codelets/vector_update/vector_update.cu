@@ -12,7 +12,7 @@ __global__ void update_kernel(VectorUpdateArgs u, const double* __restrict__ st,
   const double a = scalar_of(st, u.ia, u.sa), b = scalar_of(st, u.ib, u.sb);
   for_each_cell(u.L.nx, u.L.ny, [&](int i, int j, int k) {
     const std::ptrdiff_t o = u.L.at(i, j, k);
-    y[o] = b == 0.0 ? a * x[o] : a * x[o] + b * y[o];
+    y[o] = axpby(a, x[o], b, y[o]);
   });
 }
 

@@ -10,10 +10,7 @@ void vector_update_cpu(const VectorUpdateArgs& u, const double* st, const double
   for (int k = 0; k < L.nz; ++k)
     for (int j = 0; j < L.ny; ++j) {
       const std::ptrdiff_t o = L.at(0, j, k);
-      if (b == 0.0)
-        for (int i = 0; i < L.nx; ++i) y[o + i] = a * x[o + i];
-      else
-        for (int i = 0; i < L.nx; ++i) y[o + i] = a * x[o + i] + b * y[o + i];
+      for (int i = 0; i < L.nx; ++i) y[o + i] = axpby(a, x[o + i], b, y[o + i]);
     }
 }
 

@@ -2,6 +2,7 @@
 // (a = sa * state[ia] when ia >= 0, else sa; the same for b). With b == 0, y <- a x (y not read).
 #pragma once
 #include "../common/tile_layout.hpp"
+#include "../solver_scalars/solver_state.hpp"
 
 #if defined(TASKDYCORE_HAVE_CUDA)
 #include <cuda_runtime_api.h>
@@ -17,6 +18,12 @@ struct VectorUpdateArgs {
 };
 
 TDC_HD double scalar_of(const double* st, int index, double factor) { return index >= 0 ? factor * st[index] : factor; }
+// The update of one cell (every form of it calls this, so that they agree bit for bit).
+TDC_HD double axpby(double a, double x, double b, double y) { return b == 0.0 ? a * x : a * x + b * y; }
+// PCG's residual update r <- r - alpha q.
+TDC_HD VectorUpdateArgs residual_update_args(const TileLayout& L, int skip_from) {
+  return VectorUpdateArgs{L, skip_from, state::kAlpha, -1, -1.0, 1.0};
+}
 
 void vector_update_cpu(const VectorUpdateArgs& a, const double* st, const double* x, double* y);
 #if defined(TASKDYCORE_HAVE_CUDA)

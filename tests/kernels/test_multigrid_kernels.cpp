@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "codelets/dot_partial/dot_partial_kernel.hpp"
 #include "codelets/elliptic_apply/elliptic_apply_kernel.hpp"
 #include "codelets/multigrid/multigrid_kernel.hpp"
 #include "codelets/multigrid/multigrid_vcycle.hpp"
@@ -149,23 +150,35 @@ TEST(MultigridCpuCudaAgreement, AllKernels) {
   }
 }
 
+// A single-tile hierarchy: its plan and every level's coefficients, concatenated.
+struct Hierarchy {
+  VcyclePlan plan;
+  std::vector<double> coef;
+};
+Hierarchy hierarchy(const std::vector<TileLayout>& tiles, int wrap) {
+  std::vector<ColumnCouplings> h(tiles.size(), kLaplc);
+  if (h.size() > 2) h[2].h = h[2].s = 2;
+  for (ColumnCouplings& c : h) c.z_wrap = wrap;
+  Hierarchy y;
+  std::vector<std::size_t> sizes;
+  for (const TileLayout& L : tiles) {
+    const auto c = laplc_coefficients(L.nz);
+    y.coef.insert(y.coef.end(), c.begin(), c.end());
+    sizes.push_back(c.size());
+  }
+  y.plan = make_vcycle_plan(tiles, h, sizes, 2, 0.9);
+  return y;
+}
+
 // The single-tile cycle on a 3-level hierarchy: on the CPU the separate kernels and halo_self copies
 // back to back, on the GPU the fused passes (restrict_periodic, prolong_sweep); the same bits.
 TEST(MultigridCpuCudaAgreement, OneTaskVCycle) {
   if (!tdc_test::have_device()) GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
   for (int wrap : {kWrapPeriodic, kWrapMirror, kZeroFlux}) {
     const std::vector<TileLayout> tiles = {{16, 16, 16, 2}, {8, 8, 8, 2}, {4, 4, 4, 2}};
-    std::vector<ColumnCouplings> h(3, kLaplc);
-    h[2].h = h[2].s = 2;
-    for (ColumnCouplings& c : h) c.z_wrap = wrap;
-    std::vector<double> coef;
-    std::vector<std::size_t> sizes;
-    for (const TileLayout& L : tiles) {
-      const auto c = laplc_coefficients(L.nz);
-      coef.insert(coef.end(), c.begin(), c.end());
-      sizes.push_back(c.size());
-    }
-    const VcyclePlan plan = make_vcycle_plan(tiles, h, sizes, 2, 0.9);
+    const Hierarchy y = hierarchy(tiles, wrap);
+    const VcyclePlan& plan = y.plan;
+    const std::vector<double>& coef = y.coef;
     const auto r = random_field(tiles[0], 11);
     std::vector<double> z(tiles[0].size(), 0.0), scratch(plan.scratch_doubles, 0.0);
     Dev dcoef(coef), dst(kRunning), dr(r), dz(z), dscratch(scratch);
@@ -189,6 +202,54 @@ TEST(MultigridCpuCudaAgreement, OneTaskVCycle) {
     mg_vcycle_cuda(plan, dcoef.p, dst.p, dr.p, dz.p, dscratch.p, 0);
     expect_same(z, dz.host(), "mg_vcycle replayed on new data");
   }
+}
+
+// The fused PCG's preconditioner step: on the GPU the update rides in the first sweep and the sums in
+// the last (a block per group of dot_partial's items); on the CPU vector_update, the cycle and
+// dot_partial. The same bits for r, z and the partials, on a 3-level hierarchy, on one whose finest
+// level ends in a part-filled group (20 x 12 x 12 cells: 1.4 groups of 2048), and on a single level
+// (no last sweep: the three steps as they are); then skipped once done, and replayed on new data.
+TEST(MultigridCpuCudaAgreement, PcgPreconStep) {
+  if (!tdc_test::have_device()) GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
+  const std::vector<std::vector<TileLayout>> hierarchies = {
+      {{16, 16, 16, 2}, {8, 8, 8, 2}, {4, 4, 4, 2}}, {{20, 12, 12, 2}, {10, 6, 6, 2}}, {{20, 12, 12, 2}}};
+  std::vector<double> running = kRunning;
+  running[state::kAlpha] = 0.37;
+  for (const auto& tiles : hierarchies)
+    for (int wrap : {kWrapPeriodic, kZeroFlux}) {
+      const Hierarchy y = hierarchy(tiles, wrap);
+      const TileLayout& L = tiles[0];
+      const auto q = random_field(L, 21);
+      auto r = random_field(L, 22);
+      std::vector<double> z(L.size(), 0.0), scratch(y.plan.scratch_doubles, 0.0), out(2 * kMaxSums, 0.0);
+      Dev dcoef(y.coef), dst(running), dq(q), dr(r), dz(z), dscratch(scratch), dout(out);
+      Dev dgroups(dot_partial_scratch_bytes(L) / sizeof(double) + 1, 0.0);
+      auto run_both = [&] {
+        mg_pcg_precon_cpu(y.plan, y.coef.data(), running.data(), q.data(), r.data(), z.data(), scratch.data(), out.data());
+        mg_pcg_precon_cuda(y.plan, dcoef.p, dst.p, dq.p, dr.p, dz.p, dscratch.p, dgroups.p, dout.p, 0);
+      };
+      run_both();
+      expect_same(r, dr.host(), "mg_pcg_precon: r");
+      expect_same(z, dz.host(), "mg_pcg_precon: z");
+      expect_same(out, dout.host(), "mg_pcg_precon: partials");
+      EXPECT_NE(out[0], 0.0);
+      // Once the solve is done, nothing changes.
+      std::vector<double> done = running;
+      done[state::kDone] = y.plan.skip_from;
+      cudaMemcpy(dst.p, done.data(), done.size() * sizeof(double), cudaMemcpyHostToDevice);
+      mg_pcg_precon_cuda(y.plan, dcoef.p, dst.p, dq.p, dr.p, dz.p, dscratch.p, dgroups.p, dout.p, 0);
+      expect_same(r, dr.host(), "mg_pcg_precon once done: r");
+      expect_same(z, dz.host(), "mg_pcg_precon once done: z");
+      expect_same(out, dout.host(), "mg_pcg_precon once done: partials");
+      // Running again (a replay where recorded) on new data.
+      cudaMemcpy(dst.p, running.data(), running.size() * sizeof(double), cudaMemcpyHostToDevice);
+      r = random_field(L, 23);
+      cudaMemcpy(dr.p, r.data(), r.size() * sizeof(double), cudaMemcpyHostToDevice);
+      run_both();
+      expect_same(r, dr.host(), "mg_pcg_precon replayed: r");
+      expect_same(z, dz.host(), "mg_pcg_precon replayed: z");
+      expect_same(out, dout.host(), "mg_pcg_precon replayed: partials");
+    }
 }
 #endif
 
