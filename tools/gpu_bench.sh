@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the device machine (bundle from tools/make_bundle.sh), from the repo root:
 #   tools/gpu_bench.sh BUNDLE [all|tests|gpu|hybrid|diagnostics|trace|elliptic|ncu|dycore]...   (default: all)
-#   sections for the dynamical core: session9 (A/B against bin/taskdycore_base when carried), session8 (A/B against bin/taskdycore_s7 when carried), table11 (CPU vs GPU at 128^3, paper 000 Table XI), dycore_perf,
+#   sections for the dynamical core: session10 (A/B against bin/taskdycore_base), ncu_session10, session9 (A/B against bin/taskdycore_base when carried), session8 (A/B against bin/taskdycore_s7 when carried), table11 (CPU vs GPU at 128^3, paper 000 Table XI), dycore_perf,
 #   dycore_overhead, bubble, solver_stop (max-norm stop + extrapolated first guess, GPU restart),
 #   multigrid (PCG with the multigrid V-cycle vs the line preconditioner), table11_128 (GPU half of
 #   Table XI at 128^3; the CPU half runs on the VM: see docs/performance.md)
@@ -356,6 +356,44 @@ if want session9; then
   run s9_bubble128 STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20
   run s9_tg128 STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${mg[@]}"
   dycore_summary s9_bubble128 s9_tg128
+fi
+if want session10; then
+  mg_runs
+  # Session 10, A/B in one call against bin/taskdycore_base (the session-9 build): the fused PCG's
+  # multigrid step as one task (update and sums inside the V-cycle's finest sweeps) and the MPDATA
+  # stage kernels templated on the gauge. Same bits expected.
+  builds=(taskdycore); command -v taskdycore_base >/dev/null && builds+=(taskdycore_base)
+  for round in 1 2; do
+    for exe in "${builds[@]}"; do
+      tag=${exe#taskdycore}; tag=${tag:-_new}
+      TDC_EXE=$exe run s10_tg256${tag}_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
+      dycore_summary s10_tg256${tag}_$round
+    done
+  done
+  same_bits s10_tg256_new_1 s10_tg256_base_1
+  for exe in "${builds[@]}"; do
+    tag=${exe#taskdycore}; tag=${tag:-_new}
+    TDC_EXE=$exe run s10_tg256_trace$tag STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s10_tg256_trace$tag"
+    TDC_EXE=$exe bench s10_fct$tag STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off
+    TDC_EXE=$exe bench s10_fct_iga_unit$tag STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off --iga on --density unit
+  done
+  run s10_bubble128 STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20
+  run s10_tg128 STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${mg[@]}"
+  dycore_summary s10_bubble128 s10_tg128
+fi
+if want ncu_session10 && command -v ncu >/dev/null; then
+  mg_runs
+  keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Ipc A|Stall|One or More Eligible|Block Limit'
+  secs=(--section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats)
+  # The solver's finest-level kernels in the dynamical core at 128^3 (those in gated graphs profiled as nodes).
+  STARPU_NCPU=0 timeout 240 ncu --target-processes all --graph-profiling node \
+    --kernel-name regex:'update_first_sweep|prolong_sweep_dot|fused_apply_kernel|restrict_kernel' --launch-skip 40 --launch-count 8 "${secs[@]}" \
+    taskdycore run "${tg[@]}" "${g128[@]}" "${mg[@]}" --set time.steps=3 --out "$res/ncu_s10_run" > "$res/ncu_s10_solver.txt" 2>&1
+  echo "ncu solver exit $?"; grep -E "$keys" "$res/ncu_s10_solver.txt" | head -150
+  # The fused apply at 256^3 through the elliptic bench (line-preconditioned PCG, same kernel).
+  STARPU_NCPU=0 timeout 240 ncu --target-processes all --kernel-name regex:'fused_apply_kernel' --launch-skip 10 --launch-count 2 "${secs[@]}" \
+    taskdycore bench elliptic --grid 256x256x256 --iterations 10 --repeat 1 --csr off --tolerances off > "$res/ncu_s10_apply.txt" 2>&1
+  echo "ncu apply exit $?"; grep -E "$keys" "$res/ncu_s10_apply.txt" | head -60
 fi
 if want ncu_mpdata && command -v ncu >/dev/null; then
   # The MPDATA kernels of the direct runner (same kernels as the graph, launched back to back).

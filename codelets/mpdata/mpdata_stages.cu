@@ -1,3 +1,5 @@
+#include <type_traits>
+
 #include "../common/cuda_check.hpp"
 #include "mpdata_stages.hpp"
 
@@ -24,19 +26,30 @@ dim3 grid_shape(const Cells& s, Box box) {
   return dim3((box.width() + b.x - 1) / b.x, (box.height() + b.y - 1) / b.y, s.L.nz);
 }
 
-template <class D>
+// The gauge option (linear: the infinite gauge) is a template argument, so that a kernel carries no
+// run-time branch for the other gauge (its ratio divisions cost registers and occupancy even when
+// skipped). The same arithmetic, so the same bits.
+template <class F>
+void with_gauge(bool linear, F&& f) {
+  if (linear)
+    f(std::true_type{});
+  else
+    f(std::false_type{});
+}
+
+template <class D, bool linear>
 __global__ void upwind_kernel(Cells s, Box box, const double* psi, const double* c1, const double* c2,
-                              const double* c3, D density, double* out, bool linear) {
+                              const double* c3, D density, double* out) {
   const CellIndex c = cell_index(s, box);
   if (c.inside)
     out[s.L.at(c.i, c.j, c.k)] = upwind_cell(s.lids(c.k), s.at(psi, c.k), s.at(c1, c.k), s.at(c2, c.k), s.at(c3, c.k),
                                              density.at(s, c.k), c.i, c.j, linear);
 }
 
-template <class D>
+template <class D, bool linear>
 __global__ void limited_upwind_kernel(Cells s, Box box, const double* psi, const double* v1, const double* v2,
                                       const double* v3, const double* up, const double* down, D density,
-                                      double* out, bool linear) {
+                                      double* out) {
   const CellIndex c = cell_index(s, box);
   if (c.inside)
     out[s.L.at(c.i, c.j, c.k)] = limited_upwind_cell(s.lids(c.k), s.at(psi, c.k), s.at(v1, c.k), s.at(v2, c.k),
@@ -44,10 +57,11 @@ __global__ void limited_upwind_kernel(Cells s, Box box, const double* psi, const
                                                      c.j, linear);
 }
 
-template <class D>
+template <class D, bool iga>
 __global__ void antidiffusive_kernel(Cells s, Options o, Box box, const double* psi, const double* c1,
                                      const double* c2, const double* c3, D density, double* v1,
                                      double* v2, double* v3) {
+  o.iga = iga;
   const CellIndex c = cell_index(s, box);
   if (!c.inside) return;
   const FaceVelocity v = antidiffusive_faces(s.lids(c.k), o, s.at(psi, c.k), s.at(c1, c.k), s.at(c2, c.k), s.at(c3, c.k),
@@ -58,10 +72,11 @@ __global__ void antidiffusive_kernel(Cells s, Options o, Box box, const double* 
   v3[n] = v.z;
 }
 
-template <class D>
+template <class D, bool iga>
 __global__ void fct_beta_kernel(Cells s, Options o, Box box, const double* psi0, const double* psi1,
                                 const double* psi, const double* v1, const double* v2, const double* v3,
                                 D density, double* up, double* down) {
+  o.iga = iga;
   const CellIndex c = cell_index(s, box);
   if (!c.inside) return;
   const Beta b = fct_beta_cell(s.lids(c.k), o, s.at(psi0, c.k), s.at(psi1, c.k), s.at(psi, c.k), s.at(v1, c.k),
@@ -89,7 +104,9 @@ void upwind_cuda(const Cells& s, Box box, const double* psi, const double* c1, c
                  const double* c3, const double* g, double* out, bool linear, cudaStream_t st) {
   if (box.empty()) return;
   with_density(g, [&](auto d) {
-    upwind_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, box, psi, c1, c2, c3, d, out, linear);
+    with_gauge(linear, [&](auto lin) {
+      upwind_kernel<decltype(d), decltype(lin)::value><<<grid_shape(s, box), block_shape(), 0, st>>>(s, box, psi, c1, c2, c3, d, out);
+    });
   });
   TDC_CUDA_CHECK(cudaGetLastError());
 }
@@ -99,7 +116,10 @@ void limited_upwind_cuda(const Cells& s, Box box, const double* psi, const doubl
                          bool linear, cudaStream_t st) {
   if (box.empty()) return;
   with_density(g, [&](auto d) {
-    limited_upwind_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, box, psi, v1, v2, v3, up, down, d, out, linear);
+    with_gauge(linear, [&](auto lin) {
+      limited_upwind_kernel<decltype(d), decltype(lin)::value>
+          <<<grid_shape(s, box), block_shape(), 0, st>>>(s, box, psi, v1, v2, v3, up, down, d, out);
+    });
   });
   TDC_CUDA_CHECK(cudaGetLastError());
 }
@@ -109,7 +129,10 @@ void antidiffusive_cuda(const Cells& s, const Options& o, Box box, const double*
                         double* v3, cudaStream_t st) {
   if (box.empty()) return;
   with_density(g, [&](auto d) {
-    antidiffusive_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, o, box, psi, c1, c2, c3, d, v1, v2, v3);
+    with_gauge(o.iga, [&](auto iga) {
+      antidiffusive_kernel<decltype(d), decltype(iga)::value>
+          <<<grid_shape(s, box), block_shape(), 0, st>>>(s, o, box, psi, c1, c2, c3, d, v1, v2, v3);
+    });
   });
   TDC_CUDA_CHECK(cudaGetLastError());
 }
@@ -119,7 +142,10 @@ void fct_beta_cuda(const Cells& s, const Options& o, Box box, const double* psi0
                    const double* g, double* up, double* down, cudaStream_t st) {
   if (box.empty()) return;
   with_density(g, [&](auto d) {
-    fct_beta_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, o, box, psi0, psi1, psi, v1, v2, v3, d, up, down);
+    with_gauge(o.iga, [&](auto iga) {
+      fct_beta_kernel<decltype(d), decltype(iga)::value>
+          <<<grid_shape(s, box), block_shape(), 0, st>>>(s, o, box, psi0, psi1, psi, v1, v2, v3, d, up, down);
+    });
   });
   TDC_CUDA_CHECK(cudaGetLastError());
 }
