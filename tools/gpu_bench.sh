@@ -381,14 +381,34 @@ if want session10; then
   run s10_tg128 STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${mg[@]}"
   dycore_summary s10_bubble128 s10_tg128
 fi
+if want session10_apply; then
+  mg_runs
+  # Session 10: variants carried beside this build, A/B/C in one call: bin/taskdycore_v1 (pcg_fused_apply
+  # as a block per group, gated) and bin/taskdycore_base (the session-9 build).
+  for round in 1 2; do
+    for exe in taskdycore taskdycore_v1 taskdycore_base; do
+      command -v $exe >/dev/null || continue
+      tag=${exe#taskdycore}; tag=${tag:-_new}
+      TDC_EXE=$exe run s10a_tg256${tag}_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
+      dycore_summary s10a_tg256${tag}_$round
+    done
+  done
+  same_bits s10a_tg256_new_1 s10a_tg256_v1_1
+  TDC_EXE=taskdycore_v1 run s10a_tg256_trace_v1 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s10a_tg256_trace_v1"
+  for exe in taskdycore taskdycore_base; do
+    tag=${exe#taskdycore}; tag=${tag:-_new}
+    TDC_EXE=$exe bench s10a_fct$tag STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off
+  done
+fi
 if want ncu_session10 && command -v ncu >/dev/null; then
   mg_runs
   keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Ipc A|Stall|One or More Eligible|Block Limit'
   secs=(--section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats)
-  # The solver's finest-level kernels in the dynamical core at 128^3 (those in gated graphs profiled as nodes).
-  STARPU_NCPU=0 timeout 240 ncu --target-processes all --graph-profiling node \
-    --kernel-name regex:'update_first_sweep|prolong_sweep_dot|fused_apply_kernel|restrict_kernel' --launch-skip 40 --launch-count 8 "${secs[@]}" \
-    taskdycore run "${tg[@]}" "${g128[@]}" "${mg[@]}" --set time.steps=3 --out "$res/ncu_s10_run" > "$res/ncu_s10_solver.txt" 2>&1
+  # The solver's kernels in the dynamical core at 256^3, launched directly (ncu cannot profile kernels
+  # inside graphs with conditional nodes).
+  TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 300 ncu --target-processes all \
+    --kernel-name regex:'update_first_sweep|prolong_sweep_dot|fused_apply_kernel' --launch-skip 3 --launch-count 6 "${secs[@]}" \
+    taskdycore run "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=2 --out "$res/ncu_s10_run" > "$res/ncu_s10_solver.txt" 2>&1
   echo "ncu solver exit $?"; grep -E "$keys" "$res/ncu_s10_solver.txt" | head -150
   # The fused apply at 256^3 through the elliptic bench (line-preconditioned PCG, same kernel).
   STARPU_NCPU=0 timeout 240 ncu --target-processes all --kernel-name regex:'fused_apply_kernel' --launch-skip 10 --launch-count 2 "${secs[@]}" \

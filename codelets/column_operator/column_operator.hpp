@@ -41,8 +41,11 @@ enum LevelVector : int {
 
 TDC_HD double coef(const double* c, int vec, int nz, int k) { return c[vec * nz + k]; }
 
-// y at cell (i, j, k) of a field read through x_at(i, j, k) (any index within h.h of the interior
-// horizontally; levels as the z rule gives them), so that a kernel can form x on the fly.
+// y at cell (i, j, k) of a field read through x_at(di, dj, kk), the value at (i + di, j + dj, kk) with
+// di, dj in {0, +-h.h} (horizontally within h.h of the interior; levels as the z rule gives them), so
+// that a kernel can form x on the fly. Offsets rather than indices: an accessor forms each address
+// from the cell's own, and the literal 0 of most calls folds away (index arithmetic, not the values,
+// bounded the fused multigrid sweeps on the GPU).
 template <class X>
 TDC_HD double apply_cell_from(const TileLayout& L, const ColumnCouplings& h, const double* c, int i, int j, int k,
                               X&& x_at) {
@@ -52,16 +55,26 @@ TDC_HD double apply_cell_from(const TileLayout& L, const ColumnCouplings& h, con
                               : (h.z_wrap == kWrapPeriodic ? k + h.s - nz : h.z_wrap == kWrapMirror ? 2 * nz - 1 - (k + h.s) : k);
   const int kd = k >= h.s ? k - h.s
                           : (h.z_wrap == kWrapPeriodic ? k - h.s + nz : h.z_wrap == kWrapMirror ? h.s - k - 1 : k);
-  const double v = coef(c, kC0, nz, k) * x_at(i, j, k) + coef(c, kCb, nz, k) * x_at(i, j, ku) +
-                   coef(c, kCc, nz, k) * x_at(i, j, kd) + h.ae * x_at(i + h.h, j, k) + h.aw * x_at(i - h.h, j, k) +
-                   h.an * x_at(i, j + h.h, k) + h.as * x_at(i, j - h.h, k);
+  const double v = coef(c, kC0, nz, k) * x_at(0, 0, k) + coef(c, kCb, nz, k) * x_at(0, 0, ku) +
+                   coef(c, kCc, nz, k) * x_at(0, 0, kd) + h.ae * x_at(h.h, 0, k) + h.aw * x_at(-h.h, 0, k) +
+                   h.an * x_at(0, h.h, k) + h.as * x_at(0, -h.h, k);
   return v * coef(c, kD, nz, k);
 }
+
+// An array's accessor for apply_cell_from at cell (i, j, k) (x with a valid halo).
+struct ArrayAt {
+  const double* x;
+  std::ptrdiff_t o, plane;
+  int sx, k;
+  TDC_HD ArrayAt(const TileLayout& L, const double* a, int i, int j, int kc)
+      : x(a), o(L.at(i, j, kc)), plane(L.plane()), sx(L.sx()), k(kc) {}
+  TDC_HD double operator()(int di, int dj, int kk) const { return x[o + (di + dj * sx) + plane * (kk - k)]; }
+};
 
 // y at cell (i, j, k) of x; x must hold valid halo cells (width >= h.h).
 TDC_HD double apply_cell(const TileLayout& L, const ColumnCouplings& h, const double* c, const double* x, int i,
                          int j, int k) {
-  return apply_cell_from(L, h, c, i, j, k, [&](int a, int b, int kk) { return x[L.at(a, b, kk)]; });
+  return apply_cell_from(L, h, c, i, j, k, ArrayAt(L, x, i, j, k));
 }
 
 // Fills the Thomas vectors (kInvAd, kCprime, kInvPivot, kPhi) from kC0, kCb, kCc and kD, for columns of

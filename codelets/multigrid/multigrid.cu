@@ -75,18 +75,15 @@ __global__ void __launch_bounds__(kSumGroup)
   const long cells = cell_items(F), item = long(blockIdx.x) * kSumGroup + threadIdx.x;
   Sums<2> sums{};
   double r_max = 0.0;
+  ChunkCells at(F, item);
 #pragma unroll
-  for (int c = 0; c < kCellsPerItem; ++c) {
-    const long cell = chunk_cell(item, c);
-    if (cell < cells) {
-      int i, j, k;
-      cell_of_item(F, cell, i, j, k);
-      const std::ptrdiff_t o = F.at(i, j, k);
-      const double zv = prolong_sweep_cell(F, C, h, coef, omega, r, s, zc, i, j, k);
+  for (int c = 0; c < kCellsPerItem; ++c, at.next())
+    if (chunk_cell(item, c) < cells) {
+      const std::ptrdiff_t o = F.at(at.i, at.j, at.k);
+      const double zv = prolong_sweep_cell(F, C, h, coef, omega, r, s, zc, at.i, at.j, at.k);
       z[o] = zv;
       dot_partial_add(sums, r_max, r[o], r[o], zv);
     }
-  }
   block_reduce_store(sums, groups);
   block_max_store(r_max, group_max + blockIdx.x);
 }

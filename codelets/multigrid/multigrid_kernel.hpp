@@ -51,16 +51,16 @@ TDC_HD double jacobi_first(const double* c, int nz, int k, double omega, double 
   return omega * r / operator_diagonal(c, nz, k);
 }
 
-// One damped Jacobi sweep: z_out = z + omega (r - A z) / diag, z read through z_at(i, j, k).
+// One damped Jacobi sweep: z_out = z + omega (r - A z) / diag, z read through apply_cell_from's z_at.
 template <class Z>
 TDC_HD double jacobi_from(const TileLayout& L, const ColumnCouplings& h, const double* c, double omega,
                           const double* r, int i, int j, int k, Z&& z_at) {
-  return z_at(i, j, k) + omega * (r[L.at(i, j, k)] - apply_cell_from(L, h, c, i, j, k, z_at)) / operator_diagonal(c, L.nz, k);
+  return z_at(0, 0, k) + omega * (r[L.at(i, j, k)] - apply_cell_from(L, h, c, i, j, k, z_at)) / operator_diagonal(c, L.nz, k);
 }
 // The same with z an array with a valid halo.
 TDC_HD double jacobi_cell(const TileLayout& L, const ColumnCouplings& h, const double* c, double omega,
                           const double* r, const double* z, int i, int j, int k) {
-  return jacobi_from(L, h, c, omega, r, i, j, k, [&](int a, int b, int kk) { return z[L.at(a, b, kk)]; });
+  return jacobi_from(L, h, c, omega, r, i, j, k, ArrayAt(L, z, i, j, k));
 }
 
 // The restricted residual at coarse cell (I, J, K): the mean of r - A z over its 8 fine cells, summed in
@@ -73,7 +73,8 @@ TDC_HD double restrict_residual_from(const TileLayout& F, const ColumnCouplings&
     for (int by = 0; by < 2; ++by)
       for (int bx = 0; bx < 2; ++bx) {
         const int i = fine_of_coarse(I, h.h, bx), j = fine_of_coarse(J, h.h, by), k = fine_of_coarse(K, h.s, bz);
-        sum += r[F.at(i, j, k)] - apply_cell_from(F, h, c, i, j, k, z_at);
+        sum += r[F.at(i, j, k)] -
+               apply_cell_from(F, h, c, i, j, k, [&](int di, int dj, int kk) { return z_at(i + di, j + dj, kk); });
       }
   return 0.125 * sum;
 }
@@ -97,11 +98,16 @@ TDC_HD double restrict_periodic_cell(const TileLayout& F, const ColumnCouplings&
 }
 
 // jacobi_cell on s + P z_c (prolong_add's sum, formed on the fly; ghosts at their periodic images).
+// Addresses go from the cell's own: a neighbour along x or y changes one fine and one coarse index.
 TDC_HD double prolong_sweep_cell(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* c,
                                  double omega, const double* r, const double* s, const double* zc, int i, int j, int k) {
-  auto z_at = [&](int a, int b, int kk) {
-    const int ia = periodic_image(a, F.nx), jb = periodic_image(b, F.ny);
-    return s[F.at(ia, jb, kk)] + zc[C.at(coarse_of_fine(ia, h.h), coarse_of_fine(jb, h.h), coarse_of_fine(kk, h.s))];
+  const int ci = coarse_of_fine(i, h.h), cj = coarse_of_fine(j, h.h);
+  const std::ptrdiff_t of = F.at(i, j, k), oc = C.at(ci, cj, 0);
+  auto z_at = [&](int di, int dj, int kk) {
+    const int ia = di == 0 ? i : periodic_image(i + di, F.nx), jb = dj == 0 ? j : periodic_image(j + dj, F.ny);
+    const int ca = di == 0 ? ci : coarse_of_fine(ia, h.h), cb = dj == 0 ? cj : coarse_of_fine(jb, h.h);
+    return s[of + ((ia - i) + (jb - j) * F.sx()) + F.plane() * (kk - k)] +
+           zc[oc + ((ca - ci) + (cb - cj) * C.sx()) + C.plane() * coarse_of_fine(kk, h.s)];
   };
   return jacobi_from(F, h, c, omega, r, i, j, k, z_at);
 }
