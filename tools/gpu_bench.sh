@@ -400,6 +400,30 @@ if want session10_apply; then
     TDC_EXE=$exe bench s10a_fct$tag STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off
   done
 fi
+if want session10_split; then
+  mg_runs
+  # Session 10: bin/taskdycore_split (the PCG step's last finest sweep as prolong_add + a Jacobi sweep
+  # reading periodic images, instead of the prolongation formed per neighbour) against this build
+  # and bin/taskdycore_base, alternating, in one call.
+  for round in 1 2; do
+    for exe in taskdycore taskdycore_split taskdycore_base; do
+      command -v $exe >/dev/null || continue
+      tag=${exe#taskdycore}; tag=${tag:-_new}
+      TDC_EXE=$exe run s10s_tg256${tag}_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
+      dycore_summary s10s_tg256${tag}_$round
+    done
+  done
+  same_bits s10s_tg256_new_1 s10s_tg256_split_1
+  same_bits s10s_tg256_new_1 s10s_tg256_base_1
+  if command -v ncu >/dev/null && command -v taskdycore_split >/dev/null; then
+    secs=(--section SpeedOfLight --section Occupancy --section LaunchStats --section SchedulerStats)
+    TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 200 ncu --target-processes all \
+      --kernel-name regex:'prolong_kernel|prolong_sweep_dot' --launch-skip 12 --launch-count 6 "${secs[@]}" \
+      taskdycore_split run "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=1 --out "$res/ncu_split_run" > "$res/ncu_split.txt" 2>&1
+    echo "ncu split exit $?"
+    grep -E "^  [a-z_ ]*unnamed|Duration|DRAM Through|Registers Per|Achieved Occ|Compute \(SM\)" "$res/ncu_split.txt" | sed -E 's/\(TileLayout.*\) \(/ (/; s/, Context.*//' | awk '/unnamed/{printf "\n%s", $0; next}{printf " | %s %s", $1" "$2, $NF}'; echo
+  fi
+fi
 if want ncu_session10 && command -v ncu >/dev/null; then
   mg_runs
   keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Ipc A|Stall|One or More Eligible|Block Limit'
