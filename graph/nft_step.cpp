@@ -30,7 +30,7 @@ NftStepGraph::NftStepGraph(const Decomposition& d, int rank, const Grid& g, cons
 
 int NftStepGraph::tasks_per_tile() const {
   // advector, copies, gradients, divergence, MPDATA and the exchanges, plus the solver's iterations.
-  return 46 + (s_.extrapolate_pressure ? 3 : 0) + solver_->tasks_per_iteration() * s_.solver_budget;
+  return 46 + (s_.extrapolate_pressure ? 3 : 0) + (s_.diffusivity > 0.0 ? 6 : 0) + solver_->tasks_per_iteration() * s_.solver_budget;
 }
 
 void NftStepGraph::submit_step(const NftFields& f, long n) {
@@ -66,6 +66,15 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
     const starpu_data_handle_t v[3] = {f.vel[0][now]->handle(t), f.vel[1][now]->handle(t), f.vel[2][now]->handle(t)};
     insert_pressure_gradient(half_gradient, f.p->handle(t), v, kPrioHalo);
     if (theta) insert_buoyancy(half_buoyancy, f.theta[now]->handle(t), v[2], kPrioHalo);
+  }
+  if (theta && s_.diffusivity > 0.0) {  // after the buoyancy half above has read theta'^n
+    const DiffusionArgs diff{L, s_.diffusivity * s_.dt * 4.0 * gx_ * gx_, s_.diffusivity * s_.dt * 4.0 * gy_ * gy_,
+                             s_.diffusivity * s_.dt * 4.0 * gz_ * gz_, s_.zb};
+    for (int t = 0; t < d_.tiles(); ++t) {
+      insert_snapshot_copy(f.theta[now]->handle(t), f.theta_old->handle(t), kPrioBody);
+      insert_scalar_diffusion(diff, f.theta_old->handle(t), f.theta[now]->handle(t), kPrioHalo);
+    }
+    submit_halo_exchange(d_, *f.theta[now], *f.theta_strips);
   }
   for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f.vel[q][now], *f.vel_strips[q]);
   for (int q = 0; q < 3; ++q) {

@@ -5,7 +5,8 @@
 //   viscous_diffusion  v~ = v^n + dt nu Lap(v^n)               (optional, explicit, first order)
 //   pressure_gradient  v~ = v~ - dt/2 G(p^n)                   (the explicit half of the forcing)
 //   buoyancy           w~ = w~ + dt/2 b theta'^n               (b = g / theta_0; with theta' only)
-//   MPDATA x 3 (+1)    v^ = ADV(v~, c), theta'^(n+1) = ADV(theta'^n, c)   (graph/mpdata_graph)
+//   scalar_diffusion   theta'~ = theta'^n + dt kappa Lap(theta'^n)  (optional, explicit, first order)
+//   MPDATA x 3 (+1)    v^ = ADV(v~, c), theta'^(n+1) = ADV(theta'~, c)   (graph/mpdata_graph)
 //   buoyancy           w^ = w^ + dt/2 b theta'^(n+1)           (the implicit half, known already)
 //   divergence         f = -(2/dt) D(v^)
 //   GCR / PCG          -L p^(n+1) = f, laplc with the line preconditioner, from p^n, at most
@@ -29,6 +30,7 @@ struct NftFields {
   TiledField *p, *rhs;     // pressure (kept as the next first guess) and the solver's right-hand side
   TiledField *p_old, *p_tmp;  // p^(n-1) and a copy of p^n, for the extrapolated first guess (else null)
   TiledField* theta[2];    // theta' (double buffer like vel), or null without buoyancy
+  TiledField* theta_old;   // theta'^n for the explicit diffusion (null without it)
   TileStrips* vel_strips[3];
   TileStrips* theta_strips;
   TileStrips* c_strips[3];
@@ -41,6 +43,7 @@ struct NftSettings {
   KrylovSettings solver;
   int solver_budget = 50;  // iterations submitted per step (the solve stops earlier at the tolerance)
   double viscosity = 0.0;  // nu: explicit viscous term nu Lap(v^n) (0: inviscid, implicit LES)
+  double diffusivity = 0.0;  // kappa: explicit diffusion of theta', kappa Lap(theta'^n) (0: none)
   bool extrapolate_pressure = false;  // first guess 2 p^n - p^(n-1) instead of p^n
   double buoyancy = 0.0;   // b = g / theta_0 (0: no theta')
   ZBoundary zb = ZBoundary::Periodic;

@@ -31,6 +31,7 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   const bool bubble = c.initial == InitialState::ThermalBubble;
   c.velocity = r.number("case.velocity", c.velocity);
   c.viscosity = r.number("physics.viscosity", c.viscosity);
+  c.diffusivity = r.number("physics.diffusivity", c.diffusivity);
   c.gravity = r.number("physics.gravity", c.gravity);
   c.theta0 = r.number("physics.theta0", c.theta0);
   c.bubble.amplitude = r.number("bubble.amplitude", c.bubble.amplitude);
@@ -109,11 +110,17 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
             "the bubble must lie inside the domain in z");
   }
   require(c.viscosity >= 0, "physics.viscosity", "must be zero (inviscid) or positive");
-  {  // explicit diffusion is stable for nu dt (1/dx^2 + 1/dy^2 + 1/dz^2) <= 1/2
+  require(c.diffusivity >= 0, "physics.diffusivity", "must be zero (none) or positive");
+  require(c.diffusivity == 0 || bubble, "physics.diffusivity",
+          "diffuses theta', which only the thermal_bubble case carries");
+  for (const auto& [key, coefficient] : {std::pair<const char*, double>{"physics.viscosity", c.viscosity},
+                                         std::pair<const char*, double>{"physics.diffusivity", c.diffusivity}}) {
+    // explicit diffusion is stable for nu dt (1/dx^2 + 1/dy^2 + 1/dz^2) <= 1/2
     const double dx = c.grid.lx / c.grid.nx, dy = c.grid.ly / c.grid.ny, dz = c.grid.lz / c.grid.nz;
-    const double number = c.viscosity * c.dt * (1 / (dx * dx) + 1 / (dy * dy) + 1 / (dz * dz));
-    require(number <= 0.5, "physics.viscosity",
-            "explicit diffusion is unstable: nu dt (1/dx^2 + 1/dy^2 + 1/dz^2) = " + std::to_string(number) + " > 0.5");
+    const double number = coefficient * c.dt * (1 / (dx * dx) + 1 / (dy * dy) + 1 / (dz * dz));
+    require(number <= 0.5, key,
+            "explicit diffusion is unstable: " + std::string(key) + " dt (1/dx^2 + 1/dy^2 + 1/dz^2) = " +
+                std::to_string(number) + " > 0.5");
   }
   const double courant = (bubble ? 0.0 : c.velocity) * c.dt *
                          (1.0 / (c.grid.lx / c.grid.nx) + 1.0 / (c.grid.ly / c.grid.ny) +
@@ -205,6 +212,7 @@ std::vector<std::pair<std::string, std::string>> dycore_trajectory_fingerprint(c
         {"bubble.x", num(c.bubble.x)},         {"bubble.y", num(c.bubble.y)},
         {"bubble.z", num(c.bubble.z)}};
     f.insert(f.end(), std::begin(bubble), std::end(bubble));
+    if (c.diffusivity > 0) f.push_back({"physics.diffusivity", num(c.diffusivity)});  // absent: 0 (older checkpoints)
   }
   return f;
 }

@@ -34,6 +34,7 @@ struct DycoreConfig {
   int steps = 100;
   double velocity = 1.0;             // Taylor-Green amplitude V0 (the bubble starts at rest)
   double viscosity = 0.0;            // nu (0: inviscid); Re = V0 L / nu with L = lx / (2 pi)
+  double diffusivity = 0.0;          // kappa of theta' (0: none; the thermal bubble only), m^2 s^-1
   double gravity = 9.81;             // g, m s^-2 (buoyancy g theta' / theta_0)
   double theta0 = 300.0;             // theta_0, K, of the neutrally stratified reference state
   BubbleSettings bubble;

@@ -24,6 +24,7 @@ NftSettings settings_of(const DycoreConfig& c) {
   s.solver = c.solver;
   s.solver_budget = c.solver_budget;
   s.viscosity = c.viscosity;
+  s.diffusivity = c.diffusivity;
   s.extrapolate_pressure = c.extrapolate_pressure;
   s.zb = c.z_boundary;
   s.buoyancy = c.initial == InitialState::ThermalBubble ? c.gravity / c.theta0 : 0.0;
@@ -84,6 +85,7 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
     f_.theta[0] = field("theta");
     f_.theta[1] = field("theta");
     f_.theta_strips = strips();
+    if (cfg.diffusivity > 0.0) f_.theta_old = field("theta");
   }
   graph_ = std::make_unique<NftStepGraph>(d_, rank, cfg.grid, settings_of(cfg));
 

@@ -374,6 +374,7 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
     j["validation"]["dissipation_peak"]["relative_difference"] = (peak - 0.0127) / 0.0127;
   }
   j["viscosity"] = cfg.viscosity;
+  j["diffusivity"] = cfg.diffusivity;
   nlohmann::json courant = nlohmann::json::array(), l1 = courant, l2 = courant, linf = courant;
   for (const auto& r : records) {
     courant.push_back(r.max_courant);

@@ -4,24 +4,35 @@
 namespace tdc {
 namespace {
 
+template <int N>
 struct Fields {
-  const double* src[3];
-  double* dst[3];
+  const double* src[N];
+  double* dst[N];
+  double parity[N];
 };
 
-__global__ void diffusion_kernel(DiffusionArgs a, Fields f) {
+template <int N>
+__global__ void diffusion_kernel(DiffusionArgs a, Fields<N> f) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y, k = blockIdx.z;
   if (i >= a.L.nx || j >= a.L.ny) return;
   const std::ptrdiff_t o = a.L.at(i, j, k);
-  for (int q = 0; q < 3; ++q) f.dst[q][o] = f.dst[q][o] + laplacian_term(a, f.src[q], i, j, k, q == 2 ? -1.0 : 1.0);
+  for (int q = 0; q < N; ++q) f.dst[q][o] = f.dst[q][o] + laplacian_term(a, f.src[q], i, j, k, f.parity[q]);
+}
+
+template <int N>
+void launch(const DiffusionArgs& a, const Fields<N>& f, cudaStream_t s) {
+  diffusion_kernel<N><<<dim3((a.L.nx + 31) / 32, (a.L.ny + 7) / 8, a.L.nz), dim3(32, 8), 0, s>>>(a, f);
+  TDC_CUDA_CHECK(cudaGetLastError());
 }
 
 }  // namespace
 
 void viscous_diffusion_cuda(const DiffusionArgs& a, const double* const src[3], double* const dst[3], cudaStream_t s) {
-  const Fields f{{src[0], src[1], src[2]}, {dst[0], dst[1], dst[2]}};
-  diffusion_kernel<<<dim3((a.L.nx + 31) / 32, (a.L.ny + 7) / 8, a.L.nz), dim3(32, 8), 0, s>>>(a, f);
-  TDC_CUDA_CHECK(cudaGetLastError());
+  launch(a, Fields<3>{{src[0], src[1], src[2]}, {dst[0], dst[1], dst[2]}, {1.0, 1.0, -1.0}}, s);
+}
+
+void scalar_diffusion_cuda(const DiffusionArgs& a, const double* src, double* dst, cudaStream_t s) {
+  launch(a, Fields<1>{{src}, {dst}, {1.0}}, s);
 }
 
 }  // namespace tdc

@@ -2,7 +2,8 @@
 // 7-point Laplacian of the cell-centred field. The explicit, first-order viscous term of the NFT
 // step: v_src is v^n (a copy with a valid ghost ring), v the field being forced. Periodic columns
 // wrap; rigid free-slip lids mirror u and v (no vertical shear at the lid) and w with its sign
-// flipped (no flow through the lid).
+// flipped (no flow through the lid). scalar_diffusion is the same term for one scalar (theta', kappa
+// for nu), even about the lids: insulating lids, so the scalar's total is kept.
 #pragma once
 #include "../common/tile_layout.hpp"
 
@@ -31,8 +32,10 @@ TDC_HD double laplacian_term(const DiffusionArgs& a, const double* s, int i, int
 }
 
 void viscous_diffusion_cpu(const DiffusionArgs& a, const double* const src[3], double* const dst[3]);
+void scalar_diffusion_cpu(const DiffusionArgs& a, const double* src, double* dst);
 #if defined(TASKDYCORE_HAVE_CUDA)
 void viscous_diffusion_cuda(const DiffusionArgs& a, const double* const src[3], double* const dst[3], cudaStream_t s);
+void scalar_diffusion_cuda(const DiffusionArgs& a, const double* src, double* dst, cudaStream_t s);
 #endif
 
 }  // namespace tdc

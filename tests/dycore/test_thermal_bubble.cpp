@@ -2,12 +2,14 @@
 // round-off (MPDATA is conservative, the lids carry no flux), the bubble rises, every step leaves the
 // velocity free of centred divergence to the tolerance, the mirror symmetries of the initial state are
 // kept to round-off, the energy budget KE + PE closes at second order in dx, and the result is bitwise
-// the same for any tile layout.
+// the same for any tile layout. With a diffusivity and no gravity, theta' follows the explicit heat
+// equation and nothing else.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 
+#include "codelets/viscous_diffusion/viscous_diffusion_kernel.hpp"
 #include "src/dycore_config.hpp"
 #include "src/dycore_run.hpp"
 #include "tests/model/model_fixture.hpp"
@@ -91,6 +93,84 @@ TEST(ThermalBubble, EnergyBudgetClosesAtSecondOrder) {
   EXPECT_LT(e32, 0.1);
 }
 
+// The initial bubble on a single 32^3 tile (ghost ring periodic): theta' = A cos^2(pi r / 2R), r < R.
+std::vector<double> bubble_field(const tdc::TileLayout& L, double centre_z) {
+  const double d = 2000.0 / 32, radius = 250.0, amplitude = 0.5;
+  std::vector<double> f(L.size());
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = -L.halo; j < L.ny + L.halo; ++j)
+      for (int i = -L.halo; i < L.nx + L.halo; ++i) {
+        const int gi = (i + L.nx) % L.nx, gj = (j + L.ny) % L.ny;
+        const double x = (gi + 0.5) * d - 1000.0, y = (gj + 0.5) * d - 1000.0, z = (k + 0.5) * d - centre_z;
+        const double r = std::sqrt(x * x + y * y + z * z) / radius, c = std::cos(0.5 * M_PI * r);
+        f[L.at(i, j, k)] = r < 1.0 ? amplitude * c * c : 0.0;
+      }
+  return f;
+}
+
+TEST(ThermalBubble, DiffusivityAtRestIsTheExplicitHeatEquation) {
+  // No gravity: nothing moves, MPDATA with zero Courant numbers returns its input, and theta' only
+  // diffuses: the model's max theta' after each 4 steps must be the host's 4 explicit steps of the
+  // compact Laplacian (kappa dt / dx^2 = 0.1024 per direction), bit for bit; the heat content is kept
+  // (insulating lids), the centroid stays on the bubble's centre plane, the peak falls.
+  const double kappa = 200.0, f = kappa * 2.0 / (62.5 * 62.5);
+  const auto j = run({"physics.gravity=0.0", "physics.diffusivity=200.0", "bubble.z=1000.0", "time.steps=12",
+                      "diagnostics.interval=4"});
+  const auto tiled = run({"physics.gravity=0.0", "physics.diffusivity=200.0", "bubble.z=1000.0", "time.steps=12",
+                          "diagnostics.interval=4", "tiles.x=2", "tiles.y=2"});
+  if (tdc_test::g_runtime->rank() != 0) return;
+  const auto& v = j["validation"];
+  const auto tmax = v["rise_height"]["theta_max"].get<std::vector<double>>();
+  ASSERT_EQ(tmax.size(), 4u);
+  const tdc::TileLayout L{32, 32, 32, 1};
+  std::vector<double> theta = bubble_field(L, 1000.0);
+  for (std::size_t rec = 0; rec < tmax.size(); ++rec) {
+    double peak = 0;
+    for (int k = 0; k < L.nz; ++k)
+      for (int jj = 0; jj < L.ny; ++jj)
+        for (int i = 0; i < L.nx; ++i) peak = std::max(peak, theta[L.at(i, jj, k)]);
+    EXPECT_EQ(tmax[rec], peak) << "record " << rec;
+    if (rec > 0) EXPECT_LT(tmax[rec], tmax[rec - 1]);
+    for (int step = 0; step < 4; ++step) {
+      std::vector<double> next = theta;
+      tdc::scalar_diffusion_cpu(tdc::DiffusionArgs{L, f, f, f, tdc::ZBoundary::Rigid}, theta.data(), next.data());
+      for (int k = 0; k < L.nz; ++k)  // the periodic ghost ring, as the halo exchange leaves it
+        for (int jj = -1; jj <= L.ny; ++jj)
+          for (int i = -1; i <= L.nx; ++i) next[L.at(i, jj, k)] = next[L.at((i + L.nx) % L.nx, (jj + L.ny) % L.ny, k)];
+      theta = next;
+    }
+  }
+  EXPECT_LT(v["theta_relative_change_max"].get<double>(), 1e-14);
+  for (double z : v["rise_height"]["centroid_z"].get<std::vector<double>>()) EXPECT_NEAR(z, 1000.0, 1e-9);
+  for (double e : v["kinetic_energy"]["value"].get<std::vector<double>>()) EXPECT_EQ(e, 0.0);
+  EXPECT_EQ(tiled["validation"]["rise_height"], v["rise_height"]);
+  // Control: without the diffusivity the peak stays where it was.
+  const auto still = run({"physics.gravity=0.0", "bubble.z=1000.0", "time.steps=4", "diagnostics.interval=4"});
+  const auto kept = still["validation"]["rise_height"]["theta_max"].get<std::vector<double>>();
+  EXPECT_EQ(kept.front(), kept.back());
+}
+
+TEST(ThermalBubble, DiffusivityKeepsTheHeatAndTheRise) {
+  // With gravity: the bubble still rises and keeps its heat; diffusion broadens it (lower peak) and
+  // changes the rise; bitwise the same for any tiles.
+  const auto plain = run();
+  const auto j = run({"physics.diffusivity=100.0"});
+  const auto tiled = run({"physics.diffusivity=100.0", "tiles.x=2", "tiles.y=4"});
+  if (tdc_test::g_runtime->rank() != 0) return;
+  const auto& v = j["validation"];
+  EXPECT_LT(v["theta_relative_change_max"].get<double>(), 1e-14);
+  const auto z = v["rise_height"]["centroid_z"].get<std::vector<double>>();
+  const auto z0 = plain["validation"]["rise_height"]["centroid_z"].get<std::vector<double>>();
+  EXPECT_GT(z.back() - z.front(), 0.0);
+  EXPECT_NE(z.back(), z0.back());
+  const auto t = v["rise_height"]["theta_max"].get<std::vector<double>>();
+  const auto t0 = plain["validation"]["rise_height"]["theta_max"].get<std::vector<double>>();
+  EXPECT_LT(t.back(), t0.back());
+  EXPECT_TRUE(j["solver"]["converged_every_step"].get<bool>());
+  EXPECT_EQ(tiled["velocity_checksum"], j["velocity_checksum"]);
+  EXPECT_EQ(tiled["validation"]["rise_height"], v["rise_height"]);
+}
+
 TEST(ThermalBubble, BitwiseIndependentOfTiles) {
   const auto ref = run({"time.steps=10"});
   const auto tiled = run({"time.steps=10", "tiles.x=2", "tiles.y=4"});
@@ -139,6 +219,19 @@ TEST(ThermalBubble, BadInputIsRefused) {
   EXPECT_THROW(cfg({pcg_mg[0], pcg_mg[1], "solver.multigrid_levels=6"}), tdc::ConfigError);  // 32^3 allows 5
   EXPECT_THROW(cfg({pcg_mg[0], pcg_mg[1], "solver.multigrid_omega=1.0"}), tdc::ConfigError);
   EXPECT_THROW(cfg({pcg_mg[0], pcg_mg[1], "tiles.x=8"}), tdc::ConfigError);  // 4-cell tiles: 2 cells on level 1, not a multiple of 4
+  auto refused_for = [&](std::vector<std::string> sets, const std::string& key) {
+    try {
+      cfg(sets);
+      ADD_FAILURE() << "accepted: " << sets.back();
+    } catch (const tdc::ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+    }
+  };
+  refused_for({"physics.diffusivity=-1.0"}, "physics.diffusivity");
+  refused_for({"physics.diffusivity=1000.0"}, "physics.diffusivity");  // 3 kappa dt / dx^2 = 1.5 > 1/2
+  refused_for({"case.initial=\"taylor_green\"", "grid.z_boundary=\"periodic\"", "grid.lx=6.283185307179586",
+               "grid.ly=6.283185307179586", "grid.lz=6.283185307179586", "time.dt=0.01", "physics.diffusivity=0.001"},
+              "physics.diffusivity");  // no theta' to diffuse
 }
 
 }  // namespace
