@@ -378,8 +378,9 @@ if want session10; then
     TDC_EXE=$exe bench s10_fct_iga_unit$tag STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off --iga on --density unit
   done
   run s10_bubble128 STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20
+  run s10_bubble128_kappa STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20 --set physics.diffusivity=5.0
   run s10_tg128 STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${mg[@]}"
-  dycore_summary s10_bubble128 s10_tg128
+  dycore_summary s10_bubble128 s10_bubble128_kappa s10_tg128
 fi
 if want session10_apply; then
   mg_runs
