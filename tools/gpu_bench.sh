@@ -230,6 +230,19 @@ mg_runs() {
   mg=(--set solver.preconditioner='"multigrid"' --set solver.max_iter=40)
   bub=(cases/thermal_bubble.toml --set output.fields=false --set output.checkpoint=false --set solver.method=pcg "${mg[@]}")
 }
+# TG 256^3 with each build carried in the bundle (the ones present), two alternating rounds: NAME_TAG_ROUND
+# (TAG: _new for this build, else the name's suffix).
+variant_rounds() {
+  local name=$1; shift
+  for round in 1 2; do
+    for exe in "$@"; do
+      command -v $exe >/dev/null || continue
+      tag=${exe#taskdycore}; tag=${tag:-_new}
+      TDC_EXE=$exe run ${name}${tag}_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
+      dycore_summary ${name}${tag}_$round
+    done
+  done
+}
 if want multigrid; then
   mg_runs
   # Session 5: solver.preconditioner = multigrid (PCG) against the line preconditioner, same runs.
@@ -362,15 +375,9 @@ if want session10; then
   # Session 10, A/B in one call against bin/taskdycore_base (the session-9 build): the fused PCG's
   # multigrid step as one task (update and sums inside the V-cycle's finest sweeps) and the MPDATA
   # stage kernels templated on the gauge. Same bits expected.
-  builds=(taskdycore); command -v taskdycore_base >/dev/null && builds+=(taskdycore_base)
-  for round in 1 2; do
-    for exe in "${builds[@]}"; do
-      tag=${exe#taskdycore}; tag=${tag:-_new}
-      TDC_EXE=$exe run s10_tg256${tag}_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
-      dycore_summary s10_tg256${tag}_$round
-    done
-  done
+  variant_rounds s10_tg256 taskdycore taskdycore_base
   same_bits s10_tg256_new_1 s10_tg256_base_1
+  builds=(taskdycore); command -v taskdycore_base >/dev/null && builds+=(taskdycore_base)
   for exe in "${builds[@]}"; do
     tag=${exe#taskdycore}; tag=${tag:-_new}
     TDC_EXE=$exe run s10_tg256_trace$tag STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s10_tg256_trace$tag"
@@ -386,14 +393,7 @@ if want session10_apply; then
   mg_runs
   # Session 10: variants carried beside this build, A/B/C in one call: bin/taskdycore_v1 (pcg_fused_apply
   # as a block per group, gated) and bin/taskdycore_base (the session-9 build).
-  for round in 1 2; do
-    for exe in taskdycore taskdycore_v1 taskdycore_base; do
-      command -v $exe >/dev/null || continue
-      tag=${exe#taskdycore}; tag=${tag:-_new}
-      TDC_EXE=$exe run s10a_tg256${tag}_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
-      dycore_summary s10a_tg256${tag}_$round
-    done
-  done
+  variant_rounds s10a_tg256 taskdycore taskdycore_v1 taskdycore_base
   same_bits s10a_tg256_new_1 s10a_tg256_v1_1
   TDC_EXE=taskdycore_v1 run s10a_tg256_trace_v1 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s10a_tg256_trace_v1"
   for exe in taskdycore taskdycore_base; do
@@ -406,14 +406,7 @@ if want session10_split; then
   # Session 10: bin/taskdycore_split (the PCG step's last finest sweep as prolong_add + a Jacobi sweep
   # reading periodic images, instead of the prolongation formed per neighbour) against this build
   # and bin/taskdycore_base, alternating, in one call.
-  for round in 1 2; do
-    for exe in taskdycore taskdycore_split taskdycore_base; do
-      command -v $exe >/dev/null || continue
-      tag=${exe#taskdycore}; tag=${tag:-_new}
-      TDC_EXE=$exe run s10s_tg256${tag}_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
-      dycore_summary s10s_tg256${tag}_$round
-    done
-  done
+  variant_rounds s10s_tg256 taskdycore taskdycore_split taskdycore_base
   same_bits s10s_tg256_new_1 s10s_tg256_split_1
   same_bits s10s_tg256_new_1 s10s_tg256_base_1
   if command -v ncu >/dev/null && command -v taskdycore_split >/dev/null; then
