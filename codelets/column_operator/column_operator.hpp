@@ -13,6 +13,8 @@
 // the lid, level -1-m for -1-m below, 2 nz-1-m above: laplc under rigid lids with p even about them).
 // The line preconditioner drops the wrapped and mirrored couplings.
 #pragma once
+#include <type_traits>
+
 #include "../common/tile_layout.hpp"
 
 namespace tdc {
@@ -59,6 +61,25 @@ TDC_HD double apply_cell_from(const TileLayout& L, const ColumnCouplings& h, con
                    coef(c, kCc, nz, k) * x_at(0, 0, kd) + h.ae * x_at(h.h, 0, k) + h.aw * x_at(-h.h, 0, k) +
                    h.an * x_at(0, h.h, k) + h.as * x_at(0, -h.h, k);
   return v * coef(c, kD, nz, k);
+}
+
+// The strides as compile-time constants where they take the usual values (laplc: 2 and 2; paper
+// 002's operator: 1 and 1), so that a kernel's index maps shift and offset by constants (the fused
+// multigrid sweeps were bound by index arithmetic). S = 0 keeps them as they come.
+template <int S>
+TDC_HD ColumnCouplings with_strides(ColumnCouplings h) {
+  if (S > 0) h.h = h.s = S;
+  return h;
+}
+// Calls f(std::integral_constant<int, S>) with the S that h's strides allow.
+template <class F>
+void with_stride_constant(const ColumnCouplings& h, F&& f) {
+  if (h.h == 2 && h.s == 2)
+    f(std::integral_constant<int, 2>{});
+  else if (h.h == 1 && h.s == 1)
+    f(std::integral_constant<int, 1>{});
+  else
+    f(std::integral_constant<int, 0>{});
 }
 
 // An array's accessor for apply_cell_from at cell (i, j, k) (x with a valid halo).

@@ -10,41 +10,48 @@ namespace {
 
 // A thread per cell (common/cell_loop.cuh), as elliptic_apply. Periodic: z's ghost cells are read at
 // their periodic images (the single-tile cycle) instead of from a halo copy.
-template <bool Periodic>
+template <bool Periodic, int S>
 __global__ void restrict_kernel(TileLayout F, TileLayout C, ColumnCouplings h, const double* __restrict__ coef,
                                 const double* __restrict__ st, int skip_from, const double* __restrict__ r,
                                 const double* __restrict__ z, double* __restrict__ rc) {
   if (solver_skips(st, skip_from)) return;
+  h = with_strides<S>(h);
   for_each_cell(C.nx, C.ny, [&](int I, int J, int K) {
     rc[C.at(I, J, K)] = Periodic ? restrict_periodic_cell(F, h, coef, r, z, I, J, K)
                                  : restrict_residual_cell(F, h, coef, r, z, I, J, K);
   });
 }
 
+template <int S>
 __global__ void prolong_kernel(TileLayout F, TileLayout C, ColumnCouplings h, const double* __restrict__ st, int skip_from,
                                const double* __restrict__ zc, double* __restrict__ z) {
   if (solver_skips(st, skip_from)) return;
+  h = with_strides<S>(h);
   for_each_cell(F.nx, F.ny, [&](int i, int j, int k) {
     z[F.at(i, j, k)] += zc[C.at(coarse_of_fine(i, h.h), coarse_of_fine(j, h.h), coarse_of_fine(k, h.s))];
   });
 }
 
+template <int S>
 __global__ void jacobi_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef,
                               const double* __restrict__ st, int skip_from, double omega, bool first,
                               const double* __restrict__ r, const double* __restrict__ z_in,
                               double* __restrict__ z_out) {
   if (solver_skips(st, skip_from)) return;
+  h = with_strides<S>(h);
   for_each_cell(L.nx, L.ny, [&](int i, int j, int k) {
     const std::ptrdiff_t o = L.at(i, j, k);
     z_out[o] = first ? jacobi_first(coef, L.nz, k, omega, r[o]) : jacobi_cell(L, h, coef, omega, r, z_in, i, j, k);
   });
 }
 
+template <int S>
 __global__ void prolong_sweep_kernel(TileLayout F, TileLayout C, ColumnCouplings h, const double* __restrict__ coef,
                                      const double* __restrict__ st, int skip_from, double omega,
                                      const double* __restrict__ r, const double* __restrict__ s,
                                      const double* __restrict__ zc, double* __restrict__ z) {
   if (solver_skips(st, skip_from)) return;
+  h = with_strides<S>(h);
   for_each_cell(F.nx, F.ny, [&](int i, int j, int k) {
     z[F.at(i, j, k)] = prolong_sweep_cell(F, C, h, coef, omega, r, s, zc, i, j, k);
   });
@@ -66,12 +73,14 @@ __global__ void update_first_sweep_kernel(TileLayout L, const double* __restrict
 
 // A block per group of dot_partial's chunked items, a thread per item (its kCellsPerItem cells in
 // order), then block_tree: the pairs of dot_partial's warp_group, so the same bits.
+template <int S>
 __global__ void __launch_bounds__(kSumGroup)
     prolong_sweep_dot_kernel(TileLayout F, TileLayout C, ColumnCouplings h, const double* __restrict__ coef,
                              const double* __restrict__ st, int skip_from, double omega, const double* __restrict__ r,
                              const double* __restrict__ s, const double* __restrict__ zc, double* __restrict__ z,
                              Sums<2>* groups, double* group_max) {
   if (solver_skips(st, skip_from)) return;
+  h = with_strides<S>(h);
   const long cells = cell_items(F), item = long(blockIdx.x) * kSumGroup + threadIdx.x;
   Sums<2> sums{};
   double r_max = 0.0;
@@ -103,43 +112,57 @@ void mg_prolong_sweep_dot_cuda(const TileLayout& F, const TileLayout& C, const C
   const long n = chunk_groups(F);
   auto* g = static_cast<Sums<2>*>(groups);
   auto* group_max = reinterpret_cast<double*>(g + n);  // dot_partial's scratch layout
-  prolong_sweep_dot_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(F, C, h, coef, st, skip_from, omega, r, s, zc, z, g,
-                                                                   group_max);
+  with_stride_constant(h, [&](auto S) {
+    prolong_sweep_dot_kernel<decltype(S)::value>
+        <<<unsigned(n), kSumGroup, 0, stream>>>(F, C, h, coef, st, skip_from, omega, r, s, zc, z, g, group_max);
+  });
   TDC_CUDA_CHECK(cudaGetLastError());
   finish_groups_cuda<2>(g, n, out, stream, st + state::kDone, double(skip_from), group_max, out + kMaxAbsAt);
 }
 
 void mg_restrict_residual_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef, const double* st,
                                int skip_from, const double* r, const double* z, double* rc, cudaStream_t stream) {
-  restrict_kernel<false><<<cell_grid(C.nx, C.ny, C.nz), cell_block(), 0, stream>>>(F, C, h, coef, st, skip_from, r, z, rc);
+  with_stride_constant(h, [&](auto S) {
+    restrict_kernel<false, decltype(S)::value>
+        <<<cell_grid(C.nx, C.ny, C.nz), cell_block(), 0, stream>>>(F, C, h, coef, st, skip_from, r, z, rc);
+  });
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 
 void mg_prolong_add_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* st, int skip_from,
                          const double* zc, double* z, cudaStream_t stream) {
-  prolong_kernel<<<cell_grid(F.nx, F.ny, F.nz), cell_block(), 0, stream>>>(F, C, h, st, skip_from, zc, z);
+  with_stride_constant(h, [&](auto S) {
+    prolong_kernel<decltype(S)::value><<<cell_grid(F.nx, F.ny, F.nz), cell_block(), 0, stream>>>(F, C, h, st, skip_from, zc, z);
+  });
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 
 void mg_jacobi_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st, int skip_from,
                     double omega, bool first, const double* r, const double* z_in, double* z_out, cudaStream_t stream) {
-  jacobi_kernel<<<cell_grid(L.nx, L.ny, L.nz), cell_block(), 0, stream>>>(L, h, coef, st, skip_from, omega, first, r,
-                                                                          z_in, z_out);
+  with_stride_constant(h, [&](auto S) {
+    jacobi_kernel<decltype(S)::value>
+        <<<cell_grid(L.nx, L.ny, L.nz), cell_block(), 0, stream>>>(L, h, coef, st, skip_from, omega, first, r, z_in, z_out);
+  });
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 
 void mg_restrict_periodic_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
                                const double* st, int skip_from, const double* r, const double* s, double* rc,
                                cudaStream_t stream) {
-  restrict_kernel<true><<<cell_grid(C.nx, C.ny, C.nz), cell_block(), 0, stream>>>(F, C, h, coef, st, skip_from, r, s, rc);
+  with_stride_constant(h, [&](auto S) {
+    restrict_kernel<true, decltype(S)::value>
+        <<<cell_grid(C.nx, C.ny, C.nz), cell_block(), 0, stream>>>(F, C, h, coef, st, skip_from, r, s, rc);
+  });
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 
 void mg_prolong_sweep_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
                            const double* st, int skip_from, double omega, const double* r, const double* s,
                            const double* zc, double* z, cudaStream_t stream) {
-  prolong_sweep_kernel<<<cell_grid(F.nx, F.ny, F.nz), cell_block(), 0, stream>>>(F, C, h, coef, st, skip_from, omega, r,
-                                                                                 s, zc, z);
+  with_stride_constant(h, [&](auto S) {
+    prolong_sweep_kernel<decltype(S)::value>
+        <<<cell_grid(F.nx, F.ny, F.nz), cell_block(), 0, stream>>>(F, C, h, coef, st, skip_from, omega, r, s, zc, z);
+  });
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 

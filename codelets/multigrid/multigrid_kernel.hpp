@@ -24,7 +24,7 @@ namespace tdc {
 // the fused passes map 7 neighbours per cell).
 TDC_HD int stride_log2(int h) {
 #if defined(__CUDA_ARCH__)
-  return __ffs(h) - 1;
+  return h == 2 ? 1 : h == 1 ? 0 : __ffs(h) - 1;  // the usual strides fold to constants (with_strides)
 #else
   return __builtin_ctz(unsigned(h));
 #endif

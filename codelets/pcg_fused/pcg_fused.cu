@@ -71,11 +71,13 @@ __global__ void fused_precon_kernel(TileLayout L, const double* __restrict__ coe
 // (fixed_order_sum.cuh's warp_group) held 8 runs per lane: 70 registers, 37.5 % occupancy, 2.05 TB/s
 // at 256^3; this form takes 40 registers (TG 256^3: 19.7-19.9 against 19.8-20.5 ms/step, same call).
 // Launched behind a gate (gated_graph.hpp): a skipped grid of one block per group costs one small kernel.
+template <int S>
 __global__ void __launch_bounds__(kSumGroup)
     fused_apply_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef, const double* __restrict__ st,
                        double* __restrict__ u, double* __restrict__ p, const double* __restrict__ z,
                        double* __restrict__ q, Sums<1>* groups) {
   if (solver_skips(st, 2)) return;
+  h = with_strides<S>(h);
   const double alpha = st[state::kAlpha], beta = st[state::kBeta];
   const bool finishing = st[state::kDone] >= 1.0;
   const long item = long(blockIdx.x) * kSumGroup + threadIdx.x;
@@ -116,7 +118,10 @@ void pcg_fused_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const d
   auto* g = static_cast<Sums<1>*>(groups);
   launch_gated(gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, u, p, z, q, groups), st + state::kDone,
                2.0, stream, [&](cudaStream_t capture) {
-                 fused_apply_kernel<<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, u, p, z, q, g);
+                 with_stride_constant(h, [&](auto S) {
+                   fused_apply_kernel<decltype(S)::value>
+                       <<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, u, p, z, q, g);
+                 });
                  TDC_CUDA_CHECK(cudaGetLastError());
                });
   finish_groups_cuda<1>(g, n, out, stream, st + state::kDone, 2.0);
