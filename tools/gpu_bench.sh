@@ -418,6 +418,23 @@ if want session10_split; then
     grep -E "^  [a-z_ ]*unnamed|Duration|DRAM Through|Registers Per|Achieved Occ|Compute \(SM\)" "$res/ncu_split.txt" | sed -E 's/\(TileLayout.*\) \(/ (/; s/, Context.*//' | awk '/unnamed/{printf "\n%s", $0; next}{printf " | %s %s", $1" "$2, $NF}'; echo
   fi
 fi
+if want session10_strides; then
+  mg_runs
+  # Session 10: the stride-constant kernels against bin/taskdycore_prev (the build before them) and
+  # bin/taskdycore_base (the session-9 build), alternating, in one call; then ncu of the finest sweeps.
+  variant_rounds s10c_tg256 taskdycore taskdycore_prev taskdycore_base
+  same_bits s10c_tg256_new_1 s10c_tg256_prev_1
+  same_bits s10c_tg256_new_1 s10c_tg256_base_1
+  run s10c_tg256_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s10c_tg256_trace"
+  if command -v ncu >/dev/null; then
+    secs=(--section SpeedOfLight --section Occupancy --section LaunchStats --section SchedulerStats)
+    TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 200 ncu --target-processes all \
+      --kernel-name regex:'update_first_sweep|restrict_kernel|prolong_sweep_dot|fused_apply_kernel' --launch-skip 6 --launch-count 8 "${secs[@]}" \
+      taskdycore run "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=1 --out "$res/ncu_strides_run" > "$res/ncu_strides.txt" 2>&1
+    echo "ncu strides exit $?"
+    grep -E "^  [a-z_ ]*unnamed|Duration|DRAM Through|Registers Per|Achieved Occ|Compute \(SM\)" "$res/ncu_strides.txt" | sed -E 's/\(TileLayout.*\) \(/ (/; s/, Context.*//' | awk '/unnamed/{printf "\n%s", $0; next}{printf " | %s %s", $1" "$2, $NF}'; echo
+  fi
+fi
 if want ncu_session10 && command -v ncu >/dev/null; then
   mg_runs
   keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Ipc A|Stall|One or More Eligible|Block Limit'
