@@ -435,6 +435,24 @@ if want session10_strides; then
     grep -E "^  [a-z_ ]*unnamed|Duration|DRAM Through|Registers Per|Achieved Occ|Compute \(SM\)" "$res/ncu_strides.txt" | sed -E 's/\(TileLayout.*\) \(/ (/; s/, Context.*//' | awk '/unnamed/{printf "\n%s", $0; next}{printf " | %s %s", $1" "$2, $NF}'; echo
   fi
 fi
+if want session10_pairs; then
+  mg_runs
+  # Session 10: bin/taskdycore_pairs (pcg_fused_apply with two groups per block, two cells per thread)
+  # against this build, alternating, in one call; the elliptic bench with both; ncu of its apply.
+  variant_rounds s10p_tg256 taskdycore taskdycore_pairs
+  same_bits s10p_tg256_new_1 s10p_tg256_pairs_1
+  for exe in taskdycore taskdycore_pairs; do
+    TDC_EXE=$exe bench_elliptic s10p_ell_${exe} STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 3 --csr off --tolerances off
+  done
+  if command -v ncu >/dev/null; then
+    secs=(--section SpeedOfLight --section Occupancy --section LaunchStats --section SchedulerStats)
+    TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 200 ncu --target-processes all \
+      --kernel-name regex:'fused_apply_kernel' --launch-skip 3 --launch-count 2 "${secs[@]}" \
+      taskdycore_pairs run "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=1 --out "$res/ncu_pairs_run" > "$res/ncu_pairs.txt" 2>&1
+    echo "ncu pairs exit $?"
+    grep -E "^  [a-z_ ]*unnamed|Duration|DRAM Through|Registers Per|Achieved Occ|Compute \(SM\)" "$res/ncu_pairs.txt" | sed -E 's/\(TileLayout.*\) \(/ (/; s/, Context.*//' | awk '/unnamed/{printf "\n%s", $0; next}{printf " | %s %s", $1" "$2, $NF}'; echo
+  fi
+fi
 if want ncu_session10 && command -v ncu >/dev/null; then
   mg_runs
   keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Ipc A|Stall|One or More Eligible|Block Limit'

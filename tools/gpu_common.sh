@@ -13,7 +13,7 @@ bench() {
 }
 bench_elliptic() {
   local name=$1; shift; split_env "$@"
-  env "${envs[@]}" timeout 300 taskdycore bench elliptic "${rest[@]}" --json "$res/$name.json" > "$res/$name.log" 2>&1
+  env "${envs[@]}" timeout 300 "${TDC_EXE:-taskdycore}" bench elliptic "${rest[@]}" --json "$res/$name.json" > "$res/$name.log" 2>&1
   echo "$name (exit $?):"; grep -E '^  ' "$res/$name.log"
 }
 run() {
