@@ -73,14 +73,18 @@ EllipticSolver::EllipticSolver(const Decomposition& d, int rank, const ColumnCou
 
 EllipticSolver::~EllipticSolver() { starpu_mpi_wait_for_all(MPI_COMM_WORLD); }
 
-void EllipticSolver::submit_scalars(int op, int sums, const std::vector<int>& slots, int new_slot) {
+ScalarsArgs EllipticSolver::scalars_args(int op, int sums, const std::vector<int>& slots, int new_slot) const {
   ScalarsArgs a;
   a.op = static_cast<ScalarOp>(op);
   a.tiles = d_.tiles();
   a.sums = sums;
   for (std::size_t n = 0; n < slots.size(); ++n) a.slots[n] = slots[n];
   a.new_slot = new_slot;
-  insert_solver_scalars(a, state_->handle(), tile_handles(d_, *partials_));
+  return a;
+}
+
+void EllipticSolver::submit_scalars(int op, int sums, const std::vector<int>& slots, int new_slot) {
+  insert_solver_scalars(scalars_args(op, sums, slots, new_slot), state_->handle(), tile_handles(d_, *partials_));
 }
 
 void EllipticSolver::zero(const TiledField& y, const TiledField& any_finite) {
@@ -143,9 +147,15 @@ void EllipticSolver::precondition(const TiledField& r, const TiledField& z, int 
 }
 
 void EllipticSolver::pcg_fused_iteration(const TiledField& u) {
+  // A single tile on one rank: each half-iteration's scalars step runs inside the task that made its
+  // partial (two StarPU tasks fewer per iteration).
+  const bool fold = d_.tiles() == 1 && d_.ranks() == 1;
+  const ScalarsArgs after_precon = scalars_args(int(ScalarOp::PcgFusedPrecon), 2);
+  const ScalarsArgs after_apply = scalars_args(int(ScalarOp::PcgFusedApply), 1);
   if (mg_ && mg_->one_task()) {
     // The multigrid form of Alg. 3 as one task (the update and sums ride in the cycle's finest sweeps).
-    mg_->submit_pcg_precon(state_->handle(), 1, *q_, *r_, *z_, scratch_->handle(), partials_->handle(0));
+    mg_->submit_pcg_precon(state_->handle(), 1, *q_, *r_, *z_, scratch_->handle(), partials_->handle(0),
+                           fold ? &after_precon : nullptr);
   } else if (mg_) {
     // The same as tasks on every tile: r <- r - alpha q, z = V-cycle(r), then <r, r>, <r, z> in one pass.
     const TileLayout& L = d_.layout();
@@ -160,14 +170,15 @@ void EllipticSolver::pcg_fused_iteration(const TiledField& u) {
     pre.skip_from = 1;
     for (int t = 0; t < d_.tiles(); ++t)
       insert_pcg_fused_precon(pre, coef_->handle(), state_->handle(), r_->handle(t), q_->handle(t), z_->handle(t),
-                              scratch_->handle(), partials_->handle(t), kPrioBody);
+                              scratch_->handle(), partials_->handle(t), kPrioBody, fold ? &after_precon : nullptr);
   }
-  submit_scalars(int(ScalarOp::PcgFusedPrecon), 2);
+  const bool precon_folded = fold && (!mg_ || mg_->one_task());
+  if (!precon_folded) submit_scalars(int(ScalarOp::PcgFusedPrecon), 2);
   submit_halo_exchange(d_, *z_, *strips_);
   for (int t = 0; t < d_.tiles(); ++t)
     insert_pcg_fused_apply(args_, coef_->handle(), state_->handle(), u.handle(t), p_->handle(t), z_->handle(t), q_->handle(t),
-                           scratch_->handle(), partials_->handle(t), kPrioBody);
-  submit_scalars(int(ScalarOp::PcgFusedApply), 1);
+                           scratch_->handle(), partials_->handle(t), kPrioBody, fold ? &after_apply : nullptr);
+  if (!fold) submit_scalars(int(ScalarOp::PcgFusedApply), 1);
 }
 
 void EllipticSolver::pcg_unfused_iteration(const TiledField& u) {

@@ -86,6 +86,7 @@ class EllipticSolver {
   void submit_start(const TiledField& u, const TiledField& f);
   void submit_iteration(const TiledField& u);
   void zero(const TiledField& y, const TiledField& any_finite);
+  ScalarsArgs scalars_args(int op, int sums, const std::vector<int>& slots = {}, int new_slot = 0) const;
   void submit_scalars(int op, int sums, const std::vector<int>& slots = {}, int new_slot = 0);
   // z = M^{-1} r (line or multigrid); skipped once the state's done flag reaches skip_from.
   void precondition(const TiledField& r, const TiledField& z, int skip_from);

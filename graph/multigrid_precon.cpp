@@ -137,12 +137,12 @@ void MultigridPreconditioner::submit(starpu_data_handle_t state, int skip_from, 
 
 void MultigridPreconditioner::submit_pcg_precon(starpu_data_handle_t state, int skip_from, const TiledField& q,
                                                 const TiledField& r, const TiledField& z, starpu_data_handle_t dot_scratch,
-                                                starpu_data_handle_t partials) const {
+                                                starpu_data_handle_t partials, const ScalarsArgs* then) const {
   if (!one_task_) throw std::logic_error("multigrid: submit_pcg_precon needs the one-task cycle");
   VcyclePlan p = plan_;
   p.skip_from = skip_from;
   insert_mg_pcg_precon(p, coef_all_->handle(), state, q.handle(0), r.handle(0), z.handle(0), scratch_->handle(),
-                       dot_scratch, partials, kPrioBody);
+                       dot_scratch, partials, kPrioBody, then);
 }
 
 }  // namespace tdc

@@ -14,6 +14,7 @@
 
 #include "../codelets/column_operator/column_operator.hpp"
 #include "../codelets/multigrid/multigrid_vcycle.hpp"
+#include "../codelets/solver_scalars/solver_scalars_kernel.hpp"
 #include "../src/tiled_field.hpp"
 
 namespace tdc {
@@ -55,8 +56,10 @@ class MultigridPreconditioner {
   void submit(starpu_data_handle_t state, int skip_from, const TiledField& r, const TiledField& z) const;
   // The fused PCG's whole preconditioner step, r <- r - alpha q, z = M^{-1} r and the partials of
   // <r, r>, <r, z> (dot_partial's), as the one mg_pcg_precon task. Only when one_task().
+  // then: the solver_scalars step folded into the task (null: the caller submits it).
   void submit_pcg_precon(starpu_data_handle_t state, int skip_from, const TiledField& q, const TiledField& r,
-                         const TiledField& z, starpu_data_handle_t dot_scratch, starpu_data_handle_t partials) const;
+                         const TiledField& z, starpu_data_handle_t dot_scratch, starpu_data_handle_t partials,
+                         const ScalarsArgs* then = nullptr) const;
   int levels() const { return int(levels_.size()); }
   // Tasks one V-cycle submits per tile (for the submission window).
   int tasks_per_tile() const {

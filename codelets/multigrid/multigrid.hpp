@@ -4,6 +4,7 @@
 #include <starpu.h>
 
 #include "../column_operator/column_operator.hpp"
+#include "../solver_scalars/solver_scalars_kernel.hpp"
 #include "multigrid_vcycle.hpp"
 
 namespace tdc {
@@ -14,10 +15,11 @@ void insert_mg_vcycle(const VcyclePlan& plan, starpu_data_handle_t coef, starpu_
                       starpu_data_handle_t r, starpu_data_handle_t z, starpu_data_handle_t scratch, int priority);
 // The fused PCG's step with the V-cycle as preconditioner (mg_pcg_precon_cpu/cuda): r <- r - alpha q,
 // z = M^{-1} r, and <r, r>, <r, z>, max |r| into `partials` (dot_scratch: dot_partial's scratch).
+// then: the solver_scalars step on those partials, run inside the task (which then writes the state).
 void insert_mg_pcg_precon(const VcyclePlan& plan, starpu_data_handle_t coef, starpu_data_handle_t state,
                           starpu_data_handle_t q, starpu_data_handle_t r, starpu_data_handle_t z,
                           starpu_data_handle_t scratch, starpu_data_handle_t dot_scratch, starpu_data_handle_t partials,
-                          int priority);
+                          int priority, const ScalarsArgs* then = nullptr);
 // z = omega r / diag.
 void insert_mg_jacobi_first(const EllipticTaskArgs& a, double omega, starpu_data_handle_t coef,
                             starpu_data_handle_t state, starpu_data_handle_t r, starpu_data_handle_t z, int priority);

@@ -46,19 +46,26 @@ void vcycle_cpu(void* b[], void* arg) {
   starpu_codelet_unpack_args(arg, &p);
   mg_vcycle_cpu(p, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3), vector_ptr(b, 4));
 }
-// The fused PCG's preconditioner step: coefficients, state, q, r, z, cycle scratch, dot scratch, partials.
+// The fused PCG's preconditioner step: coefficients, state, q, r, z, cycle scratch, dot scratch,
+// partials; then the scalars step folded in (then.tiles == 0: none).
+struct PcgPreconArgs {
+  VcyclePlan plan;
+  ScalarsArgs then;
+};
 void pcg_precon_cpu(void* b[], void* arg) {
-  VcyclePlan p;
-  starpu_codelet_unpack_args(arg, &p);
-  mg_pcg_precon_cpu(p, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
+  PcgPreconArgs a;
+  starpu_codelet_unpack_args(arg, &a);
+  mg_pcg_precon_cpu(a.plan, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
                     vector_ptr(b, 5), vector_ptr(b, 7));
+  fold_scalars_cpu(a.then, vector_ptr(b, 1), vector_ptr(b, 7));
 }
 #if defined(TASKDYCORE_HAVE_CUDA)
 void pcg_precon_cuda(void* b[], void* arg) {
-  VcyclePlan p;
-  starpu_codelet_unpack_args(arg, &p);
-  mg_pcg_precon_cuda(p, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
+  PcgPreconArgs a;
+  starpu_codelet_unpack_args(arg, &a);
+  mg_pcg_precon_cuda(a.plan, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
                      vector_ptr(b, 5), vector_ptr(b, 6), vector_ptr(b, 7), starpu_cuda_get_local_stream());
+  fold_scalars_cuda(a.then, vector_ptr(b, 1), vector_ptr(b, 7), starpu_cuda_get_local_stream());
 }
 void vcycle_cuda(void* b[], void* arg) {
   VcyclePlan p;
@@ -99,11 +106,15 @@ Codelet& vcycle_codelet() {
   static Codelet cl("mg_vcycle", {STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_SCRATCH}, vcycle_cpu, vcycle_cuda);
   return cl;
 }
-Codelet& pcg_precon_codelet() {
-  static Codelet cl("mg_pcg_precon",
-                    {STARPU_R, STARPU_R, STARPU_R, STARPU_RW, STARPU_W, STARPU_SCRATCH, STARPU_SCRATCH, STARPU_W},
-                    pcg_precon_cpu, pcg_precon_cuda);
-  return cl;
+// Reading the state, or (with the scalars step folded in) writing it.
+Codelet& pcg_precon_codelet(bool writes_state) {
+  static Codelet reads("mg_pcg_precon",
+                       {STARPU_R, STARPU_R, STARPU_R, STARPU_RW, STARPU_W, STARPU_SCRATCH, STARPU_SCRATCH, STARPU_W},
+                       pcg_precon_cpu, pcg_precon_cuda);
+  static Codelet writes("mg_pcg_precon_scalars",
+                        {STARPU_R, STARPU_RW, STARPU_R, STARPU_RW, STARPU_W, STARPU_SCRATCH, STARPU_SCRATCH, STARPU_W},
+                        pcg_precon_cpu, pcg_precon_cuda);
+  return writes_state ? writes : reads;
 }
 Codelet& jacobi_first_codelet() {
   static Codelet cl("mg_jacobi_first", {STARPU_R, STARPU_R, STARPU_R, STARPU_W}, jacobi_first_cpu, jacobi_first_cuda);
@@ -134,10 +145,12 @@ void insert_mg_vcycle(const VcyclePlan& plan, starpu_data_handle_t coef, starpu_
 void insert_mg_pcg_precon(const VcyclePlan& plan, starpu_data_handle_t coef, starpu_data_handle_t state,
                           starpu_data_handle_t q, starpu_data_handle_t r, starpu_data_handle_t z,
                           starpu_data_handle_t scratch, starpu_data_handle_t dot_scratch, starpu_data_handle_t partials,
-                          int priority) {
-  insert_task(pcg_precon_codelet(), STARPU_VALUE, &plan, sizeof(plan), STARPU_R, coef, STARPU_R, state, STARPU_R, q,
+                          int priority, const ScalarsArgs* then) {
+  const PcgPreconArgs a{plan, then ? *then : ScalarsArgs{}};
+  Codelet& cl = pcg_precon_codelet(then != nullptr);
+  insert_task(cl, STARPU_VALUE, &a, sizeof(a), STARPU_R, coef, then ? STARPU_RW : STARPU_R, state, STARPU_R, q,
               STARPU_RW, r, STARPU_W, z, STARPU_SCRATCH, scratch, STARPU_SCRATCH, dot_scratch, STARPU_W, partials,
-              STARPU_PRIORITY, priority, STARPU_NAME, "mg_pcg_precon");
+              STARPU_PRIORITY, priority, STARPU_NAME, cl.name());
 }
 
 void insert_mg_jacobi_first(const EllipticTaskArgs& a, double omega, starpu_data_handle_t coef,

@@ -3,15 +3,19 @@
 #include <starpu.h>
 
 #include "../column_operator/column_operator.hpp"
+#include "../solver_scalars/solver_scalars_kernel.hpp"
 
 namespace tdc {
 
+// then: the solver_scalars step on this task's partial `out`, run inside the task, which then writes
+// the state (a single tile on one rank: a task fewer); null: a separate solver_scalars task follows.
 void insert_pcg_fused_precon(const EllipticTaskArgs& a, starpu_data_handle_t coef, starpu_data_handle_t state,
                              starpu_data_handle_t r, starpu_data_handle_t q, starpu_data_handle_t z,
-                             starpu_data_handle_t scratch, starpu_data_handle_t out, int priority);
+                             starpu_data_handle_t scratch, starpu_data_handle_t out, int priority,
+                             const ScalarsArgs* then = nullptr);
 void insert_pcg_fused_apply(const EllipticTaskArgs& a, starpu_data_handle_t coef, starpu_data_handle_t state,
                             starpu_data_handle_t u, starpu_data_handle_t p, starpu_data_handle_t z,
                             starpu_data_handle_t q, starpu_data_handle_t scratch, starpu_data_handle_t out,
-                            int priority);
+                            int priority, const ScalarsArgs* then = nullptr);
 
 }  // namespace tdc

@@ -6,69 +6,89 @@
 namespace tdc {
 namespace {
 
+// The task's arguments: the tile's, and the scalars step folded in (then.tiles == 0: none).
+struct Args {
+  EllipticTaskArgs e;
+  ScalarsArgs then;
+};
+
 // Buffers: coef, state, r (RW), q, z (W), scratch, out.
 void precon_cpu(void* b[], void* arg) {
-  EllipticTaskArgs a;
+  Args a;
   starpu_codelet_unpack_args(arg, &a);
-  pcg_fused_precon_cpu(a.L, vector_ptr(b, 0), vector_ptr(b, 1), a.h.s, block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
-                       vector_ptr(b, 6));
+  pcg_fused_precon_cpu(a.e.L, vector_ptr(b, 0), vector_ptr(b, 1), a.e.h.s, block_ptr(b, 2), block_ptr(b, 3),
+                       block_ptr(b, 4), vector_ptr(b, 6));
+  fold_scalars_cpu(a.then, vector_ptr(b, 1), vector_ptr(b, 6));
 }
 // Buffers: coef, state, u (RW), p (RW), z, q (RW), scratch, out.
 void apply_cpu(void* b[], void* arg) {
-  EllipticTaskArgs a;
+  Args a;
   starpu_codelet_unpack_args(arg, &a);
-  pcg_fused_apply_cpu(a.L, a.h, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3),
+  pcg_fused_apply_cpu(a.e.L, a.e.h, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3),
                       block_ptr(b, 4), block_ptr(b, 5), vector_ptr(b, 7));
+  fold_scalars_cpu(a.then, vector_ptr(b, 1), vector_ptr(b, 7));
 }
 #if defined(TASKDYCORE_HAVE_CUDA)
 void precon_cuda(void* b[], void* arg) {
-  EllipticTaskArgs a;
+  Args a;
   starpu_codelet_unpack_args(arg, &a);
-  pcg_fused_precon_cuda(a.L, vector_ptr(b, 0), vector_ptr(b, 1), a.h.s, block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
-                        vector_ptr(b, 5), vector_ptr(b, 6), starpu_cuda_get_local_stream());
+  pcg_fused_precon_cuda(a.e.L, vector_ptr(b, 0), vector_ptr(b, 1), a.e.h.s, block_ptr(b, 2), block_ptr(b, 3),
+                        block_ptr(b, 4), vector_ptr(b, 5), vector_ptr(b, 6), starpu_cuda_get_local_stream());
+  fold_scalars_cuda(a.then, vector_ptr(b, 1), vector_ptr(b, 6), starpu_cuda_get_local_stream());
 }
 void apply_cuda(void* b[], void* arg) {
-  EllipticTaskArgs a;
+  Args a;
   starpu_codelet_unpack_args(arg, &a);
-  pcg_fused_apply_cuda(a.L, a.h, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3),
+  pcg_fused_apply_cuda(a.e.L, a.e.h, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3),
                        block_ptr(b, 4), block_ptr(b, 5), vector_ptr(b, 6), vector_ptr(b, 7),
                        starpu_cuda_get_local_stream());
+  fold_scalars_cuda(a.then, vector_ptr(b, 1), vector_ptr(b, 7), starpu_cuda_get_local_stream());
 }
 #else
 constexpr starpu_cuda_func_t precon_cuda = nullptr;
 constexpr starpu_cuda_func_t apply_cuda = nullptr;
 #endif
 
-Codelet& precon_codelet() {
-  static Codelet cl("pcg_fused_precon",
-                    {STARPU_R, STARPU_R, STARPU_RW, STARPU_R, STARPU_W, STARPU_SCRATCH, STARPU_W}, precon_cpu,
-                    precon_cuda);
-  return cl;
+// Each in two forms: reading the state, or (with the scalars step folded in) writing it.
+Codelet& precon_codelet(bool writes_state) {
+  static Codelet reads("pcg_fused_precon", {STARPU_R, STARPU_R, STARPU_RW, STARPU_R, STARPU_W, STARPU_SCRATCH, STARPU_W},
+                       precon_cpu, precon_cuda);
+  static Codelet writes("pcg_fused_precon_scalars", {STARPU_R, STARPU_RW, STARPU_RW, STARPU_R, STARPU_W, STARPU_SCRATCH, STARPU_W},
+                        precon_cpu, precon_cuda);
+  return writes_state ? writes : reads;
 }
-Codelet& apply_codelet() {
-  static Codelet cl("pcg_fused_apply",
-                    {STARPU_R, STARPU_R, STARPU_RW, STARPU_RW, STARPU_R, STARPU_RW, STARPU_SCRATCH, STARPU_W},
-                    apply_cpu, apply_cuda);
-  return cl;
+Codelet& apply_codelet(bool writes_state) {
+  static Codelet reads("pcg_fused_apply",
+                       {STARPU_R, STARPU_R, STARPU_RW, STARPU_RW, STARPU_R, STARPU_RW, STARPU_SCRATCH, STARPU_W},
+                       apply_cpu, apply_cuda);
+  static Codelet writes("pcg_fused_apply_scalars",
+                        {STARPU_R, STARPU_RW, STARPU_RW, STARPU_RW, STARPU_R, STARPU_RW, STARPU_SCRATCH, STARPU_W},
+                        apply_cpu, apply_cuda);
+  return writes_state ? writes : reads;
 }
 
 }  // namespace
 
-void insert_pcg_fused_precon(const EllipticTaskArgs& a, starpu_data_handle_t coef, starpu_data_handle_t state,
+void insert_pcg_fused_precon(const EllipticTaskArgs& e, starpu_data_handle_t coef, starpu_data_handle_t state,
                              starpu_data_handle_t r, starpu_data_handle_t q, starpu_data_handle_t z,
-                             starpu_data_handle_t scratch, starpu_data_handle_t out, int priority) {
-  insert_task(precon_codelet(), STARPU_VALUE, &a, sizeof(a), STARPU_R, coef, STARPU_R, state, STARPU_RW, r,
+                             starpu_data_handle_t scratch, starpu_data_handle_t out, int priority,
+                             const ScalarsArgs* then) {
+  const Args a{e, then ? *then : ScalarsArgs{}};
+  Codelet& cl = precon_codelet(then != nullptr);
+  insert_task(cl, STARPU_VALUE, &a, sizeof(a), STARPU_R, coef, then ? STARPU_RW : STARPU_R, state, STARPU_RW, r,
               STARPU_R, q, STARPU_W, z, STARPU_SCRATCH, scratch, STARPU_W, out, STARPU_PRIORITY, priority,
-              STARPU_NAME, "pcg_fused_precon");
+              STARPU_NAME, cl.name());
 }
 
-void insert_pcg_fused_apply(const EllipticTaskArgs& a, starpu_data_handle_t coef, starpu_data_handle_t state,
+void insert_pcg_fused_apply(const EllipticTaskArgs& e, starpu_data_handle_t coef, starpu_data_handle_t state,
                             starpu_data_handle_t u, starpu_data_handle_t p, starpu_data_handle_t z,
                             starpu_data_handle_t q, starpu_data_handle_t scratch, starpu_data_handle_t out,
-                            int priority) {
-  insert_task(apply_codelet(), STARPU_VALUE, &a, sizeof(a), STARPU_R, coef, STARPU_R, state, STARPU_RW, u,
+                            int priority, const ScalarsArgs* then) {
+  const Args a{e, then ? *then : ScalarsArgs{}};
+  Codelet& cl = apply_codelet(then != nullptr);
+  insert_task(cl, STARPU_VALUE, &a, sizeof(a), STARPU_R, coef, then ? STARPU_RW : STARPU_R, state, STARPU_RW, u,
               STARPU_RW, p, STARPU_R, z, STARPU_RW, q, STARPU_SCRATCH, scratch, STARPU_W, out, STARPU_PRIORITY,
-              priority, STARPU_NAME, "pcg_fused_apply");
+              priority, STARPU_NAME, cl.name());
 }
 
 }  // namespace tdc
