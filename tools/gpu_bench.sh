@@ -453,6 +453,22 @@ if want session10_pairs; then
     grep -E "^  [a-z_ ]*unnamed|Duration|DRAM Through|Registers Per|Achieved Occ|Compute \(SM\)" "$res/ncu_pairs.txt" | sed -E 's/\(TileLayout.*\) \(/ (/; s/, Context.*//' | awk '/unnamed/{printf "\n%s", $0; next}{printf " | %s %s", $1" "$2, $NF}'; echo
   fi
 fi
+if want session10_fold; then
+  mg_runs
+  # Session 10: the solver_scalars steps folded into their producers (a single tile) against
+  # bin/taskdycore_prev (the stride-constant build) and bin/taskdycore_base (session 9), in one call;
+  # the elliptic bench (line-preconditioned fused PCG, issue 4) with this build and the previous one.
+  variant_rounds s10f_tg256 taskdycore taskdycore_prev taskdycore_base
+  same_bits s10f_tg256_new_1 s10f_tg256_prev_1
+  same_bits s10f_tg256_new_1 s10f_tg256_base_1
+  run s10f_tg256_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s10f_tg256_trace"
+  for exe in taskdycore taskdycore_prev; do
+    TDC_EXE=$exe bench_elliptic s10f_ell_${exe} STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 3 --tolerances off
+  done
+  run s10f_bubble128 STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20
+  run s10f_tg128 STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${mg[@]}"
+  dycore_summary s10f_bubble128 s10f_tg128
+fi
 if want ncu_session10 && command -v ncu >/dev/null; then
   mg_runs
   keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Ipc A|Stall|One or More Eligible|Block Limit'
