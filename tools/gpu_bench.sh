@@ -469,6 +469,19 @@ if want session10_fold; then
   run s10f_tg128 STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${mg[@]}"
   dycore_summary s10f_bubble128 s10f_tg128
 fi
+if want session10_fold_elliptic; then
+  # Session 10: the elliptic bench (line-preconditioned fused PCG, 1 tile) with the folded scalars
+  # steps and without (bin/taskdycore_prev), alternating, three rounds, then a trace of each.
+  for round in 1 2 3; do
+    for exe in taskdycore taskdycore_prev; do
+      TDC_EXE=$exe bench_elliptic s10e_ell_${exe}_$round STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 5 --csr off --tolerances off
+    done
+  done
+  for exe in taskdycore taskdycore_prev; do
+    TDC_EXE=$exe run s10e_ts_trace_$exe STARPU_NCPU=0 -- cases/thin_shell_elliptic.toml --set grid.nx=256 --set grid.ny=256 --set grid.nz=128 \
+      --set output.fields=false --set shell.rhs=random --set solver.tol_rel=1e-5 --trace "$res/s10e_ts_trace_$exe"
+  done
+fi
 if want ncu_session10 && command -v ncu >/dev/null; then
   mg_runs
   keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Ipc A|Stall|One or More Eligible|Block Limit'
