@@ -174,10 +174,14 @@ void EllipticSolver::pcg_fused_iteration(const TiledField& u) {
   }
   const bool precon_folded = fold && (!mg_ || mg_->one_task());
   if (!precon_folded) submit_scalars(int(ScalarOp::PcgFusedPrecon), 2);
-  submit_halo_exchange(d_, *z_, *strips_);
+  // The one-task cycle's tile is the whole horizontally periodic domain: the apply reads z's
+  // neighbours at their periodic images, so z needs no halo exchange.
+  const bool z_periodic = mg_ && mg_->one_task();
+  if (!z_periodic) submit_halo_exchange(d_, *z_, *strips_);
   for (int t = 0; t < d_.tiles(); ++t)
     insert_pcg_fused_apply(args_, coef_->handle(), state_->handle(), u.handle(t), p_->handle(t), z_->handle(t), q_->handle(t),
-                           scratch_->handle(), partials_->handle(t), kPrioBody, fold ? &after_apply : nullptr);
+                           scratch_->handle(), partials_->handle(t), kPrioBody, fold ? &after_apply : nullptr,
+                           z_periodic);
   if (!fold) submit_scalars(int(ScalarOp::PcgFusedApply), 1);
 }
 

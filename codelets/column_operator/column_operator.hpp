@@ -92,6 +92,23 @@ struct ArrayAt {
   TDC_HD double operator()(int di, int dj, int kk) const { return x[o + (di + dj * sx) + plane * (kk - k)]; }
 };
 
+// A ghost index's periodic image in [0, n) (|i| within n of the interior).
+TDC_HD int periodic_image(int i, int n) { return i < 0 ? i + n : (i >= n ? i - n : i); }
+
+// The accessor for an array whose tile is the whole horizontally periodic domain: a neighbour beyond
+// the interior is read at its periodic image, so the ghost ring need not be filled first.
+struct PeriodicAt {
+  const double* x;
+  std::ptrdiff_t o, plane;
+  int sx, i, j, k, nx, ny;
+  TDC_HD PeriodicAt(const TileLayout& L, const double* a, int ic, int jc, int kc)
+      : x(a), o(L.at(ic, jc, kc)), plane(L.plane()), sx(L.sx()), i(ic), j(jc), k(kc), nx(L.nx), ny(L.ny) {}
+  TDC_HD double operator()(int di, int dj, int kk) const {
+    const int ia = di == 0 ? i : periodic_image(i + di, nx), jb = dj == 0 ? j : periodic_image(j + dj, ny);
+    return x[o + ((ia - i) + (jb - j) * sx) + plane * (kk - k)];
+  }
+};
+
 // y at cell (i, j, k) of x; x must hold valid halo cells (width >= h.h).
 TDC_HD double apply_cell(const TileLayout& L, const ColumnCouplings& h, const double* c, const double* x, int i,
                          int j, int k) {

@@ -87,7 +87,7 @@ TDC_HD double restrict_residual_cell(const TileLayout& F, const ColumnCouplings&
 // the restriction reads the sweep's ghost cells where the halo copy would have put them, and the
 // prolongation is formed inside the last sweep. A single tile holds the whole, horizontally periodic
 // domain, so a ghost cell's value is its periodic image's. Same operations, same bits.
-TDC_HD int periodic_image(int i, int n) { return i < 0 ? i + n : (i >= n ? i - n : i); }
+// (periodic_image: column_operator.hpp.)
 
 // restrict_residual_cell with z's ghost cells read at their periodic images.
 TDC_HD double restrict_periodic_cell(const TileLayout& F, const ColumnCouplings& h, const double* c, const double* r,

@@ -71,7 +71,7 @@ __global__ void fused_precon_kernel(TileLayout L, const double* __restrict__ coe
 // (fixed_order_sum.cuh's warp_group) held 8 runs per lane: 70 registers, 37.5 % occupancy, 2.05 TB/s
 // at 256^3; this form takes 40 registers (TG 256^3: 19.7-19.9 against 19.8-20.5 ms/step, same call).
 // Launched behind a gate (gated_graph.hpp): a skipped grid of one block per group costs one small kernel.
-template <int S>
+template <int S, bool ZPeriodic>
 __global__ void __launch_bounds__(kSumGroup)
     fused_apply_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef, const double* __restrict__ st,
                        double* __restrict__ u, double* __restrict__ p, const double* __restrict__ z,
@@ -91,7 +91,9 @@ __global__ void __launch_bounds__(kSumGroup)
     if (!finishing) {
       const double ps = z[o] + beta * pk;
       p[o] = ps;
-      const double qs = apply_cell(L, h, coef, z, i, j, k) + beta * q[o];
+      const double az = ZPeriodic ? apply_cell_from(L, h, coef, i, j, k, PeriodicAt(L, z, i, j, k))
+                                  : apply_cell(L, h, coef, z, i, j, k);
+      const double qs = az + beta * q[o];
       q[o] = qs;
       s.v[0] = dd_add(s.v[0], ps * qs);
     }
@@ -113,14 +115,18 @@ void pcg_fused_precon_cuda(const TileLayout& L, const double* coef, const double
 
 void pcg_fused_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                           double* u, double* p, const double* z, double* q, void* groups, double* out,
-                          cudaStream_t stream) {
+                          cudaStream_t stream, bool z_periodic) {
   const long n = sum_groups(cell_items(L));
   auto* g = static_cast<Sums<1>*>(groups);
-  launch_gated(gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, u, p, z, q, groups), st + state::kDone,
-               2.0, stream, [&](cudaStream_t capture) {
+  launch_gated(gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, u, p, z, q, groups, z_periodic),
+               st + state::kDone, 2.0, stream, [&](cudaStream_t capture) {
                  with_stride_constant(h, [&](auto S) {
-                   fused_apply_kernel<decltype(S)::value>
-                       <<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, u, p, z, q, g);
+                   if (z_periodic)
+                     fused_apply_kernel<decltype(S)::value, true>
+                         <<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, u, p, z, q, g);
+                   else
+                     fused_apply_kernel<decltype(S)::value, false>
+                         <<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, u, p, z, q, g);
                  });
                  TDC_CUDA_CHECK(cudaGetLastError());
                });

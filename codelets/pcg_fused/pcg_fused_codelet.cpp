@@ -6,10 +6,12 @@
 namespace tdc {
 namespace {
 
-// The task's arguments: the tile's, and the scalars step folded in (then.tiles == 0: none).
+// The task's arguments: the tile's, the scalars step folded in (then.tiles == 0: none), and (apply)
+// whether z is read at periodic images instead of through its ghost ring.
 struct Args {
   EllipticTaskArgs e;
   ScalarsArgs then;
+  int z_periodic = 0;
 };
 
 // Buffers: coef, state, r (RW), q, z (W), scratch, out.
@@ -25,7 +27,7 @@ void apply_cpu(void* b[], void* arg) {
   Args a;
   starpu_codelet_unpack_args(arg, &a);
   pcg_fused_apply_cpu(a.e.L, a.e.h, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3),
-                      block_ptr(b, 4), block_ptr(b, 5), vector_ptr(b, 7));
+                      block_ptr(b, 4), block_ptr(b, 5), vector_ptr(b, 7), a.z_periodic != 0);
   fold_scalars_cpu(a.then, vector_ptr(b, 1), vector_ptr(b, 7));
 }
 #if defined(TASKDYCORE_HAVE_CUDA)
@@ -41,7 +43,7 @@ void apply_cuda(void* b[], void* arg) {
   starpu_codelet_unpack_args(arg, &a);
   pcg_fused_apply_cuda(a.e.L, a.e.h, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3),
                        block_ptr(b, 4), block_ptr(b, 5), vector_ptr(b, 6), vector_ptr(b, 7),
-                       starpu_cuda_get_local_stream());
+                       starpu_cuda_get_local_stream(), a.z_periodic != 0);
   fold_scalars_cuda(a.then, vector_ptr(b, 1), vector_ptr(b, 7), starpu_cuda_get_local_stream());
 }
 #else
@@ -73,7 +75,7 @@ void insert_pcg_fused_precon(const EllipticTaskArgs& e, starpu_data_handle_t coe
                              starpu_data_handle_t r, starpu_data_handle_t q, starpu_data_handle_t z,
                              starpu_data_handle_t scratch, starpu_data_handle_t out, int priority,
                              const ScalarsArgs* then) {
-  const Args a{e, then ? *then : ScalarsArgs{}};
+  const Args a{e, then ? *then : ScalarsArgs{}, 0};
   Codelet& cl = precon_codelet(then != nullptr);
   insert_task(cl, STARPU_VALUE, &a, sizeof(a), STARPU_R, coef, then ? STARPU_RW : STARPU_R, state, STARPU_RW, r,
               STARPU_R, q, STARPU_W, z, STARPU_SCRATCH, scratch, STARPU_W, out, STARPU_PRIORITY, priority,
@@ -83,8 +85,8 @@ void insert_pcg_fused_precon(const EllipticTaskArgs& e, starpu_data_handle_t coe
 void insert_pcg_fused_apply(const EllipticTaskArgs& e, starpu_data_handle_t coef, starpu_data_handle_t state,
                             starpu_data_handle_t u, starpu_data_handle_t p, starpu_data_handle_t z,
                             starpu_data_handle_t q, starpu_data_handle_t scratch, starpu_data_handle_t out,
-                            int priority, const ScalarsArgs* then) {
-  const Args a{e, then ? *then : ScalarsArgs{}};
+                            int priority, const ScalarsArgs* then, bool z_periodic) {
+  const Args a{e, then ? *then : ScalarsArgs{}, z_periodic ? 1 : 0};
   Codelet& cl = apply_codelet(then != nullptr);
   insert_task(cl, STARPU_VALUE, &a, sizeof(a), STARPU_R, coef, then ? STARPU_RW : STARPU_R, state, STARPU_RW, u,
               STARPU_RW, p, STARPU_R, z, STARPU_RW, q, STARPU_SCRATCH, scratch, STARPU_W, out, STARPU_PRIORITY,

@@ -51,7 +51,7 @@ void pcg_fused_precon_cpu(const TileLayout& L, const double* coef, const double*
 }
 
 void pcg_fused_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                         double* u, double* p, const double* z, double* q, double* out) {
+                         double* u, double* p, const double* z, double* q, double* out, bool z_periodic) {
   if (solver_skips(st, 2)) return;
   const double alpha = st[state::kAlpha], beta = st[state::kBeta];
   const bool finishing = st[state::kDone] >= 1.0;
@@ -67,7 +67,9 @@ void pcg_fused_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const do
         u[o + i] = u[o + i] + alpha * p[o + i];
         const double ps = z[o + i] + beta * p[o + i];
         p[o + i] = ps;
-        const double qs = apply_cell(L, h, coef, z, i, j, k) + beta * q[o + i];
+        const double az = z_periodic ? apply_cell_from(L, h, coef, i, j, k, PeriodicAt(L, z, i, j, k))
+                                     : apply_cell(L, h, coef, z, i, j, k);
+        const double qs = az + beta * q[o + i];
         q[o + i] = qs;
         Sums<1> s{};
         s.v[0] = dd_add(s.v[0], ps * qs);

@@ -4,7 +4,8 @@
 //       backward sweep);
 //   pcg_fused_apply (Alg. 2): u <- u + alpha p; p <- z + beta p; q <- A z + beta q; partial <p, q>
 //       (one item per cell). When the solver is finishing (done == 1) it only applies the
-//       pending u <- u + alpha p.
+//       pending u <- u + alpha p. z_periodic: the tile is the whole horizontally periodic domain and
+//       z's ghost ring is not filled; its neighbours are read at their periodic images.
 // alpha and beta come from the solver state (solver_scalars).
 #pragma once
 #include "../column_operator/column_operator.hpp"
@@ -22,13 +23,13 @@ void pcg_fused_precon_cpu(const TileLayout& L, const double* coef, const double*
                           const double* q, double* z, double* out);
 // out: 1 compensated sum (2 doubles): <p, q>.
 void pcg_fused_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                         double* u, double* p, const double* z, double* q, double* out);
+                         double* u, double* p, const double* z, double* q, double* out, bool z_periodic = false);
 #if defined(TASKDYCORE_HAVE_CUDA)
 void pcg_fused_precon_cuda(const TileLayout& L, const double* coef, const double* st, int s, double* r,
                            const double* q, double* z, void* groups, double* out, cudaStream_t stream);
 void pcg_fused_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                           double* u, double* p, const double* z, double* q, void* groups, double* out,
-                          cudaStream_t stream);
+                          cudaStream_t stream, bool z_periodic = false);
 #endif
 // Device scratch both kernels need (group partials).
 std::size_t pcg_fused_scratch_bytes(const TileLayout& L);

@@ -185,6 +185,40 @@ TEST(EllipticKernels, FusedPcgKernelsEqualThePlainOperations) {
   expect_bitwise_interior(p2, p, "p untouched when finishing");
 }
 
+// z's ghost ring filled from its periodic images (a single tile that is the whole periodic domain), or
+// poisoned with NaN so that any read of it shows.
+std::vector<double> with_ghosts(std::vector<double> z, bool periodic) {
+  const int hx = kL.halo;
+  for (int k = 0; k < kL.nz; ++k)
+    for (int j = -hx; j < kL.ny + hx; ++j)
+      for (int i = -hx; i < kL.nx + hx; ++i)
+        if (i < 0 || j < 0 || i >= kL.nx || j >= kL.ny)
+          z[kL.at(i, j, k)] = periodic ? z[kL.at((i + kL.nx) % kL.nx, (j + kL.ny) % kL.ny, k)] : std::nan("");
+  return z;
+}
+
+TEST(EllipticKernels, FusedApplyReadsZAtPeriodicImages) {
+  // z_periodic (the one-task multigrid path skips z's halo exchange): with the ghost ring poisoned,
+  // the same bits as the plain apply on a periodically filled ghost ring; for laplc's stride 2 and
+  // paper 002's stride 1.
+  for (const int s : {1, 2}) {
+    ColumnCouplings h = kH;
+    h.h = h.s = s;
+    const auto c = coefficients(kArea, h, s);
+    const auto st = state_with(0.3, 0.45);
+    const auto z = random_field(80);
+    auto u1 = random_field(81), p1 = random_field(82), q1 = random_field(83);
+    auto u2 = u1, p2 = p1, q2 = q1;
+    double o1[2 * kMaxSums], o2[2 * kMaxSums];
+    pcg_fused_apply_cpu(kL, h, c.data(), st.data(), u1.data(), p1.data(), with_ghosts(z, true).data(), q1.data(), o1);
+    pcg_fused_apply_cpu(kL, h, c.data(), st.data(), u2.data(), p2.data(), with_ghosts(z, false).data(), q2.data(), o2,
+                        true);
+    expect_bitwise_interior(q2, q1, "q from periodic images");
+    expect_bitwise_interior(p2, p1, "p");
+    EXPECT_EQ(std::memcmp(o1, o2, 2 * sizeof(double)), 0) << "<p, q>";
+  }
+}
+
 TEST(EllipticKernels, GcrKernelsEqualThePlainOperations) {
   const auto c = coefficients(kArea, kH);
   const auto st = state_with(0.0, 0.45);
@@ -389,6 +423,15 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
     expect_same(p, dp.host(), "pcg_fused_apply p");
     expect_same(q, dq.host(), "pcg_fused_apply q");
     EXPECT_EQ(std::memcmp(out, o.host().data(), 2 * sizeof(double)), 0) << "pcg_fused_apply sum";
+    // z read at its periodic images, its ghost ring poisoned.
+    const auto zn = with_ghosts(z, false);
+    cudaMemcpy(dz.p, zn.data(), zn.size() * sizeof(double), cudaMemcpyHostToDevice);
+    pcg_fused_apply_cpu(kL, kH, c.data(), st.data(), u.data(), p.data(), zn.data(), q.data(), out, true);
+    pcg_fused_apply_cuda(kL, kH, dc.p, dst.p, du.p, dp.p, dz.p, dq.p, scratch.p, o.p, 0, true);
+    expect_same(u, du.host(), "pcg_fused_apply (z periodic) u");
+    expect_same(p, dp.host(), "pcg_fused_apply (z periodic) p");
+    expect_same(q, dq.host(), "pcg_fused_apply (z periodic) q");
+    EXPECT_EQ(std::memcmp(out, o.host().data(), 2 * sizeof(double)), 0) << "pcg_fused_apply (z periodic) sum";
   }
   {  // gcr_step
     auto x = random_field(70), r = random_field(71), pl = random_field(72), ql = random_field(73), e = random_field(74);
