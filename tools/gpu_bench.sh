@@ -482,6 +482,18 @@ if want session10_fold_elliptic; then
       --set output.fields=false --set shell.rhs=random --set solver.tol_rel=1e-5 --trace "$res/s10e_ts_trace_$exe"
   done
 fi
+if want session10_halo; then
+  mg_runs
+  # Session 10: z read at periodic images in the apply (no halo task for z on the one-task multigrid
+  # path) against bin/taskdycore_prev (the folded-scalars build) and bin/taskdycore_base (session 9).
+  variant_rounds s10z_tg256 taskdycore taskdycore_prev taskdycore_base
+  same_bits s10z_tg256_new_1 s10z_tg256_prev_1
+  same_bits s10z_tg256_new_1 s10z_tg256_base_1
+  run s10z_tg256_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s10z_tg256_trace"
+  run s10z_bubble128 STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20
+  run s10z_tg128 STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${mg[@]}"
+  dycore_summary s10z_bubble128 s10z_tg128
+fi
 if want ncu_session10 && command -v ncu >/dev/null; then
   mg_runs
   keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Ipc A|Stall|One or More Eligible|Block Limit'
