@@ -243,6 +243,18 @@ variant_rounds() {
     done
   done
 }
+# ncu's headline figures (duration, DRAM, SM throughput, registers, occupancy) for the kernels matching
+# REGEX in one TG 256^3 step of EXE, launched directly (ncu cannot see kernels in conditional graphs):
+# ncu_brief NAME EXE REGEX SKIP COUNT.
+ncu_brief() {
+  command -v ncu >/dev/null && command -v "$2" >/dev/null || return 0
+  local secs=(--section SpeedOfLight --section Occupancy --section LaunchStats --section SchedulerStats)
+  TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 200 ncu --target-processes all \
+    --kernel-name regex:"$3" --launch-skip "$4" --launch-count "$5" "${secs[@]}" \
+    "$2" run "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=1 --out "$res/$1_run" > "$res/$1.txt" 2>&1
+  echo "$1 exit $?"
+  grep -E "^  [a-z_ ]*unnamed|Duration|DRAM Through|Registers Per|Achieved Occ|Compute \(SM\)" "$res/$1.txt" | sed -E 's/\(TileLayout.*\) \(/ (/; s/, Context.*//' | awk '/unnamed/{printf "\n%s", $0; next}{printf " | %s %s", $1" "$2, $NF}'; echo
+}
 if want multigrid; then
   mg_runs
   # Session 5: solver.preconditioner = multigrid (PCG) against the line preconditioner, same runs.
@@ -409,14 +421,7 @@ if want session10_split; then
   variant_rounds s10s_tg256 taskdycore taskdycore_split taskdycore_base
   same_bits s10s_tg256_new_1 s10s_tg256_split_1
   same_bits s10s_tg256_new_1 s10s_tg256_base_1
-  if command -v ncu >/dev/null && command -v taskdycore_split >/dev/null; then
-    secs=(--section SpeedOfLight --section Occupancy --section LaunchStats --section SchedulerStats)
-    TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 200 ncu --target-processes all \
-      --kernel-name regex:'prolong_kernel|prolong_sweep_dot' --launch-skip 12 --launch-count 6 "${secs[@]}" \
-      taskdycore_split run "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=1 --out "$res/ncu_split_run" > "$res/ncu_split.txt" 2>&1
-    echo "ncu split exit $?"
-    grep -E "^  [a-z_ ]*unnamed|Duration|DRAM Through|Registers Per|Achieved Occ|Compute \(SM\)" "$res/ncu_split.txt" | sed -E 's/\(TileLayout.*\) \(/ (/; s/, Context.*//' | awk '/unnamed/{printf "\n%s", $0; next}{printf " | %s %s", $1" "$2, $NF}'; echo
-  fi
+  ncu_brief ncu_split taskdycore_split 'prolong_kernel|prolong_sweep_dot' 12 6
 fi
 if want session10_strides; then
   mg_runs
@@ -426,14 +431,7 @@ if want session10_strides; then
   same_bits s10c_tg256_new_1 s10c_tg256_prev_1
   same_bits s10c_tg256_new_1 s10c_tg256_base_1
   run s10c_tg256_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s10c_tg256_trace"
-  if command -v ncu >/dev/null; then
-    secs=(--section SpeedOfLight --section Occupancy --section LaunchStats --section SchedulerStats)
-    TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 200 ncu --target-processes all \
-      --kernel-name regex:'update_first_sweep|restrict_kernel|prolong_sweep_dot|fused_apply_kernel' --launch-skip 6 --launch-count 8 "${secs[@]}" \
-      taskdycore run "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=1 --out "$res/ncu_strides_run" > "$res/ncu_strides.txt" 2>&1
-    echo "ncu strides exit $?"
-    grep -E "^  [a-z_ ]*unnamed|Duration|DRAM Through|Registers Per|Achieved Occ|Compute \(SM\)" "$res/ncu_strides.txt" | sed -E 's/\(TileLayout.*\) \(/ (/; s/, Context.*//' | awk '/unnamed/{printf "\n%s", $0; next}{printf " | %s %s", $1" "$2, $NF}'; echo
-  fi
+  ncu_brief ncu_strides taskdycore 'update_first_sweep|restrict_kernel|prolong_sweep_dot|fused_apply_kernel' 6 8
 fi
 if want session10_pairs; then
   mg_runs
@@ -444,14 +442,7 @@ if want session10_pairs; then
   for exe in taskdycore taskdycore_pairs; do
     TDC_EXE=$exe bench_elliptic s10p_ell_${exe} STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 3 --csr off --tolerances off
   done
-  if command -v ncu >/dev/null; then
-    secs=(--section SpeedOfLight --section Occupancy --section LaunchStats --section SchedulerStats)
-    TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 200 ncu --target-processes all \
-      --kernel-name regex:'fused_apply_kernel' --launch-skip 3 --launch-count 2 "${secs[@]}" \
-      taskdycore_pairs run "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=1 --out "$res/ncu_pairs_run" > "$res/ncu_pairs.txt" 2>&1
-    echo "ncu pairs exit $?"
-    grep -E "^  [a-z_ ]*unnamed|Duration|DRAM Through|Registers Per|Achieved Occ|Compute \(SM\)" "$res/ncu_pairs.txt" | sed -E 's/\(TileLayout.*\) \(/ (/; s/, Context.*//' | awk '/unnamed/{printf "\n%s", $0; next}{printf " | %s %s", $1" "$2, $NF}'; echo
-  fi
+  ncu_brief ncu_pairs taskdycore_pairs 'fused_apply_kernel' 3 2
 fi
 if want session10_fold; then
   mg_runs
