@@ -485,6 +485,21 @@ if want session10_halo; then
   run s10z_tg128 STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${mg[@]}"
   dycore_summary s10z_bubble128 s10z_tg128
 fi
+if want session10_restrict; then
+  mg_runs
+  # Session 10: __restrict__ on the pointers of the MPDATA stage, pressure-gradient, divergence,
+  # advector and buoyancy kernels, against bin/taskdycore_prev (the build before), in one call.
+  variant_rounds s10r_tg256 taskdycore taskdycore_prev
+  same_bits s10r_tg256_new_1 s10r_tg256_prev_1
+  run s10r_tg256_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s10r_tg256_trace"
+  TDC_EXE=taskdycore_prev run s10r_tg256_trace_prev STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s10r_tg256_trace_prev"
+  for round in 1 2; do
+    for exe in taskdycore taskdycore_prev; do
+      TDC_EXE=$exe bench s10r_fct_${exe}_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off
+      TDC_EXE=$exe bench s10r_fct_iga_unit_${exe}_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off --iga on --density unit
+    done
+  done
+fi
 if want ncu_session10 && command -v ncu >/dev/null; then
   mg_runs
   keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Ipc A|Stall|One or More Eligible|Block Limit'
