@@ -249,10 +249,11 @@ void EllipticSolver::submit_start(const TiledField& u, const TiledField& f) {
   reset.max_iter = s_.max_iter;
   reset.state_size = state_size_;
   insert_solver_scalars(reset, state_->handle(), {});
-  residual(u, f, *r_);
   if (s_.method == KrylovMethod::Pcg) {
-    zero(*p_, f);
-    zero(*q_, f);
+    submit_halo_exchange(d_, u, *strips_);  // r = f - A u and p = q = 0 in one pass
+    for (int t = 0; t < d_.tiles(); ++t)
+      insert_pcg_start(args_, coef_->handle(), u.handle(t), f.handle(t), r_->handle(t), p_->handle(t), q_->handle(t),
+                       kPrioBody);
     if (!s_.fused) {
       precondition(*r_, *z_, args_.skip_from);
       for (int t = 0; t < d_.tiles(); ++t) {
@@ -264,6 +265,7 @@ void EllipticSolver::submit_start(const TiledField& u, const TiledField& f) {
       submit_scalars(int(ScalarOp::PcgInit), 2);
     }
   } else {
+    residual(u, f, *r_);
     for (int k = 0; k < s_.restart; ++k) {
       zero(*gp_[k], f);
       zero(*gq_[k], f);

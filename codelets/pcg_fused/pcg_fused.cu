@@ -1,5 +1,7 @@
+#include "../common/cell_loop.cuh"
 #include "../common/fixed_order_sum.cuh"
 #include "../common/gated_graph.hpp"
+#include "../vector_update/vector_update_kernel.hpp"
 #include "../solver_scalars/solver_state.hpp"
 #include "pcg_fused_kernel.hpp"
 
@@ -101,7 +103,28 @@ __global__ void __launch_bounds__(kSumGroup)
   block_reduce_store(s, groups);
 }
 
+template <int S>
+__global__ void start_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef,
+                             const double* __restrict__ u, const double* __restrict__ f, double* __restrict__ r,
+                             double* __restrict__ p, double* __restrict__ q) {
+  h = with_strides<S>(h);
+  for_each_cell(L.nx, L.ny, [&](int i, int j, int k) {
+    const std::ptrdiff_t o = L.at(i, j, k);
+    const double fo = f[o];
+    r[o] = axpby(1.0, fo, -1.0, apply_cell(L, h, coef, u, i, j, k));
+    p[o] = q[o] = axpby(0.0, fo, 0.0, 0.0);
+  });
+}
+
 }  // namespace
+
+void pcg_start_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* u,
+                    const double* f, double* r, double* p, double* q, cudaStream_t stream) {
+  with_stride_constant(h, [&](auto S) {
+    start_kernel<decltype(S)::value><<<cell_grid(L.nx, L.ny, L.nz), cell_block(), 0, stream>>>(L, h, coef, u, f, r, p, q);
+  });
+  TDC_CUDA_CHECK(cudaGetLastError());
+}
 
 void pcg_fused_precon_cuda(const TileLayout& L, const double* coef, const double* st, int vs, double* r,
                            const double* q, double* z, void* groups, double* out, cudaStream_t stream) {

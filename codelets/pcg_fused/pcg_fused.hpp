@@ -7,6 +7,10 @@
 
 namespace tdc {
 
+// r = f - A u, p = q = 0 (pcg_start_cpu/cuda; u's halo exchanged before).
+void insert_pcg_start(const EllipticTaskArgs& a, starpu_data_handle_t coef, starpu_data_handle_t u,
+                      starpu_data_handle_t f, starpu_data_handle_t r, starpu_data_handle_t p, starpu_data_handle_t q,
+                      int priority);
 // then: the solver_scalars step on this task's partial `out`, run inside the task, which then writes
 // the state (a single tile on one rank: a task fewer); null: a separate solver_scalars task follows.
 // z_periodic (apply): the tile is the whole horizontally periodic domain, and z's ghost ring is not

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "../solver_scalars/solver_state.hpp"
+#include "../vector_update/vector_update_kernel.hpp"
 #include "pcg_fused_kernel.hpp"
 
 namespace tdc {
@@ -11,6 +12,17 @@ std::size_t pcg_fused_scratch_bytes(const TileLayout& L) {
   const long precon = sum_groups(column_items(L)) * sizeof(Sums<2>);
   const long apply = sum_groups(cell_items(L)) * sizeof(Sums<1>);
   return std::size_t(precon > apply ? precon : apply);
+}
+
+void pcg_start_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* u,
+                   const double* f, double* r, double* p, double* q) {
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j)
+      for (int i = 0; i < L.nx; ++i) {
+        const std::ptrdiff_t o = L.at(i, j, k);
+        r[o] = axpby(1.0, f[o], -1.0, apply_cell(L, h, coef, u, i, j, k));
+        p[o] = q[o] = axpby(0.0, f[o], 0.0, 0.0);
+      }
 }
 
 void pcg_fused_precon_cpu(const TileLayout& L, const double* coef, const double* st, int s, double* r,

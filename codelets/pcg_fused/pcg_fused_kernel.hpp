@@ -17,6 +17,15 @@
 
 namespace tdc {
 
+// The start of a PCG solve in one pass: r = f - A u (u with a valid halo) and p = q = 0 f, the same
+// arithmetic as elliptic_apply, vector_update (1 f - 1 r) and two vector_assigns (0 f) one after another.
+void pcg_start_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* u,
+                   const double* f, double* r, double* p, double* q);
+#if defined(TASKDYCORE_HAVE_CUDA)
+void pcg_start_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* u,
+                    const double* f, double* r, double* p, double* q, cudaStream_t stream);
+#endif
+
 // out: 2 compensated sums (4 doubles): <r, r>, <r, z>.
 // s: the operator's vertical stride.
 void pcg_fused_precon_cpu(const TileLayout& L, const double* coef, const double* st, int s, double* r,

@@ -197,6 +197,23 @@ std::vector<double> with_ghosts(std::vector<double> z, bool periodic) {
   return z;
 }
 
+TEST(EllipticKernels, PcgStartIsTheResidualAndTwoZeroings) {
+  // One pass for what a PCG solve's start did in four tasks: r = A u, r = 1 f - 1 r, p = 0 f, q = 0 f.
+  const auto c = coefficients(kArea, kH);
+  const auto st = state_with(0.0, 0.0);
+  const auto u = random_field(90), f = random_field(91);
+  auto r_ref = random_field(92), p_ref = random_field(93), q_ref = random_field(94);
+  auto r = r_ref, p = p_ref, q = q_ref;
+  elliptic_apply_cpu(kL, kH, c.data(), st.data(), 3, u.data(), r_ref.data());
+  vector_update_cpu(VectorUpdateArgs{kL, 3, -1, -1, 1.0, -1.0}, st.data(), f.data(), r_ref.data());
+  vector_update_cpu(VectorUpdateArgs{kL, 3, -1, -1, 0.0, 0.0}, st.data(), f.data(), p_ref.data());
+  vector_update_cpu(VectorUpdateArgs{kL, 3, -1, -1, 0.0, 0.0}, st.data(), f.data(), q_ref.data());
+  pcg_start_cpu(kL, kH, c.data(), u.data(), f.data(), r.data(), p.data(), q.data());
+  expect_bitwise_interior(r, r_ref, "r = f - A u");
+  expect_bitwise_interior(p, p_ref, "p = 0 f (signed zeros as 0 f gives them)");
+  expect_bitwise_interior(q, q_ref, "q = 0 f");
+}
+
 TEST(EllipticKernels, FusedApplyReadsZAtPeriodicImages) {
   // z_periodic (the one-task multigrid path skips z's halo exchange): with the ghost ring poisoned,
   // the same bits as the plain apply on a periodically filled ghost ring; for laplc's stride 2 and
@@ -432,6 +449,12 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
     expect_same(p, dp.host(), "pcg_fused_apply (z periodic) p");
     expect_same(q, dq.host(), "pcg_fused_apply (z periodic) q");
     EXPECT_EQ(std::memcmp(out, o.host().data(), 2 * sizeof(double)), 0) << "pcg_fused_apply (z periodic) sum";
+    // The start of a solve: r = f - A u, p = q = 0 f (u's ghost ring as it is: valid data).
+    pcg_start_cpu(kL, kH, c.data(), u.data(), r.data(), z.data(), p.data(), q.data());
+    pcg_start_cuda(kL, kH, dc.p, du.p, dr.p, dz.p, dp.p, dq.p, 0);
+    expect_same(z, dz.host(), "pcg_start r");
+    expect_same(p, dp.host(), "pcg_start p");
+    expect_same(q, dq.host(), "pcg_start q");
   }
   {  // gcr_step
     auto x = random_field(70), r = random_field(71), pl = random_field(72), ql = random_field(73), e = random_field(74);
