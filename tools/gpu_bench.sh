@@ -500,6 +500,16 @@ if want session10_restrict; then
     done
   done
 fi
+if want session10_start; then
+  mg_runs
+  # Session 10: pcg_start (a solve's residual and zeroings in one pass) against bin/taskdycore_prev.
+  variant_rounds s10t_tg256 taskdycore taskdycore_prev
+  same_bits s10t_tg256_new_1 s10t_tg256_prev_1
+  run s10t_tg256_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s10t_tg256_trace"
+  run s10t_bubble128 STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20
+  run s10t_tg128 STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${mg[@]}"
+  dycore_summary s10t_bubble128 s10t_tg128
+fi
 if want ncu_session10 && command -v ncu >/dev/null; then
   mg_runs
   keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Ipc A|Stall|One or More Eligible|Block Limit'
