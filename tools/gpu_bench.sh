@@ -562,38 +562,6 @@ if want ncu_dycore && command -v ncu >/dev/null; then
     taskdycore run "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=4 --out "$res/ncu_mpdata_run" > "$res/ncu_mpdata_dycore.txt" 2>&1
   echo "ncu mpdata exit $?"; grep -E "$keys" "$res/ncu_mpdata_dycore.txt" | head -60
 fi
-if want session11; then
-  mg_runs
-  # Session 11: the last FCT corrective pass fused (codelets/mpdata/mpdata_last_pass.cu). Agreement under
-  # other block shapes and level chunks, then each form (TASKDYCORE_MPDATA_LAST_PASS) in bench mpdata,
-  # chunk shapes, and TG 256^3 against the session-10 build (bin/taskdycore_base).
-  for shape in 8x16 16x8; do
-    TASKDYCORE_MPDATA_LAST_SHAPE=$shape timeout 240 test_kernels --gtest_filter='CpuCudaAgreement.*' > "$res/agree_$shape.txt" 2>&1
-    echo "agreement, shape $shape, exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$res/agree_$shape.txt" | tr '\n' ' ')"
-  done
-  for round in 1 2; do
-    for form in staged limiter whole; do
-      bench s11_fct_iga_unit_${form}_$round STARPU_NCPU=0 TASKDYCORE_MPDATA_LAST_PASS=$form -- "${g[@]}" --tiles 1x1 --overlap off --iga on --density unit
-      bench s11_fct_${form}_$round STARPU_NCPU=0 TASKDYCORE_MPDATA_LAST_PASS=$form -- "${g[@]}" --tiles 1x1 --overlap off
-    done
-  done
-  for shape in 8x16 8x64 16x32 16x16; do
-    bench s11_shape_$shape STARPU_NCPU=0 TASKDYCORE_MPDATA_LAST_SHAPE=$shape -- "${g[@]}" --tiles 1x1 --overlap off --iga on --density unit
-  done
-  bench s11_fct_iga_unit_whole_2x2_overlap STARPU_NCPU=0 -- "${g[@]}" --tiles 2x2 --overlap on --iga on --density unit
-  bench s11_fct_iga_unit_staged_2x2_overlap STARPU_NCPU=0 TASKDYCORE_MPDATA_LAST_PASS=staged -- "${g[@]}" --tiles 2x2 --overlap on --iga on --density unit
-  variant_rounds s11_tg256 taskdycore taskdycore_base
-  same_bits s11_tg256_new_1 s11_tg256_base_1
-  run s11_tg256_limiter STARPU_NCPU=0 TASKDYCORE_MPDATA_LAST_PASS=limiter -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
-  dycore_summary s11_tg256_limiter
-  if command -v ncu >/dev/null; then
-    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Achieved Occupancy|Registers Per|Compute \(SM\) Throughput|Block Limit|L1/TEX Hit|L2 Hit'
-    STARPU_NCPU=0 timeout 200 ncu --target-processes all --kernel-name regex:'upwind_kernel|last_pass_kernel' \
-      --launch-skip 20 --launch-count 4 --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
-      taskdycore bench mpdata --grid 256x256x256 --steps 3 --repeat 1 --warmup 1 --tiles 1x1 --overlap off --iga on --density unit > "$res/ncu_s11.txt" 2>&1
-    echo "ncu exit $?"; grep -E "$keys" "$res/ncu_s11.txt" | head -60
-  fi
-fi
 if want table11_128; then
   # GPU half of paper 000 Table XI at 128^3 (the CPU half is tools/table11_cpu.sh, ~18 min on the VM:
   # same settings, tiles 2x1, 2 CPU workers; compare the velocity checksums).

@@ -5,7 +5,6 @@
 // suffices. The same code drives the CPU and the CUDA kernels (Backend = CpuStages or CudaStages).
 #pragma once
 #include "mpdata_fused.hpp"
-#include "mpdata_last_pass.hpp"
 
 namespace tdc {
 namespace mpdata {
@@ -58,11 +57,6 @@ struct StepInputs;
 struct CpuStages {
   bool use_fused = fused_by_default();
   bool fused_step(const Cells& s, const Options& o, Box b, const StepInputs& in, double* out) const;
-  // The CPU runs the last FCT pass as its stages (their simple loops vectorise).
-  bool last_fct_pass(const Cells&, const Options&, Box, const double*, const double*, const double*,
-                     const double* const*, double* const*, const double*, double*) const {
-    return false;
-  }
   void upwind(const Cells& s, Box b, const double* psi, const double* c1, const double* c2,
               const double* c3, const double* g, double* out, bool linear) const {
     upwind_cpu(s, b, psi, c1, c2, c3, g, out, linear);
@@ -91,22 +85,7 @@ struct CpuStages {
 struct CudaStages {
   cudaStream_t stream;
   bool use_fused = fused_by_default();
-  LastPass last_pass = last_pass_by_default();
   bool fused_step(const Cells& s, const Options& o, Box b, const StepInputs& in, double* out) const;
-  // The last FCT corrective pass on the cells of rp (mpdata_last_pass.hpp): vel holds the pass's
-  // input velocities, v the scratch for its antidiffusive ones. False: run it as stages.
-  bool last_fct_pass(const Cells& s, const Options& o, Box rp, const double* psi0, const double* psi1,
-                     const double* psi, const double* const* vel, double* const* v, const double* g,
-                     double* out) const {
-    if (last_pass == LastPass::Staged) return false;
-    if (last_pass == LastPass::Limiter) {
-      antidiffusive(s, o, rp.grown(1).with_upper_faces(), psi, vel[0], vel[1], vel[2], g, v[0], v[1], v[2]);
-      last_fct_pass_cuda(LastPass::Limiter, s, o, rp, psi0, psi1, psi, v[0], v[1], v[2], g, out, stream);
-    } else {
-      last_fct_pass_cuda(LastPass::Whole, s, o, rp, psi0, psi1, psi, vel[0], vel[1], vel[2], g, out, stream);
-    }
-    return true;
-  }
   void upwind(const Cells& s, Box b, const double* psi, const double* c1, const double* c2,
               const double* c3, const double* g, double* out, bool linear) const {
     upwind_cuda(s, b, psi, c1, c2, c3, g, out, linear, stream);
@@ -175,10 +154,9 @@ void advance_region(const Stages& k, const Cells& s, const Options& o, Box regio
   for (int p = 1; p <= passes; ++p) {
     const Box rp = region.grown(reach * (passes - p));
     double* const* v = t.vel[(p - 1) % 2];
-    double* next = (p == passes) ? out : t.psi_ab[(p - 1) % 2];
-    if (o.fct && p == passes && k.last_fct_pass(s, o, rp, in.psi0, t.psi1, cur, vel, v, g, next)) return;
     k.antidiffusive(s, o, rp.grown(o.fct ? 1 : 0).with_upper_faces(), cur, vel[0], vel[1], vel[2],
                     g, v[0], v[1], v[2]);
+    double* next = (p == passes) ? out : t.psi_ab[(p - 1) % 2];
     if (o.fct) {
       k.fct_beta(s, o, rp.grown(1), in.psi0, t.psi1, cur, v[0], v[1], v[2], g, t.up, t.down);
       if (p == passes) {  // the last pass limits on the fly: the limited velocities are not needed again

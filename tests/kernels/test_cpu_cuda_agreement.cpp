@@ -51,7 +51,6 @@ void expect_bitwise(const std::vector<double>& cpu, const std::vector<double>& g
 }
 
 const double kPoison = std::numeric_limits<double>::quiet_NaN();
-const mpdata::LastPass kLastPasses[] = {mpdata::LastPass::Staged, mpdata::LastPass::Limiter, mpdata::LastPass::Whole};
 
 mpdata::Options options(int iord, bool fct, bool iga, bool rigid) {
   mpdata::Options o;
@@ -119,16 +118,14 @@ TEST(CpuCudaAgreement, WholeStepEveryOption) {
                                  {r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), r.t_g.data()},
                                  mpdata::carve_scratch(o, r.L, scratch.data()), out.data());
           const std::string what = "step iord " + std::to_string(iord) + (fct ? " fct" : "") + (iga ? " iga" : "") + (rigid ? " rigid" : "");
-          // The fused 2.5D kernel (iord 2), and the staged kernels with each form of the last FCT pass.
-          for (int variant : {0, 1, 2, 3}) {
+          for (bool fused : {true, false}) {  // the fused 2.5D kernel (iord 2) and the staged kernels
             DeviceArray psi(r.t_psi), c1(r.t_c1), c2(r.t_c2), c3(r.t_c3), g(r.t_g), dscratch(arrays * r.L.size(), kPoison),
                 dout(r.L.size(), kPoison);
             mpdata::CudaStages cuda{0};
-            cuda.use_fused = variant == 0;
-            if (variant > 0) cuda.last_pass = kLastPasses[variant - 1];
+            cuda.use_fused = fused;
             mpdata::advance_region(cuda, s, o, all, {psi.p, c1.p, c2.p, c3.p, g.p},
                                    mpdata::carve_scratch(o, r.L, dscratch.p), dout.p);
-            expect_bitwise(out, dout.host(), (what + (variant == 0 ? " (fused)" : " (staged, last pass " + std::to_string(variant - 1) + ")")).c_str());
+            expect_bitwise(out, dout.host(), (what + (fused ? " (fused)" : " (staged)")).c_str());
           }
           // G = 1: the CUDA kernels that do not read G against the CPU's reading an array of ones.
           std::vector<double> ones(r.L.size(), 1.0), out_ones(r.L.size(), kPoison);
@@ -145,46 +142,6 @@ TEST(CpuCudaAgreement, WholeStepEveryOption) {
           mpdata::advance_region(cuda, s, unit, all, {psi.p, c1.p, c2.p, c3.p, nullptr},
                                  mpdata::carve_scratch(o, r.L, dscratch.p), dout.p);
           expect_bitwise(out_ones, dout.host(), (what + " (G = 1 kernels)").c_str());
-        }
-}
-
-// The fused last FCT pass marches chunks of levels; a tall tile gives several chunks and a part-filled
-// last one, and the border bands and body (tiles.overlap) give boxes narrower than a block.
-TEST(CpuCudaAgreement, LastFctPassAcrossChunksAndBands) {
-  REQUIRE_DEVICE();
-  for (int iord : {2, 3})
-    for (bool iga : {false, true})
-      for (bool rigid : {false, true})
-        for (bool unit : {false, true}) {
-          mpdata::Options o = options(iord, true, iga, rigid);
-          o.unit_density = unit;
-          const auto r = tdc_test::random_case(41, 23, 70, mpdata::halo_needed(o), rigid, iga, 300u + iord * 8 + iga * 4 + rigid * 2 + unit);
-          std::vector<double> ones(r.L.size(), 1.0);
-          const std::vector<double>& gh = unit ? ones : r.t_g;
-          const std::size_t arrays = mpdata::scratch_plan(o).arrays();
-          const mpdata::Cells s{r.L, o.zb};
-          Box boxes[5];
-          const int bands = mpdata::border_regions(r.L, boxes);
-          boxes[bands] = mpdata::body_region(r.L);
-          for (int b = 0; b <= bands; ++b) {
-            std::vector<double> scratch(arrays * r.L.size(), kPoison), out(r.L.size(), kPoison);
-            mpdata::CpuStages cpu;
-            cpu.use_fused = false;
-            mpdata::advance_region(cpu, s, o, boxes[b], {r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), gh.data()},
-                                   mpdata::carve_scratch(o, r.L, scratch.data()), out.data());
-            for (mpdata::LastPass form : kLastPasses) {
-              DeviceArray psi(r.t_psi), c1(r.t_c1), c2(r.t_c2), c3(r.t_c3), g(r.t_g), dscratch(arrays * r.L.size(), kPoison),
-                  dout(r.L.size(), kPoison);
-              mpdata::CudaStages cuda{0};
-              cuda.use_fused = false;
-              cuda.last_pass = form;
-              mpdata::advance_region(cuda, s, o, boxes[b], {psi.p, c1.p, c2.p, c3.p, unit ? nullptr : g.p},
-                                     mpdata::carve_scratch(o, r.L, dscratch.p), dout.p);
-              expect_bitwise(out, dout.host(),
-                             ("iord " + std::to_string(iord) + (iga ? " iga" : "") + (rigid ? " rigid" : "") + (unit ? " G=1" : "") +
-                              ", box " + std::to_string(b) + ", last pass " + std::to_string(int(form))).c_str());
-            }
-          }
         }
 }
 
