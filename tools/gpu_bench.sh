@@ -562,6 +562,20 @@ if want ncu_dycore && command -v ncu >/dev/null; then
     taskdycore run "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=4 --out "$res/ncu_mpdata_run" > "$res/ncu_mpdata_dycore.txt" 2>&1
   echo "ncu mpdata exit $?"; grep -E "$keys" "$res/ncu_mpdata_dycore.txt" | head -60
 fi
+if want session11_mg; then
+  mg_runs
+  # Session 11: the single-tile V-cycle forms the first sweep (w r, w = omega/diag stored per level) where
+  # it is read instead of storing it; against the session-10 build (bin/taskdycore_base). Bits change
+  # (omega r / diag became (omega / diag) r), so the A/B compares times, iterations and validation.
+  variant_rounds s11m_tg256 taskdycore taskdycore_base
+  run s11m_tg256_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s11m_tg256_trace"
+  run s11m_bubble128 STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20
+  TDC_EXE=taskdycore_base run s11m_bubble128_base STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20
+  run s11m_tg128 STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${mg[@]}"
+  TDC_EXE=taskdycore_base run s11m_tg128_base STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${mg[@]}"
+  dycore_summary s11m_bubble128 s11m_bubble128_base s11m_tg128 s11m_tg128_base
+  ncu_brief ncu_s11m taskdycore 'vector_update|restrict_first_sweep|prolong_sweep_dot|fused_apply_kernel' 4 8
+fi
 if want table11_128; then
   # GPU half of paper 000 Table XI at 128^3 (the CPU half is tools/table11_cpu.sh, ~18 min on the VM:
   # same settings, tiles 2x1, 2 CPU workers; compare the velocity checksums).

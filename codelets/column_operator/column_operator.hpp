@@ -38,6 +38,7 @@ enum LevelVector : int {
   kCprime,     // c'_k                                     (Thomas: sub-diagonal, 0 where it would wrap)
   kInvPivot,   // 1 / D_k                                  (Thomas: pivots, eq. 19 with alpha~)
   kPhi,        // phi_k = b'_k / D_k                       (Thomas: super-diagonal after elimination)
+  kInvDiag,    // 1 / (c0_k d_k)                           (Jacobi: the inverse of the diagonal)
   kLevelVectors
 };
 
@@ -115,12 +116,13 @@ TDC_HD double apply_cell(const TileLayout& L, const ColumnCouplings& h, const do
   return apply_cell_from(L, h, c, i, j, k, ArrayAt(L, x, i, j, k));
 }
 
-// Fills the Thomas vectors (kInvAd, kCprime, kInvPivot, kPhi) from kC0, kCb, kCc and kD, for columns of
+// Fills the Thomas vectors (kInvAd, kCprime, kInvPivot, kPhi) and kInvDiag from kC0, kCb, kCc and kD, for columns of
 // area |T| and vertical stride s: the rows of eq. (19) are
 //   c'_k x_{k-s} + (c0_k / |T|) x_k + b'_k x_{k+s} = y_k / (|T| d_k),
 // s interleaved tridiagonal systems per column; couplings that would wrap around are dropped.
 inline void finish_thomas_vectors(double* c, int nz, double area, int s = 1) {
   for (int k = 0; k < nz; ++k) {
+    c[kInvDiag * nz + k] = 1.0 / (c[kC0 * nz + k] * c[kD * nz + k]);
     c[kInvAd * nz + k] = 1.0 / (area * c[kD * nz + k]);
     c[kCprime * nz + k] = k >= s ? c[kCc * nz + k] / area : 0.0;
     const double phi_below = k >= s ? c[kPhi * nz + k - s] : 0.0;

@@ -2,23 +2,30 @@
 #include "../common/fixed_order_sum.cuh"
 #include "../dot_partial/dot_partial_kernel.hpp"
 #include "../solver_scalars/solver_state.hpp"
-#include "../vector_update/vector_update_kernel.hpp"
 #include "multigrid_kernel.hpp"
 
 namespace tdc {
 namespace {
 
-// A thread per cell (common/cell_loop.cuh), as elliptic_apply. Periodic: z's ghost cells are read at
-// their periodic images (the single-tile cycle) instead of from a halo copy.
-template <bool Periodic, int S>
+// A thread per cell (common/cell_loop.cuh), as elliptic_apply.
+template <int S>
 __global__ void restrict_kernel(TileLayout F, TileLayout C, ColumnCouplings h, const double* __restrict__ coef,
                                 const double* __restrict__ st, int skip_from, const double* __restrict__ r,
                                 const double* __restrict__ z, double* __restrict__ rc) {
   if (solver_skips(st, skip_from)) return;
   h = with_strides<S>(h);
+  for_each_cell(C.nx, C.ny, [&](int I, int J, int K) { rc[C.at(I, J, K)] = restrict_residual_cell(F, h, coef, r, z, I, J, K); });
+}
+
+// The single-tile cycle's restriction: the first sweep formed from r, ghosts at their periodic images.
+template <int S>
+__global__ void restrict_first_sweep_kernel(TileLayout F, TileLayout C, ColumnCouplings h, const double* __restrict__ coef,
+                                            const double* __restrict__ st, int skip_from, double omega,
+                                            const double* __restrict__ r, double* __restrict__ rc) {
+  if (solver_skips(st, skip_from)) return;
+  h = with_strides<S>(h);
   for_each_cell(C.nx, C.ny, [&](int I, int J, int K) {
-    rc[C.at(I, J, K)] = Periodic ? restrict_periodic_cell(F, h, coef, r, z, I, J, K)
-                                 : restrict_residual_cell(F, h, coef, r, z, I, J, K);
+    rc[C.at(I, J, K)] = restrict_first_sweep_cell(F, h, coef, omega, r, I, J, K);
   });
 }
 
@@ -48,26 +55,12 @@ __global__ void jacobi_kernel(TileLayout L, ColumnCouplings h, const double* __r
 template <int S>
 __global__ void prolong_sweep_kernel(TileLayout F, TileLayout C, ColumnCouplings h, const double* __restrict__ coef,
                                      const double* __restrict__ st, int skip_from, double omega,
-                                     const double* __restrict__ r, const double* __restrict__ s,
-                                     const double* __restrict__ zc, double* __restrict__ z) {
+                                     const double* __restrict__ r, const double* __restrict__ zc,
+                                     double* __restrict__ z) {
   if (solver_skips(st, skip_from)) return;
   h = with_strides<S>(h);
   for_each_cell(F.nx, F.ny, [&](int i, int j, int k) {
-    z[F.at(i, j, k)] = prolong_sweep_cell(F, C, h, coef, omega, r, s, zc, i, j, k);
-  });
-}
-
-__global__ void update_first_sweep_kernel(TileLayout L, const double* __restrict__ coef, const double* __restrict__ st,
-                                          int skip_from, double omega, const double* __restrict__ q,
-                                          double* __restrict__ r, double* __restrict__ z) {
-  if (solver_skips(st, skip_from)) return;
-  const VectorUpdateArgs u = residual_update_args(L, skip_from);
-  const double a = scalar_of(st, u.ia, u.sa), b = scalar_of(st, u.ib, u.sb);
-  for_each_cell(L.nx, L.ny, [&](int i, int j, int k) {
-    const std::ptrdiff_t o = L.at(i, j, k);
-    const double rn = axpby(a, q[o], b, r[o]);
-    r[o] = rn;
-    z[o] = jacobi_first(coef, L.nz, k, omega, rn);
+    z[F.at(i, j, k)] = prolong_sweep_cell(F, C, h, coef, omega, r, zc, i, j, k);
   });
 }
 
@@ -77,8 +70,8 @@ template <int S>
 __global__ void __launch_bounds__(kSumGroup)
     prolong_sweep_dot_kernel(TileLayout F, TileLayout C, ColumnCouplings h, const double* __restrict__ coef,
                              const double* __restrict__ st, int skip_from, double omega, const double* __restrict__ r,
-                             const double* __restrict__ s, const double* __restrict__ zc, double* __restrict__ z,
-                             Sums<2>* groups, double* group_max) {
+                             const double* __restrict__ zc, double* __restrict__ z, Sums<2>* groups,
+                             double* group_max) {
   if (solver_skips(st, skip_from)) return;
   h = with_strides<S>(h);
   const long cells = cell_items(F), item = long(blockIdx.x) * kSumGroup + threadIdx.x;
@@ -89,7 +82,7 @@ __global__ void __launch_bounds__(kSumGroup)
   for (int c = 0; c < kCellsPerItem; ++c, at.next())
     if (chunk_cell(item, c) < cells) {
       const std::ptrdiff_t o = F.at(at.i, at.j, at.k);
-      const double zv = prolong_sweep_cell(F, C, h, coef, omega, r, s, zc, at.i, at.j, at.k);
+      const double zv = prolong_sweep_cell(F, C, h, coef, omega, r, zc, at.i, at.j, at.k);
       z[o] = zv;
       dot_partial_add(sums, r_max, r[o], r[o], zv);
     }
@@ -99,22 +92,15 @@ __global__ void __launch_bounds__(kSumGroup)
 
 }  // namespace
 
-void mg_update_first_sweep_cuda(const TileLayout& L, const double* coef, const double* st, int skip_from, double omega,
-                                const double* q, double* r, double* z, cudaStream_t stream) {
-  update_first_sweep_kernel<<<cell_grid(L.nx, L.ny, L.nz), cell_block(), 0, stream>>>(L, coef, st, skip_from, omega, q,
-                                                                                       r, z);
-  TDC_CUDA_CHECK(cudaGetLastError());
-}
-
 void mg_prolong_sweep_dot_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
-                               const double* st, int skip_from, double omega, const double* r, const double* s,
-                               const double* zc, double* z, void* groups, double* out, cudaStream_t stream) {
+                               const double* st, int skip_from, double omega, const double* r, const double* zc,
+                               double* z, void* groups, double* out, cudaStream_t stream) {
   const long n = chunk_groups(F);
   auto* g = static_cast<Sums<2>*>(groups);
   auto* group_max = reinterpret_cast<double*>(g + n);  // dot_partial's scratch layout
   with_stride_constant(h, [&](auto S) {
     prolong_sweep_dot_kernel<decltype(S)::value>
-        <<<unsigned(n), kSumGroup, 0, stream>>>(F, C, h, coef, st, skip_from, omega, r, s, zc, z, g, group_max);
+        <<<unsigned(n), kSumGroup, 0, stream>>>(F, C, h, coef, st, skip_from, omega, r, zc, z, g, group_max);
   });
   TDC_CUDA_CHECK(cudaGetLastError());
   finish_groups_cuda<2>(g, n, out, stream, st + state::kDone, double(skip_from), group_max, out + kMaxAbsAt);
@@ -123,7 +109,7 @@ void mg_prolong_sweep_dot_cuda(const TileLayout& F, const TileLayout& C, const C
 void mg_restrict_residual_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef, const double* st,
                                int skip_from, const double* r, const double* z, double* rc, cudaStream_t stream) {
   with_stride_constant(h, [&](auto S) {
-    restrict_kernel<false, decltype(S)::value>
+    restrict_kernel<decltype(S)::value>
         <<<cell_grid(C.nx, C.ny, C.nz), cell_block(), 0, stream>>>(F, C, h, coef, st, skip_from, r, z, rc);
   });
   TDC_CUDA_CHECK(cudaGetLastError());
@@ -146,22 +132,22 @@ void mg_jacobi_cuda(const TileLayout& L, const ColumnCouplings& h, const double*
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 
-void mg_restrict_periodic_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
-                               const double* st, int skip_from, const double* r, const double* s, double* rc,
-                               cudaStream_t stream) {
+void mg_restrict_first_sweep_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
+                                  const double* st, int skip_from, double omega, const double* r, double* rc,
+                                  cudaStream_t stream) {
   with_stride_constant(h, [&](auto S) {
-    restrict_kernel<true, decltype(S)::value>
-        <<<cell_grid(C.nx, C.ny, C.nz), cell_block(), 0, stream>>>(F, C, h, coef, st, skip_from, r, s, rc);
+    restrict_first_sweep_kernel<decltype(S)::value>
+        <<<cell_grid(C.nx, C.ny, C.nz), cell_block(), 0, stream>>>(F, C, h, coef, st, skip_from, omega, r, rc);
   });
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 
 void mg_prolong_sweep_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
-                           const double* st, int skip_from, double omega, const double* r, const double* s,
-                           const double* zc, double* z, cudaStream_t stream) {
+                           const double* st, int skip_from, double omega, const double* r, const double* zc, double* z,
+                           cudaStream_t stream) {
   with_stride_constant(h, [&](auto S) {
     prolong_sweep_kernel<decltype(S)::value>
-        <<<cell_grid(F.nx, F.ny, F.nz), cell_block(), 0, stream>>>(F, C, h, coef, st, skip_from, omega, r, s, zc, z);
+        <<<cell_grid(F.nx, F.ny, F.nz), cell_block(), 0, stream>>>(F, C, h, coef, st, skip_from, omega, r, zc, z);
   });
   TDC_CUDA_CHECK(cudaGetLastError());
 }

@@ -43,19 +43,21 @@ TDC_HD int coarse_of_fine(int i, int h) {
   return ((i >> (e + 1)) << e) + (i & (h - 1));
 }
 
-// The diagonal of the column operator at level k (apply_cell's coefficient of x_ijk).
-TDC_HD double operator_diagonal(const double* c, int nz, int k) { return coef(c, kC0, nz, k) * coef(c, kD, nz, k); }
+// The damped Jacobi weight at level k: omega / diag, from the stored inverse diagonal (kInvDiag), so
+// that no sweep divides (an FP64 division is some 20 instructions on a GPU, and the single-tile
+// cycle forms the first sweep on the fly at every point the next pass reads).
+TDC_HD double jacobi_weight(const double* c, int nz, int k, double omega) { return omega * coef(c, kInvDiag, nz, k); }
 
-// The first sweep from a zero guess: z = omega r / diag.
+// The first sweep from a zero guess: z = w r.
 TDC_HD double jacobi_first(const double* c, int nz, int k, double omega, double r) {
-  return omega * r / operator_diagonal(c, nz, k);
+  return jacobi_weight(c, nz, k, omega) * r;
 }
 
-// One damped Jacobi sweep: z_out = z + omega (r - A z) / diag, z read through apply_cell_from's z_at.
+// One damped Jacobi sweep: z_out = z + w (r - A z), z read through apply_cell_from's z_at.
 template <class Z>
 TDC_HD double jacobi_from(const TileLayout& L, const ColumnCouplings& h, const double* c, double omega,
                           const double* r, int i, int j, int k, Z&& z_at) {
-  return z_at(0, 0, k) + omega * (r[L.at(i, j, k)] - apply_cell_from(L, h, c, i, j, k, z_at)) / operator_diagonal(c, L.nz, k);
+  return z_at(0, 0, k) + jacobi_weight(c, L.nz, k, omega) * (r[L.at(i, j, k)] - apply_cell_from(L, h, c, i, j, k, z_at));
 }
 // The same with z an array with a valid halo.
 TDC_HD double jacobi_cell(const TileLayout& L, const ColumnCouplings& h, const double* c, double omega,
@@ -83,30 +85,31 @@ TDC_HD double restrict_residual_cell(const TileLayout& F, const ColumnCouplings&
   return restrict_residual_from(F, h, c, r, I, J, K, [&](int i, int j, int k) { return z[F.at(i, j, k)]; });
 }
 
-// The single-tile cycle on the GPU (mg_vcycle_cuda) fuses each level's passes after the first sweep:
-// the restriction reads the sweep's ghost cells where the halo copy would have put them, and the
-// prolongation is formed inside the last sweep. A single tile holds the whole, horizontally periodic
-// domain, so a ghost cell's value is its periodic image's. Same operations, same bits.
-// (periodic_image: column_operator.hpp.)
+// The single-tile cycle on the GPU (mg_vcycle_cuda) fuses each level's passes: the first sweep from
+// zero (s = w r) is never stored but formed wherever the next passes read it, the restriction reads
+// its ghost cells where the halo copy would have put them, and the prolongation is formed inside the
+// last sweep. A single tile holds the whole, horizontally periodic domain, so a ghost cell's value is
+// its periodic image's. Same operations, same bits. (periodic_image: column_operator.hpp.)
 
-// restrict_residual_cell with z's ghost cells read at their periodic images.
-TDC_HD double restrict_periodic_cell(const TileLayout& F, const ColumnCouplings& h, const double* c, const double* r,
-                                     const double* z, int I, int J, int K) {
+// restrict_residual_cell of the first sweep s = w r, formed on the fly (ghosts at their periodic images).
+TDC_HD double restrict_first_sweep_cell(const TileLayout& F, const ColumnCouplings& h, const double* c, double omega,
+                                        const double* r, int I, int J, int K) {
   return restrict_residual_from(F, h, c, r, I, J, K, [&](int i, int j, int k) {
-    return z[F.at(periodic_image(i, F.nx), periodic_image(j, F.ny), k)];
+    return jacobi_first(c, F.nz, k, omega, r[F.at(periodic_image(i, F.nx), periodic_image(j, F.ny), k)]);
   });
 }
 
-// jacobi_cell on s + P z_c (prolong_add's sum, formed on the fly; ghosts at their periodic images).
-// Addresses go from the cell's own: a neighbour along x or y changes one fine and one coarse index.
+// jacobi_cell on s + P z_c, with s = w r the first sweep (prolong_add's sum, formed on the fly; ghosts
+// at their periodic images). Addresses go from the cell's own: a neighbour along x or y changes one
+// fine and one coarse index.
 TDC_HD double prolong_sweep_cell(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* c,
-                                 double omega, const double* r, const double* s, const double* zc, int i, int j, int k) {
+                                 double omega, const double* r, const double* zc, int i, int j, int k) {
   const int ci = coarse_of_fine(i, h.h), cj = coarse_of_fine(j, h.h);
   const std::ptrdiff_t of = F.at(i, j, k), oc = C.at(ci, cj, 0);
   auto z_at = [&](int di, int dj, int kk) {
     const int ia = di == 0 ? i : periodic_image(i + di, F.nx), jb = dj == 0 ? j : periodic_image(j + dj, F.ny);
     const int ca = di == 0 ? ci : coarse_of_fine(ia, h.h), cb = dj == 0 ? cj : coarse_of_fine(jb, h.h);
-    return s[of + ((ia - i) + (jb - j) * F.sx()) + F.plane() * (kk - k)] +
+    return jacobi_first(c, F.nz, kk, omega, r[of + ((ia - i) + (jb - j) * F.sx()) + F.plane() * (kk - k)]) +
            zc[oc + ((ca - ci) + (cb - cj) * C.sx()) + C.plane() * coarse_of_fine(kk, h.s)];
   };
   return jacobi_from(F, h, c, omega, r, i, j, k, z_at);
@@ -123,29 +126,26 @@ void mg_prolong_add_cpu(const TileLayout& F, const TileLayout& C, const ColumnCo
 void mg_jacobi_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st, int skip_from,
                    double omega, bool first, const double* r, const double* z_in, double* z_out);
 #if defined(TASKDYCORE_HAVE_CUDA)
-// The fused passes of the single-tile cycle (see periodic_image): r_c = R (r - A s), and z = the
-// last sweep on s + P z_c.
-void mg_restrict_periodic_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
-                               const double* st, int skip_from, const double* r, const double* s, double* rc,
-                               cudaStream_t stream);
+// The fused passes of the single-tile cycle (see periodic_image): r_c = R (r - A s) with s = w r, and
+// z = the last sweep on s + P z_c.
+void mg_restrict_first_sweep_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
+                                  const double* st, int skip_from, double omega, const double* r, double* rc,
+                                  cudaStream_t stream);
 void mg_prolong_sweep_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
-                           const double* st, int skip_from, double omega, const double* r, const double* s,
-                           const double* zc, double* z, cudaStream_t stream);
+                           const double* st, int skip_from, double omega, const double* r, const double* zc, double* z,
+                           cudaStream_t stream);
 void mg_restrict_residual_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef, const double* st,
                                int skip_from, const double* r, const double* z, double* rc, cudaStream_t stream);
 void mg_prolong_add_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* st, int skip_from,
                          const double* zc, double* z, cudaStream_t stream);
 void mg_jacobi_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st, int skip_from,
                     double omega, bool first, const double* r, const double* z_in, double* z_out, cudaStream_t stream);
-// The fused PCG's ends of the single-tile cycle (mg_pcg_precon_cuda), on the finest level:
-// PCG's r <- r - alpha q (vector_update's arithmetic) and the first sweep from the new r, in one pass;
-void mg_update_first_sweep_cuda(const TileLayout& L, const double* coef, const double* st, int skip_from, double omega,
-                                const double* q, double* r, double* z, cudaStream_t stream);
-// prolong_sweep with dot_partial's <r, r>, <r, z> and max |r| of the result, in dot_partial's order
-// (groups: dot_partial's scratch; out: its partials).
+// The fused PCG's end of the single-tile cycle (mg_pcg_precon_cuda): prolong_sweep with dot_partial's
+// <r, r>, <r, z> and max |r| of the result, in dot_partial's order (groups: dot_partial's scratch; out:
+// its partials).
 void mg_prolong_sweep_dot_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
-                               const double* st, int skip_from, double omega, const double* r, const double* s,
-                               const double* zc, double* z, void* groups, double* out, cudaStream_t stream);
+                               const double* st, int skip_from, double omega, const double* r, const double* zc,
+                               double* z, void* groups, double* out, cudaStream_t stream);
 #endif
 
 }  // namespace tdc

@@ -86,15 +86,15 @@ struct TileOps {
                   field(l, MgField::Smoothed));
   }
   // The fused passes (vcycle_schedule_fused; only the CUDA kernels have them).
-  void restrict_periodic(int l) const {
+  void restrict_first_sweep(int l) const {
     const VcycleLevel& v = p.level[l];
-    k.restrict_periodic(v.L, p.level[l + 1].L, v.h, coef + v.coef, st, p.skip_from, field(l, MgField::Rhs),
-                        field(l, MgField::Smoothed), field(l + 1, MgField::Rhs));
+    k.restrict_first_sweep(v.L, p.level[l + 1].L, v.h, coef + v.coef, st, p.skip_from, p.omega, field(l, MgField::Rhs),
+                           field(l + 1, MgField::Rhs));
   }
   void prolong_sweep(int l) const {
     const VcycleLevel& v = p.level[l];
     k.prolong_sweep(v.L, p.level[l + 1].L, v.h, coef + v.coef, st, p.skip_from, p.omega, field(l, MgField::Rhs),
-                    field(l, MgField::Smoothed), field(l + 1, MgField::Result), field(l, MgField::Result));
+                    field(l + 1, MgField::Result), field(l, MgField::Result));
   }
 };
 
@@ -132,36 +132,26 @@ struct CudaKernels {
   void copies(const CopyList& list, const double* st, int skip) const {
     strided_copies_cuda(list, s, st + state::kDone, double(skip));
   }
-  void restrict_periodic(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* c,
-                         const double* st, int skip, const double* r, const double* z, double* rc) const {
-    mg_restrict_periodic_cuda(F, C, h, c, st, skip, r, z, rc, s);
+  void restrict_first_sweep(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* c,
+                            const double* st, int skip, double w, const double* r, double* rc) const {
+    mg_restrict_first_sweep_cuda(F, C, h, c, st, skip, w, r, rc, s);
   }
   void prolong_sweep(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* c,
-                     const double* st, int skip, double w, const double* r, const double* z, const double* zc,
-                     double* out) const {
-    mg_prolong_sweep_cuda(F, C, h, c, st, skip, w, r, z, zc, out, s);
+                     const double* st, int skip, double w, const double* r, const double* zc, double* out) const {
+    mg_prolong_sweep_cuda(F, C, h, c, st, skip, w, r, zc, out, s);
   }
 };
 
-// mg_pcg_precon's passes: the cycle's, with the finest level's first sweep also updating r and its
-// last sweep also summing.
+// mg_pcg_precon's passes: the cycle's, with the finest level's last sweep also summing.
 struct PcgEndsOps : TileOps<CudaKernels> {
-  const double* q;
-  double* r;
   void* groups;
   double* out;
 
-  void jacobi_first(int l, MgField to) const {
-    if (l > 0) return TileOps::jacobi_first(l, to);
-    const VcycleLevel& v = p.level[0];
-    mg_update_first_sweep_cuda(v.L, coef + v.coef, st, p.skip_from, p.omega, q, r, field(0, to), k.s);
-  }
   void prolong_sweep(int l) const {
     if (l > 0) return TileOps::prolong_sweep(l);
     const VcycleLevel& v = p.level[0];
-    mg_prolong_sweep_dot_cuda(v.L, p.level[1].L, v.h, coef + v.coef, st, p.skip_from, p.omega, r,
-                              field(0, MgField::Smoothed), field(1, MgField::Result), field(0, MgField::Result),
-                              groups, out, k.s);
+    mg_prolong_sweep_dot_cuda(v.L, p.level[1].L, v.h, coef + v.coef, st, p.skip_from, p.omega, r0,
+                              field(1, MgField::Result), field(0, MgField::Result), groups, out, k.s);
   }
 };
 #endif
@@ -218,7 +208,8 @@ void mg_pcg_precon_cuda(const VcyclePlan& plan, const double* coef, const double
   }
   launch_gated("pcg" + plan_key(plan) + gate_key(coef, q, r, z, scratch, groups, out), st + state::kDone,
                double(plan.skip_from), stream, [&](cudaStream_t capture) {
-                 const PcgEndsOps ops{{plan, coef, st, r, z, scratch, {capture}}, q, r, groups, out};
+                 vector_update_launch_cuda(residual_update_args(L, plan.skip_from), st, q, r, capture);
+                 const PcgEndsOps ops{{plan, coef, st, r, z, scratch, {capture}}, groups, out};
                  vcycle_schedule_fused(ops, plan.levels, plan.coarse_sweeps);
                });
 }

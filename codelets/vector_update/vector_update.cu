@@ -18,13 +18,16 @@ __global__ void update_kernel(VectorUpdateArgs u, const double* __restrict__ st,
 
 }  // namespace
 
+void vector_update_launch_cuda(const VectorUpdateArgs& u, const double* st, const double* x, double* y,
+                               cudaStream_t stream) {
+  update_kernel<<<cell_grid(u.L.nx, u.L.ny, u.L.nz), cell_block(), 0, stream>>>(u, st, x, y);
+  TDC_CUDA_CHECK(cudaGetLastError());
+}
+
 void vector_update_cuda(const VectorUpdateArgs& u, const double* st, const double* x, double* y, cudaStream_t stream) {
   // Behind a gate on the state: a skipped full-size launch took 0.05 ms at 256^3.
   launch_gated(gate_key(u.L, u.ia, u.ib, u.sa, u.sb, x, y), st + state::kDone, double(u.skip_from), stream,
-               [&](cudaStream_t capture) {
-                 update_kernel<<<cell_grid(u.L.nx, u.L.ny, u.L.nz), cell_block(), 0, capture>>>(u, st, x, y);
-                 TDC_CUDA_CHECK(cudaGetLastError());
-               });
+               [&](cudaStream_t capture) { vector_update_launch_cuda(u, st, x, y, capture); });
 }
 
 }  // namespace tdc

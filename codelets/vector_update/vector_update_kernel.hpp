@@ -28,6 +28,9 @@ TDC_HD VectorUpdateArgs residual_update_args(const TileLayout& L, int skip_from)
 void vector_update_cpu(const VectorUpdateArgs& a, const double* st, const double* x, double* y);
 #if defined(TASKDYCORE_HAVE_CUDA)
 void vector_update_cuda(const VectorUpdateArgs& a, const double* st, const double* x, double* y, cudaStream_t stream);
+// The kernel alone, without the gate (for a launch inside another gated graph's capture).
+void vector_update_launch_cuda(const VectorUpdateArgs& a, const double* st, const double* x, double* y,
+                               cudaStream_t stream);
 #endif
 
 }  // namespace tdc
