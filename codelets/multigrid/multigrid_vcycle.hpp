@@ -37,8 +37,8 @@ void mg_vcycle_cpu(const VcyclePlan& plan, const double* coef, const double* st,
 // The multigrid form of pcg_fused_precon (paper 002, Alg. 3 with the V-cycle as M): r <- r - alpha q,
 // z = M^{-1} r, and dot_partial's partials of <r, r>, <r, z> and max |r| into `out`. On the CPU
 // vector_update, the cycle and dot_partial back to back; on the GPU (the fused cycle, levels >= 2) the
-// update rides in the finest level's first sweep and the sums in its last, saving two passes over the
-// finest level and two launches. The same bits as the three tasks.
+// sums ride in the finest level's last sweep, saving a pass over the finest level and a launch. The
+// same bits as the three tasks.
 void mg_pcg_precon_cpu(const VcyclePlan& plan, const double* coef, const double* st, const double* q, double* r,
                        double* z, double* scratch, double* out);
 #if defined(TASKDYCORE_HAVE_CUDA)
