@@ -32,7 +32,9 @@ std::vector<starpu_data_handle_t> tile_handles(const Decomposition& d, const Til
 }  // namespace
 
 const char* to_string(KrylovMethod m) { return m == KrylovMethod::Pcg ? "pcg" : "gcr"; }
-const char* to_string(Preconditioner p) { return p == Preconditioner::Line ? "line" : "multigrid"; }
+const char* to_string(Preconditioner p) {
+  return p == Preconditioner::Line ? "line" : p == Preconditioner::Multigrid ? "multigrid" : "spectral";
+}
 
 EllipticSolver::EllipticSolver(const Decomposition& d, int rank, const ColumnCouplings& h,
                                const std::vector<double>& level_coefficients, const KrylovSettings& s,
@@ -47,6 +49,8 @@ EllipticSolver::EllipticSolver(const Decomposition& d, int rank, const ColumnCou
     throw std::invalid_argument("elliptic solver: GCR restart length out of range");
   if (s.preconditioner == Preconditioner::Multigrid && (s.method != KrylovMethod::Pcg || hierarchy.empty()))
     throw std::invalid_argument("elliptic solver: the multigrid preconditioner needs PCG and a level hierarchy");
+  if (s.preconditioner == Preconditioner::Spectral && s.method != KrylovMethod::Pcg)
+    throw std::invalid_argument("elliptic solver: the spectral preconditioner needs PCG");
   args_.L = L;
   args_.h = h;
   args_.skip_from = 2;
@@ -58,6 +62,8 @@ EllipticSolver::EllipticSolver(const Decomposition& d, int rank, const ColumnCou
       std::max({dot_partial_scratch_bytes(L), pcg_fused_scratch_bytes(L), gcr_scratch_bytes(L)}));
   if (s.preconditioner == Preconditioner::Multigrid)
     mg_ = std::make_unique<MultigridPreconditioner>(d, rank, hierarchy, s.multigrid);
+  if (s.preconditioner == Preconditioner::Spectral)
+    spectral_ = std::make_unique<SpectralPreconditioner>(d, rank, h, level_coefficients);
   r_ = std::make_unique<TiledField>("solver_r", d, rank);
   z_ = std::make_unique<TiledField>("solver_z", d, rank);
   if (s.method == KrylovMethod::Pcg) {
@@ -141,6 +147,10 @@ void EllipticSolver::precondition(const TiledField& r, const TiledField& z, int 
     mg_->submit(state_->handle(), skip_from, r, z);
     return;
   }
+  if (spectral_) {
+    spectral_->submit(state_->handle(), skip_from, r, z);
+    return;
+  }
   EllipticTaskArgs a = args_;
   a.skip_from = skip_from;
   for (int t = 0; t < d_.tiles(); ++t) insert_line_precon(a, coef_->handle(), state_->handle(), r.handle(t), z.handle(t), kPrioBody);
@@ -156,8 +166,11 @@ void EllipticSolver::pcg_fused_iteration(const TiledField& u) {
     // The multigrid form of Alg. 3 as one task (the update and sums ride in the cycle's finest sweeps).
     mg_->submit_pcg_precon(state_->handle(), 1, *q_, *r_, *z_, scratch_->handle(), partials_->handle(0),
                            fold ? &after_precon : nullptr);
-  } else if (mg_) {
-    // The same as tasks on every tile: r <- r - alpha q, z = V-cycle(r), then <r, r>, <r, z> in one pass.
+  } else if (spectral_ && spectral_->one_task()) {
+    spectral_->submit_pcg_precon(state_->handle(), 1, *q_, *r_, *z_, scratch_->handle(), partials_->handle(0),
+                                 fold ? &after_precon : nullptr);
+  } else if (mg_ || spectral_) {
+    // The same as tasks on every tile: r <- r - alpha q, z = M r, then <r, r>, <r, z> in one pass.
     const TileLayout& L = d_.layout();
     const VectorUpdateArgs ur = residual_update_args(L, 1);
     for (int t = 0; t < d_.tiles(); ++t) insert_vector_update(ur, state_->handle(), q_->handle(t), r_->handle(t), kPrioBody);
@@ -172,11 +185,11 @@ void EllipticSolver::pcg_fused_iteration(const TiledField& u) {
       insert_pcg_fused_precon(pre, coef_->handle(), state_->handle(), r_->handle(t), q_->handle(t), z_->handle(t),
                               scratch_->handle(), partials_->handle(t), kPrioBody, fold ? &after_precon : nullptr);
   }
-  const bool precon_folded = fold && (!mg_ || mg_->one_task());
+  const bool precon_folded = fold && (!(mg_ || spectral_) || one_task_precon());
   if (!precon_folded) submit_scalars(int(ScalarOp::PcgFusedPrecon), 2);
   // The one-task cycle's tile is the whole horizontally periodic domain: the apply reads z's
   // neighbours at their periodic images, so z needs no halo exchange.
-  const bool z_periodic = mg_ && mg_->one_task();
+  const bool z_periodic = one_task_precon();
   if (!z_periodic) submit_halo_exchange(d_, *z_, *strips_);
   for (int t = 0; t < d_.tiles(); ++t)
     insert_pcg_fused_apply(args_, coef_->handle(), state_->handle(), u.handle(t), p_->handle(t), z_->handle(t), q_->handle(t),

@@ -1,6 +1,7 @@
 // Krylov solvers for the column operator as task graphs: PCG (interleaved as paper 002 Alg. 1-3, or
 // the textbook unfused form) and GCR(k) (EULAG's gcrk), both preconditioned by vertical line solves;
-// PCG alternatively by a multigrid V-cycle (graph/multigrid_precon.hpp; laplc only), fused or not.
+// PCG alternatively by a multigrid V-cycle (graph/multigrid_precon.hpp; laplc only), fused or not, or
+// by the exact inverse of a separable operator (graph/spectral_precon.hpp: one iteration).
 // An iteration is submitted as tasks with no host synchronisation: step lengths and the stopping
 // decision are computed by solver_scalars tasks into the state vector; the host reads the state only
 // every `check_every` iterations to stop submitting (tasks submitted past convergence do nothing).
@@ -14,11 +15,12 @@
 #include "../codelets/column_operator/column_operator.hpp"
 #include "../src/tiled_field.hpp"
 #include "multigrid_precon.hpp"
+#include "spectral_precon.hpp"
 
 namespace tdc {
 
 enum class KrylovMethod { Pcg, Gcr };
-enum class Preconditioner { Line, Multigrid };
+enum class Preconditioner { Line, Multigrid, Spectral };
 
 struct KrylovSettings {
   KrylovMethod method = KrylovMethod::Pcg;
@@ -29,7 +31,7 @@ struct KrylovSettings {
   double tol_max = 0.0;     //   or max |r| <= tol_max (0: not tested)
   int max_iter = 500;
   int check_every = 10;     // iterations submitted between two host checks of the state
-  Preconditioner preconditioner = Preconditioner::Line;  // Multigrid: PCG only (fused or not)
+  Preconditioner preconditioner = Preconditioner::Line;  // Multigrid, Spectral: PCG only (fused or not)
   MultigridSettings multigrid;
 };
 
@@ -67,9 +69,11 @@ class EllipticSolver {
   // Tasks one iteration submits per tile, about (for submission windows).
   int tasks_per_iteration() const {
     if (mg_) return (s_.fused ? 7 : 10) + mg_->tasks_per_tile();
+    if (spectral_) return (s_.fused ? 7 : 10) + spectral_->tasks_per_tile();
     return s_.fused ? 6 : 10;
   }
   bool multigrid() const { return mg_ != nullptr; }
+  bool spectral() const { return spectral_ != nullptr; }
   // The max-norm tolerance of the solves submitted from now on (KrylovSettings::tol_max).
   double max_norm_tolerance() const { return s_.tol_max; }
   void set_max_norm_tolerance(double tol) { s_.tol_max = tol; }
@@ -88,7 +92,7 @@ class EllipticSolver {
   void zero(const TiledField& y, const TiledField& any_finite);
   ScalarsArgs scalars_args(int op, int sums, const std::vector<int>& slots = {}, int new_slot = 0) const;
   void submit_scalars(int op, int sums, const std::vector<int>& slots = {}, int new_slot = 0);
-  // z = M^{-1} r (line or multigrid); skipped once the state's done flag reaches skip_from.
+  // z = M^{-1} r (line, multigrid or spectral); skipped once the state's done flag reaches skip_from.
   void precondition(const TiledField& r, const TiledField& z, int skip_from);
   void pcg_fused_iteration(const TiledField& u);
   void pcg_unfused_iteration(const TiledField& u);
@@ -105,6 +109,9 @@ class EllipticSolver {
   std::unique_ptr<ScratchBuffer> scratch_;
   std::unique_ptr<TiledField> r_, z_, p_, q_;
   std::unique_ptr<MultigridPreconditioner> mg_;
+  std::unique_ptr<SpectralPreconditioner> spectral_;
+  // The preconditioner step is one task on the single tile (the multigrid or spectral one-task forms).
+  bool one_task_precon() const { return (mg_ && mg_->one_task()) || (spectral_ && spectral_->one_task()); }
   std::vector<std::unique_ptr<TiledField>> gp_, gq_;  // GCR direction slots
   std::vector<int> basis_;                            // GCR: slots kept since the last restart
   int last_slot_ = 0;

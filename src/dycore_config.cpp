@@ -9,6 +9,8 @@
 
 #include "../codelets/mpdata/mpdata_pipeline.hpp"
 #include "../codelets/solver_scalars/solver_scalars_kernel.hpp"
+#include "../codelets/spectral_precon/spectral_precon_kernel.hpp"
+#include "collocated_laplacian.hpp"
 #include "config_reader.hpp"
 
 namespace tdc {
@@ -65,9 +67,10 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   c.divergence_tolerance = r.number("solver.divergence_tolerance", c.divergence_tolerance);
   c.solver_budget = int(r.integer("solver.max_iter", c.solver_budget));
   c.extrapolate_pressure = r.choice("solver.first_guess", "previous", {"previous", "extrapolated"}) == "extrapolated";
-  k.preconditioner = r.choice("solver.preconditioner", "line", {"line", "multigrid"}) == "multigrid"
-                         ? Preconditioner::Multigrid
-                         : Preconditioner::Line;
+  const std::string precon = r.choice("solver.preconditioner", "line", {"line", "multigrid", "spectral"});
+  k.preconditioner = precon == "multigrid" ? Preconditioner::Multigrid
+                     : precon == "spectral" ? Preconditioner::Spectral
+                                            : Preconditioner::Line;
   k.multigrid.levels = int(r.integer("solver.multigrid_levels", 0));
   k.multigrid.coarse_sweeps = int(r.integer("solver.multigrid_coarse_sweeps", k.multigrid.coarse_sweeps));
   k.multigrid.omega = r.number("solver.multigrid_omega", k.multigrid.omega);
@@ -147,6 +150,12 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
     require(multigrid_tiles_fit(c.grid.nx, c.tiles_x, k.multigrid.levels), "tiles.x", std::to_string(c.tiles_x) + fit);
     require(multigrid_tiles_fit(c.grid.ny, c.tiles_y, k.multigrid.levels), "tiles.y", std::to_string(c.tiles_y) + fit);
   }
+  if (k.preconditioner == Preconditioner::Spectral) {
+    require(k.method == KrylovMethod::Pcg, "solver.preconditioner", "\"spectral\" needs solver.method = \"pcg\"");
+    const CollocatedLaplacian op = collocated_laplacian(c.grid, c.z_boundary);
+    const std::string why = spectral_unsupported(c.grid.nx, c.grid.ny, c.grid.nz, op.couplings, op.level_coefficients);
+    require(why.empty(), "solver.preconditioner", "\"spectral\" cannot invert this grid's operator: " + why);
+  }
   require(c.diagnostics_interval >= 1, "diagnostics.interval", "must be positive");
   require(c.fields_interval >= 0, "output.fields_interval", "must be 0 (final state only) or positive");
   require(c.checkpoint_interval >= 0, "output.checkpoint_interval", "must be 0 (at the end only) or positive");
@@ -205,6 +214,7 @@ std::vector<std::pair<std::string, std::string>> dycore_trajectory_fingerprint(c
     f.push_back({"solver.multigrid_coarse_sweeps", std::to_string(c.solver.multigrid.coarse_sweeps)});
     f.push_back({"solver.multigrid_omega", num(c.solver.multigrid.omega)});
   }
+  if (c.solver.preconditioner == Preconditioner::Spectral) f.push_back({"solver.preconditioner", "spectral"});
   if (c.initial == InitialState::ThermalBubble) {
     const std::pair<std::string, std::string> bubble[] = {
         {"physics.gravity", num(c.gravity)},   {"physics.theta0", num(c.theta0)},

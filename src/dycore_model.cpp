@@ -245,7 +245,7 @@ void DycoreModel::size_solver_budget() {
   // Iteration counts vary by half from step to step (the residual left by one solve seeds the next)
   // and grow fast while a flow starts: twice the largest recent count + 10. With multigrid the counts
   // are small and steady (6-10 at 64^3..256^3) while a skipped V-cycle still costs its kernel
-  // launches: 1.25 times the count + 4. A solve unfinished when its budget ran out (-1) has outgrown it: the whole
+  // launches: 1.25 times the count + 4; with the spectral inverse 1-2, so the count + 2. A solve unfinished when its budget ran out (-1) has outgrown it: the whole
   // solver.max_iter until the window holds none.
   int largest = 0;
   bool unfinished = int(solves_.size()) < kBudgetWarmup;
@@ -254,6 +254,7 @@ void DycoreModel::size_solver_budget() {
     unfinished = unfinished || solves_[n].iterations < 0;
   }
   const int want = unfinished                       ? cfg_.solver_budget
+                   : graph_->solver().spectral()  ? largest + 2
                    : graph_->solver().multigrid() ? largest + largest / 4 + 4
                                                    : 2 * largest + 10;
   graph_->set_solver_budget(std::min(cfg_.solver_budget, want));

@@ -1,0 +1,115 @@
+// The exact inverse of a separable column operator (column_operator.hpp) by real Hartley transforms,
+// as plain formulae shared by the CPU and CUDA kernels (no StarPU). Written once and compiled without
+// FMA contraction on both sides, so the two give the same bits.
+//
+// When the horizontal couplings are symmetric (ae = aw, an = as) and the level vectors constant, the
+// operator is a sum of symmetric circulants along x, y and the vertical cycle (the levels in the
+// order their up/down couplings join them: periodic wraps, the mirror of rigid lids joins a column's
+// two interleaved chains into one cycle). The discrete Hartley transform H (cas = cos + sin) of each
+// axis diagonalises its circulant, so A^{-1} = H^{-1} diag(1 / sigma) H with H^{-1} = H / n per axis:
+// the "line" preconditioner made exact for every horizontal mode at once (the FFT + vertical solve of
+// the classic fast elliptic solvers, here with the vertical solve diagonal too). Where sigma is 0 (the
+// operator's null space: constants per lattice) the inverse is 0, so M is A's pseudo-inverse,
+// symmetric and positive semi-definite as PCG needs.
+//
+// A Hartley transform of two real lines a, b at once: X = FFT(a + i b) (radix 2, in place, the input
+// in bit-reversed order), then with X[m] = p + i q and X[n - m] = u + i v,
+//   2 H_a[m] = (p + u) - (q - v),   2 H_b[m] = (p - u) + (q + v).
+// The factor 2 of each transform is kept and divided out once with the symbol (all factors are powers
+// of two, so exact).
+#pragma once
+#include "../common/tile_layout.hpp"
+
+namespace tdc {
+
+constexpr int kMaxSpectralLength = 1024;
+// Points held per block on the GPU (and per batch on the CPU): line pairs times line length.
+constexpr int kSpectralBlockPoints = 2048;
+
+struct Cplx {
+  double re, im;
+};
+
+// Where the plan's tables sit in its table vector (doubles), and the symbol's constants.
+struct SpectralPlan {
+  int nx = 0, ny = 0, nz = 0;  // the whole domain
+  int lc = 0;                  // length of a vertical cycle; nz / lc cycles
+  double scale = 0.0;          // 1 / (64 nx ny lc): the six transforms' factor
+  double d = 1.0;              // the operator's factor d
+  double rest = 0.0;           // c0 + 2 (ae + an + cz): 0 for laplc (singular, constants per lattice)
+  long cos_x = 0, sin_x = 0, cos_y = 0, sin_y = 0, cos_z = 0, sin_z = 0;  // exp(-2 pi i k / n), k < n / 2
+  long mu_x = 0, mu_y = 0, mu_z = 0;  // each axis's eigenvalues: a (2 cos(2 pi m h / n) - 2)
+  long level = 0;                     // the level at cycle c, position t: level[c lc + t]
+  long table_doubles = 0;
+  int skip_from = 2;                  // the solver's skip protocol (solver_state.hpp)
+};
+
+TDC_HD int spectral_log2(int n) {
+  int e = 0;
+  while ((1 << e) < n) ++e;
+  return e;
+}
+TDC_HD int bit_reverse(int t, int bits) {
+#if defined(__CUDA_ARCH__)
+  return bits == 0 ? 0 : int(__brev(unsigned(t)) >> (32 - bits));
+#endif
+  int r = 0;
+  for (int b = 0; b < bits; ++b, t >>= 1) r = (r << 1) | (t & 1);
+  return r;
+}
+
+// Butterfly b (0 <= b < n/2) of the radix-2 stage joining halves of size hs, on a bit-reversed line.
+TDC_HD void fft_butterfly(Cplx* x, int n, int hs, int b, const double* cw, const double* sw) {
+  const int pos = b & (hs - 1), i0 = ((b - pos) << 1) + pos, i1 = i0 + hs;
+  const int k = pos * (n / (2 * hs));
+  const double wr = cw[k], wi = sw[k];
+  const Cplx a = x[i0], c = x[i1];
+  const double tr = wr * c.re - wi * c.im, ti = wr * c.im + wi * c.re;
+  x[i0] = Cplx{a.re + tr, a.im + ti};
+  x[i1] = Cplx{a.re - tr, a.im - ti};
+}
+
+// 2 H_a[m] and 2 H_b[m] from the transformed pair X.
+TDC_HD void hartley_pair(const Cplx* X, int n, int m, double& ha, double& hb) {
+  const Cplx p = X[m], u = X[(n - m) & (n - 1)];
+  ha = (p.re + u.re) - (p.im - u.im);
+  hb = (p.re - u.re) + (p.im + u.im);
+}
+
+// The inverse symbol (with the transforms' factor) of mode (m, n, t).
+TDC_HD double spectral_inverse(const SpectralPlan& p, const double* tab, int m, int n, int t) {
+  const double s = ((tab[p.mu_x + m] + tab[p.mu_y + n]) + tab[p.mu_z + t]) + p.rest;
+  return s == 0.0 ? 0.0 : p.scale / (p.d * s);
+}
+
+// A pass's lines: `axis` 0 runs along x (lines are rows j + ny k), 1 along y (lines i + nx k), 2 along
+// the vertical cycles (lines i + nx (j + ny c)). Line pairs are (2 l, 2 l + 1): neighbouring rows or
+// columns, so a pair is the same on every worker. An array is seen through its interior origin.
+struct SpectralView {
+  double* p;
+  long sx, plane;
+};
+TDC_HD int line_length(const SpectralPlan& p, int axis) { return axis == 0 ? p.nx : axis == 1 ? p.ny : p.lc; }
+TDC_HD long line_count(const SpectralPlan& p, int axis) {
+  return axis == 0 ? long(p.ny) * p.nz : axis == 1 ? long(p.nx) * p.nz : long(p.nx) * p.ny * (p.nz / p.lc);
+}
+// Offset of point t of line l in view v.
+TDC_HD long line_offset(const SpectralPlan& p, const double* tab, int axis, const SpectralView& v, long l, int t) {
+  if (axis == 0) return t + v.sx * (l % p.ny) + v.plane * (l / p.ny);
+  if (axis == 1) return (l % p.nx) + v.sx * t + v.plane * (l / p.nx);
+  const long i = l % p.nx, jc = l / p.nx, j = jc % p.ny, c = jc / p.ny;
+  return i + v.sx * j + v.plane * long(tab[p.level + c * p.lc + t]);
+}
+// The horizontal mode (m, n) of a vertical line.
+TDC_HD void line_mode(const SpectralPlan& p, long l, int& m, int& n) {
+  m = int(l % p.nx);
+  n = int((l / p.nx) % p.ny);
+}
+TDC_HD const double* twiddle_cos(const SpectralPlan& p, const double* tab, int axis) {
+  return tab + (axis == 0 ? p.cos_x : axis == 1 ? p.cos_y : p.cos_z);
+}
+TDC_HD const double* twiddle_sin(const SpectralPlan& p, const double* tab, int axis) {
+  return tab + (axis == 0 ? p.sin_x : axis == 1 ? p.sin_y : p.sin_z);
+}
+
+}  // namespace tdc

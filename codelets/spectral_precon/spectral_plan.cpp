@@ -1,0 +1,130 @@
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "spectral_precon_kernel.hpp"
+
+namespace tdc {
+namespace {
+
+bool power_of_two(int n) { return n >= 2 && n <= kMaxSpectralLength && (n & (n - 1)) == 0; }
+
+// The vertical neighbours of level k, by apply_cell_from's rule.
+int level_up(const ColumnCouplings& h, int nz, int k) {
+  const int u = k + h.s;
+  return u < nz ? u : h.z_wrap == kWrapPeriodic ? u - nz : 2 * nz - 1 - u;
+}
+int level_down(const ColumnCouplings& h, int nz, int k) {
+  const int d = k - h.s;
+  return d >= 0 ? d : h.z_wrap == kWrapPeriodic ? d + nz : h.s - k - 1;
+}
+
+// The levels in cycle order (each cycle walked from its lowest level), or empty with `why` set.
+std::vector<int> vertical_cycles(const ColumnCouplings& h, int nz, int& lc, std::string& why) {
+  std::vector<int> order;
+  std::vector<bool> seen(nz, false);
+  lc = 0;
+  for (int start = 0; start < nz; ++start) {
+    if (seen[start]) continue;
+    int prev = -1, cur = start, len = 0;
+    do {
+      if (seen[cur] || len >= nz) {
+        why = "the vertical couplings do not form cycles";
+        return {};
+      }
+      seen[cur] = true;
+      order.push_back(cur);
+      ++len;
+      const int up = level_up(h, nz, cur), down = level_down(h, nz, cur);
+      const int next = prev < 0 || up != prev ? up : down;
+      if ((next != up && next != down) || (prev >= 0 && prev != up && prev != down)) {
+        why = "the vertical couplings do not form cycles";
+        return {};
+      }
+      prev = cur;
+      cur = next;
+    } while (cur != start);
+    if (lc != 0 && len != lc) {
+      why = "the vertical cycles differ in length";
+      return {};
+    }
+    lc = len;
+  }
+  if (!power_of_two(lc)) {
+    why = "the vertical cycle length " + std::to_string(lc) + " is not a power of two in [2, " +
+          std::to_string(kMaxSpectralLength) + "]";
+    return {};
+  }
+  return order;
+}
+
+bool constant(const std::vector<double>& c, int vec, int nz) {
+  for (int k = 1; k < nz; ++k)
+    if (c[std::size_t(vec) * nz + k] != c[std::size_t(vec) * nz]) return false;
+  return true;
+}
+
+}  // namespace
+
+std::string spectral_unsupported(int nx, int ny, int nz, const ColumnCouplings& h, const std::vector<double>& coef) {
+  if (!power_of_two(nx) || !power_of_two(ny))
+    return "nx and ny must be powers of two in [2, " + std::to_string(kMaxSpectralLength) + "]";
+  if (nx % h.h != 0 || ny % h.h != 0) return "nx and ny must be multiples of the horizontal stride";
+  if (h.ae != h.aw || h.an != h.as) return "the horizontal couplings are not symmetric";
+  if (coef.size() != std::size_t(kLevelVectors) * nz) return "the level coefficients do not match nz";
+  for (int v : {kC0, kCb, kCc, kD})
+    if (!constant(coef, v, nz)) return "the level coefficients vary with height";
+  if (coef[std::size_t(kCb) * nz] != coef[std::size_t(kCc) * nz]) return "the vertical couplings are not symmetric";
+  if (coef[std::size_t(kD) * nz] == 0.0) return "the operator's factor d is 0";
+  if (h.z_wrap != kWrapPeriodic && h.z_wrap != kWrapMirror) return "the vertical rule must be periodic or mirror";
+  int lc = 0;
+  std::string why;
+  if (vertical_cycles(h, nz, lc, why).empty()) return why;
+  return "";
+}
+
+SpectralPlan make_spectral_plan(int nx, int ny, int nz, const ColumnCouplings& h, const std::vector<double>& coef,
+                                std::vector<double>& tab) {
+  const std::string why = spectral_unsupported(nx, ny, nz, h, coef);
+  if (!why.empty()) throw std::invalid_argument("spectral preconditioner: " + why);
+  SpectralPlan p;
+  p.nx = nx;
+  p.ny = ny;
+  p.nz = nz;
+  std::string unused;
+  const std::vector<int> order = vertical_cycles(h, nz, p.lc, unused);
+  p.scale = 1.0 / (64.0 * double(nx) * double(ny) * double(p.lc));
+  p.d = coef[std::size_t(kD) * nz];
+  const double c0 = coef[std::size_t(kC0) * nz], cz = coef[std::size_t(kCb) * nz];
+  p.rest = c0 + 2.0 * (h.ae + h.an + cz);
+  if (std::fabs(p.rest) <= 1e-12 * std::fabs(c0)) p.rest = 0.0;  // a pure Laplacian: its null space is exact
+  tab.clear();
+  const long double two_pi = 6.283185307179586476925286766559L;
+  auto twiddles = [&](int n, long& cos_at, long& sin_at) {
+    cos_at = long(tab.size());
+    for (int k = 0; k < n / 2; ++k) tab.push_back(double(std::cos(two_pi * k / n)));
+    sin_at = long(tab.size());
+    for (int k = 0; k < n / 2; ++k) tab.push_back(double(-std::sin(two_pi * k / n)));
+  };
+  // a (2 cos(2 pi m s / n) - 2), with m s reduced mod n first so that the null modes give exactly 0.
+  auto eigenvalues = [&](int n, int s, double a, long& at) {
+    at = long(tab.size());
+    for (int m = 0; m < n; ++m) {
+      const long r = (long(m) * s) % n;
+      tab.push_back(a * (2.0 * double(std::cos(two_pi * r / n)) - 2.0));
+    }
+  };
+  twiddles(nx, p.cos_x, p.sin_x);
+  twiddles(ny, p.cos_y, p.sin_y);
+  twiddles(p.lc, p.cos_z, p.sin_z);
+  eigenvalues(nx, h.h, h.ae, p.mu_x);
+  eigenvalues(ny, h.h, h.an, p.mu_y);
+  eigenvalues(p.lc, 1, cz, p.mu_z);
+  p.level = long(tab.size());
+  for (int k : order) tab.push_back(double(k));
+  p.table_doubles = long(tab.size());
+  return p;
+}
+
+}  // namespace tdc

@@ -1,0 +1,66 @@
+#include <vector>
+
+#include "../dot_partial/dot_partial_kernel.hpp"
+#include "../solver_scalars/solver_state.hpp"
+#include "../vector_update/vector_update_kernel.hpp"
+#include "spectral_precon_kernel.hpp"
+
+namespace tdc {
+namespace {
+
+void line_fft(Cplx* x, int n, const double* cw, const double* sw) {
+  for (int hs = 1; hs < n; hs <<= 1)
+    for (int b = 0; b < n / 2; ++b) fft_butterfly(x, n, hs, b, cw, sw);
+}
+
+// The CUDA pass's arithmetic, one line pair at a time.
+void hartley_pass(const SpectralPlan& p, const double* tab, int axis, bool scaled, SpectralView in, SpectralView out) {
+  const int n = line_length(p, axis), bits = spectral_log2(n);
+  const long lines = line_count(p, axis);
+  const double *cw = twiddle_cos(p, tab, axis), *sw = twiddle_sin(p, tab, axis);
+  std::vector<Cplx> x(n);
+  std::vector<double> ha(n), hb(n);
+  for (long l = 0; l < lines; l += 2) {
+    for (int t = 0; t < n; ++t)
+      x[bit_reverse(t, bits)] =
+          Cplx{in.p[line_offset(p, tab, axis, in, l, t)], in.p[line_offset(p, tab, axis, in, l + 1, t)]};
+    line_fft(x.data(), n, cw, sw);
+    if (scaled) {
+      int m, nn;
+      line_mode(p, l, m, nn);
+      for (int t = 0; t < n; ++t) {
+        hartley_pair(x.data(), n, t, ha[t], hb[t]);
+        ha[t] *= spectral_inverse(p, tab, m, nn, t);
+        hb[t] *= spectral_inverse(p, tab, m + 1, nn, t);
+      }
+      for (int t = 0; t < n; ++t) x[bit_reverse(t, bits)] = Cplx{ha[t], hb[t]};
+      line_fft(x.data(), n, cw, sw);
+    }
+    for (int t = 0; t < n; ++t) {
+      double a, b;
+      hartley_pair(x.data(), n, t, a, b);
+      out.p[line_offset(p, tab, axis, out, l, t)] = a;
+      out.p[line_offset(p, tab, axis, out, l + 1, t)] = b;
+    }
+  }
+}
+
+}  // namespace
+
+void spectral_solve_cpu(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z) {
+  if (solver_skips(st, p.skip_from)) return;
+  hartley_pass(p, tab, 0, false, r, z);
+  hartley_pass(p, tab, 1, false, z, z);
+  hartley_pass(p, tab, 2, true, z, z);
+  hartley_pass(p, tab, 1, false, z, z);
+  hartley_pass(p, tab, 0, false, z, z);
+}
+
+void spectral_pcg_precon_cpu(const SpectralPlan& p, const TileLayout& L, const double* tab, const double* st,
+                             const double* q, double* r, double* z, double* out) {
+  vector_update_cpu(residual_update_args(L, p.skip_from), st, q, r);
+  spectral_solve_cpu(p, tab, st, tile_view(L, r), tile_view(L, z));
+  dot_partial_cpu(L, st, p.skip_from, r, r, z, out);
+}
+
+}  // namespace tdc

@@ -1,0 +1,48 @@
+// spectral_precon: z = A^{-1} r for a separable column operator (spectral_formulae.hpp), plain CPU and
+// CUDA, no StarPU. Five passes of line-pair Hartley transforms: along x (r -> z), along y, along the
+// vertical cycles with the inverse symbol between two transforms, along y and along x (in z).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "../column_operator/column_operator.hpp"
+#include "spectral_formulae.hpp"
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+#include <cuda_runtime_api.h>
+#endif
+
+namespace tdc {
+
+// Why the operator of a domain of nx x ny x nz cells has no spectral inverse here ("" when it has):
+// the couplings must be symmetric, the level vectors constant, the vertical rule periodic or mirror,
+// and nx, ny and the vertical cycles powers of two from 2 to kMaxSpectralLength.
+std::string spectral_unsupported(int nx, int ny, int nz, const ColumnCouplings& h, const std::vector<double>& coef);
+// The plan and its tables (twiddles, per-axis eigenvalues, cycle levels); throws std::invalid_argument
+// with spectral_unsupported's reason.
+SpectralPlan make_spectral_plan(int nx, int ny, int nz, const ColumnCouplings& h, const std::vector<double>& coef,
+                                std::vector<double>& tables);
+
+// A tile's interior as a view (the tile is the whole domain), and a dense nx x ny x nz array's.
+inline SpectralView tile_view(const TileLayout& L, const double* a) {
+  return SpectralView{const_cast<double*>(a) + L.at(0, 0, 0), L.sx(), long(L.plane())};
+}
+inline SpectralView dense_view(const SpectralPlan& p, double* a) {
+  return SpectralView{a, p.nx, long(p.nx) * p.ny};
+}
+
+// z = M r (r is read, z written; may not alias); returns at once when the state says done >= skip_from.
+void spectral_solve_cpu(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z);
+// The fused PCG's preconditioner step on a tile that is the whole domain: r <- r - alpha q, z = M r,
+// and dot_partial's partials of <r, r>, <r, z> and max |r| into `out`.
+void spectral_pcg_precon_cpu(const SpectralPlan& p, const TileLayout& L, const double* tab, const double* st,
+                             const double* q, double* r, double* z, double* out);
+#if defined(TASKDYCORE_HAVE_CUDA)
+void spectral_solve_cuda(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z,
+                         cudaStream_t stream);
+// groups: dot_partial's device scratch.
+void spectral_pcg_precon_cuda(const SpectralPlan& p, const TileLayout& L, const double* tab, const double* st,
+                              const double* q, double* r, double* z, void* groups, double* out, cudaStream_t stream);
+#endif
+
+}  // namespace tdc
