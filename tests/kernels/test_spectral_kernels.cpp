@@ -1,0 +1,195 @@
+// The spectral preconditioner's kernels: M inverts a separable operator (a Helmholtz-shifted laplc)
+// to round-off, is the pseudo-inverse of the singular laplc (A M r = r for r in A's range, M c = 0 for
+// the lattice constants), under periodic and rigid-lid (mirror) vertical rules and on grids whose three
+// sizes differ; operators it cannot invert are refused with a reason; and every CUDA form equals its
+// CPU form bit for bit (skipped without a device: run on the GPU machine).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "codelets/column_operator/column_operator.hpp"
+#include "codelets/dot_partial/dot_partial_kernel.hpp"
+#include "codelets/solver_scalars/solver_state.hpp"
+#include "codelets/spectral_precon/spectral_precon_kernel.hpp"
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+#include "device_array.hpp"
+#endif
+
+using namespace tdc;
+
+namespace {
+
+// laplc-like couplings (strides 2) with different spacings per axis, and A = -(L - shift).
+ColumnCouplings couplings(int z_wrap) { return ColumnCouplings{0.7, 0.7, 0.45, 0.45, 2, 2, z_wrap}; }
+std::vector<double> coefficients(int nz, double shift) {
+  std::vector<double> c(std::size_t(kLevelVectors) * nz, 0.0);
+  for (int k = 0; k < nz; ++k) {
+    c[kCb * nz + k] = c[kCc * nz + k] = 0.3;
+    c[kC0 * nz + k] = -2.0 * (0.7 + 0.45 + 0.3) - shift;
+    c[kD * nz + k] = -1.0;
+  }
+  finish_thomas_vectors(c.data(), nz, 1.0, 2);
+  return c;
+}
+
+std::vector<double> random_field(const TileLayout& L, unsigned seed) {
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> f(L.size());
+  for (double& x : f) x = u(g);
+  return f;
+}
+
+// y = A x on a tile that is the whole periodic domain (ghosts read at their periodic images).
+std::vector<double> apply(const TileLayout& L, const ColumnCouplings& h, const std::vector<double>& c,
+                          const std::vector<double>& x) {
+  std::vector<double> y(L.size(), 0.0);
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j)
+      for (int i = 0; i < L.nx; ++i)
+        y[L.at(i, j, k)] = apply_cell_from(L, h, c.data(), i, j, k, PeriodicAt(L, x.data(), i, j, k));
+  return y;
+}
+
+double max_interior_diff(const TileLayout& L, const std::vector<double>& a, const std::vector<double>& b) {
+  double m = 0.0;
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j)
+      for (int i = 0; i < L.nx; ++i) m = std::max(m, std::fabs(a[L.at(i, j, k)] - b[L.at(i, j, k)]));
+  return m;
+}
+
+const std::vector<double> kRunning(state_doubles(4), 0.0);
+
+std::vector<double> solve_cpu(const TileLayout& L, const ColumnCouplings& h, const std::vector<double>& c,
+                              const std::vector<double>& r) {
+  std::vector<double> tab, z(L.size(), 0.0);
+  const SpectralPlan p = make_spectral_plan(L.nx, L.ny, L.nz, h, c, tab);
+  spectral_solve_cpu(p, tab.data(), kRunning.data(), tile_view(L, r.data()), tile_view(L, z.data()));
+  return z;
+}
+
+TEST(SpectralKernels, InvertsTheShiftedOperatorToRoundOff) {
+  for (int wrap : {kWrapPeriodic, kWrapMirror}) {
+    const TileLayout L{16, 8, 32, 2};
+    const auto h = couplings(wrap);
+    const auto c = coefficients(L.nz, 0.25);
+    const auto x = random_field(L, 3);
+    const auto z = solve_cpu(L, h, c, apply(L, h, c, x));
+    EXPECT_LT(max_interior_diff(L, z, x), 1e-12) << "z_wrap " << wrap;
+  }
+}
+
+TEST(SpectralKernels, IsThePseudoInverseOfTheSingularLaplacian) {
+  for (int wrap : {kWrapPeriodic, kWrapMirror}) {
+    const TileLayout L{8, 32, 16, 3};
+    const auto h = couplings(wrap);
+    const auto c = coefficients(L.nz, 0.0);
+    const auto r = apply(L, h, c, random_field(L, 5));  // in the range of A
+    const auto z = solve_cpu(L, h, c, r);
+    double rmax = 0.0;
+    for (int k = 0; k < L.nz; ++k)
+      for (int j = 0; j < L.ny; ++j)
+        for (int i = 0; i < L.nx; ++i) rmax = std::max(rmax, std::fabs(r[L.at(i, j, k)]));
+    EXPECT_LT(max_interior_diff(L, apply(L, h, c, z), r), 1e-12 * rmax) << "z_wrap " << wrap;
+    // A lattice constant (x, y even; every level) is in the null space: M gives it no response.
+    std::vector<double> lattice(L.size(), 0.0);
+    for (int k = 0; k < L.nz; ++k)
+      for (int j = 0; j < L.ny; j += 2)
+        for (int i = 0; i < L.nx; i += 2) lattice[L.at(i, j, k)] = 1.0;
+    EXPECT_LT(max_interior_diff(L, apply(L, h, c, lattice), std::vector<double>(L.size(), 0.0)), 1e-15);
+    EXPECT_LT(max_interior_diff(L, solve_cpu(L, h, c, lattice), std::vector<double>(L.size(), 0.0)), 1e-13)
+        << "z_wrap " << wrap;
+  }
+}
+
+TEST(SpectralKernels, RefusesOperatorsItCannotInvert) {
+  const auto c = coefficients(16, 0.0);
+  EXPECT_EQ(spectral_unsupported(16, 16, 16, couplings(kWrapPeriodic), c), "");
+  EXPECT_NE(spectral_unsupported(24, 16, 16, couplings(kWrapPeriodic), c), "");  // not a power of two
+  EXPECT_NE(spectral_unsupported(16, 16, 16, couplings(kZeroFlux), c), "");     // open vertical chains
+  ColumnCouplings skew = couplings(kWrapPeriodic);
+  skew.ae = 0.8;
+  EXPECT_NE(spectral_unsupported(16, 16, 16, skew, c), "");
+  auto graded = c;
+  graded[kCb * 16 + 3] = graded[kCc * 16 + 3] = 0.31;
+  EXPECT_NE(spectral_unsupported(16, 16, 16, couplings(kWrapPeriodic), graded), "");
+  auto mirror12 = coefficients(12, 0.0);  // a mirror cycle of 12 levels
+  EXPECT_NE(spectral_unsupported(16, 16, 12, couplings(kWrapMirror), mirror12), "");
+  std::vector<double> tab;
+  EXPECT_THROW(make_spectral_plan(16, 16, 16, skew, c, tab), std::invalid_argument);
+}
+
+TEST(SpectralKernels, CyclesFollowTheVerticalRule) {
+  std::vector<double> tab;
+  const auto c = coefficients(8, 0.0);
+  const SpectralPlan mirror = make_spectral_plan(4, 4, 8, couplings(kWrapMirror), c, tab);
+  ASSERT_EQ(mirror.lc, 8);
+  const std::vector<double> one_cycle(tab.begin() + mirror.level, tab.begin() + mirror.level + 8);
+  EXPECT_EQ(one_cycle, (std::vector<double>{0, 2, 4, 6, 7, 5, 3, 1}));
+  const SpectralPlan periodic = make_spectral_plan(4, 4, 8, couplings(kWrapPeriodic), c, tab);
+  ASSERT_EQ(periodic.lc, 4);
+  const std::vector<double> two_cycles(tab.begin() + periodic.level, tab.begin() + periodic.level + 8);
+  EXPECT_EQ(two_cycles, (std::vector<double>{0, 2, 4, 6, 1, 3, 5, 7}));
+}
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+// The solve and the PCG step on the device against the CPU, on shapes with one partial block, many
+// blocks, and each vertical rule.
+TEST(SpectralCpuCudaAgreement, SolveAndPcgStep) {
+  if (!tdc_test::have_device()) GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
+  struct Shape {
+    TileLayout L;
+    int wrap;
+    double shift;
+  };
+  for (const Shape& s : {Shape{{32, 4, 8, 2}, kWrapPeriodic, 0.0}, Shape{{128, 32, 64, 2}, kWrapMirror, 0.0},
+                         Shape{{64, 64, 16, 3}, kWrapPeriodic, 0.5}, Shape{{16, 256, 8, 2}, kWrapMirror, 0.1}}) {
+    const TileLayout& L = s.L;
+    const auto h = couplings(s.wrap);
+    const auto c = coefficients(L.nz, s.shift);
+    std::vector<double> tab;
+    const SpectralPlan p = make_spectral_plan(L.nx, L.ny, L.nz, h, c, tab);
+    const auto r = random_field(L, 7), q = random_field(L, 8);
+    std::vector<double> st(state_doubles(4), 0.0);
+    st[state::kAlpha] = 0.375;
+    tdc_test::DeviceArray dtab(tab), dst(st), dr(r), dq(q), dz(L.size(), 0.0);
+    // The solve.
+    std::vector<double> z(L.size(), 0.0);
+    spectral_solve_cpu(p, tab.data(), st.data(), tile_view(L, r.data()), tile_view(L, z.data()));
+    spectral_solve_cuda(p, dtab.p, dst.p, tile_view(L, dr.p), tile_view(L, dz.p), nullptr);
+    EXPECT_EQ(dz.host(), z) << "solve, nx " << L.nx;
+    // The dense form in place.
+    std::vector<double> dense(std::size_t(L.nx) * L.ny * L.nz);
+    for (int k = 0; k < L.nz; ++k)
+      for (int j = 0; j < L.ny; ++j)
+        for (int i = 0; i < L.nx; ++i) dense[(std::size_t(k) * L.ny + j) * L.nx + i] = r[L.at(i, j, k)];
+    tdc_test::DeviceArray ddense(dense);
+    spectral_solve_cpu(p, tab.data(), st.data(), dense_view(p, dense.data()), dense_view(p, dense.data()));
+    spectral_solve_cuda(p, dtab.p, dst.p, dense_view(p, ddense.p), dense_view(p, ddense.p), nullptr);
+    const auto dd = ddense.host();
+    EXPECT_EQ(dd, dense) << "dense, nx " << L.nx;
+    for (int k = 0; k < L.nz; ++k)
+      for (int j = 0; j < L.ny; ++j)
+        for (int i = 0; i < L.nx; ++i)
+          ASSERT_EQ(dense[(std::size_t(k) * L.ny + j) * L.nx + i], z[L.at(i, j, k)]) << "dense vs tile";
+    // The PCG step: r <- r - alpha q, z = M r, and the partials.
+    std::vector<double> rc = r, zc(L.size(), 0.0), out(2 * kMaxSums, 0.0);
+    spectral_pcg_precon_cpu(p, L, tab.data(), st.data(), q.data(), rc.data(), zc.data(), out.data());
+    tdc_test::DeviceArray dr2(r), dz2(L.size(), 0.0), dout(out.size(), 0.0),
+        groups(dot_partial_scratch_bytes(L) / sizeof(double) + 1, 0.0);
+    spectral_pcg_precon_cuda(p, L, dtab.p, dst.p, dq.p, dr2.p, dz2.p, groups.p, dout.p, nullptr);
+    EXPECT_EQ(dr2.host(), rc);
+    EXPECT_EQ(dz2.host(), zc);
+    EXPECT_EQ(dout.host(), out);
+    EXPECT_NE(out[0], 0.0);
+  }
+}
+#endif
+
+}  // namespace
