@@ -228,6 +228,8 @@ mg_runs() {
   g128=(--set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=0.01 --set time.steps=100)
   g256=(--set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 --set time.steps=40)
   mg=(--set solver.preconditioner='"multigrid"' --set solver.max_iter=40)
+  sp=(--set solver.preconditioner='"spectral"' --set solver.max_iter=40)
+  ncu_solver=("${mg[@]}")
   bub=(cases/thermal_bubble.toml --set output.fields=false --set output.checkpoint=false --set solver.method=pcg "${mg[@]}")
 }
 # TG 256^3 with each build carried in the bundle (the ones present), two alternating rounds: NAME_TAG_ROUND
@@ -251,7 +253,7 @@ ncu_brief() {
   local secs=(--section SpeedOfLight --section Occupancy --section LaunchStats --section SchedulerStats)
   TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 200 ncu --target-processes all \
     --kernel-name regex:"$3" --launch-skip "$4" --launch-count "$5" "${secs[@]}" \
-    "$2" run "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=1 --out "$res/$1_run" > "$res/$1.txt" 2>&1
+    "$2" run "${tg[@]}" "${g256[@]}" "${ncu_solver[@]}" --set time.steps=1 --out "$res/$1_run" > "$res/$1.txt" 2>&1
   echo "$1 exit $?"
   grep -E "^  [a-z_ ]*unnamed|Duration|DRAM Through|Registers Per|Achieved Occ|Compute \(SM\)" "$res/$1.txt" | sed -E 's/\(TileLayout.*\) \(/ (/; s/, Context.*//' | awk '/unnamed/{printf "\n%s", $0; next}{printf " | %s %s", $1" "$2, $NF}'; echo
 }
@@ -575,6 +577,27 @@ if want session11_mg; then
   TDC_EXE=taskdycore_base run s11m_tg128_base STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${mg[@]}"
   dycore_summary s11m_bubble128 s11m_bubble128_base s11m_tg128 s11m_tg128_base
   ncu_brief ncu_s11m taskdycore 'vector_update|restrict_first_sweep|prolong_sweep_dot|fused_apply_kernel' 4 8
+fi
+if want session12_spectral; then
+  mg_runs
+  # Session 12: the spectral preconditioner (exact inverse of laplc by Hartley transforms: one PCG
+  # iteration per step) against the multigrid V-cycle, same build, alternating rounds.
+  for round in 1 2; do
+    run s12_tg256_spectral_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${sp[@]}"
+    run s12_tg256_mg_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
+  done
+  run s12_tg256_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s12_tg256_trace"
+  run s12_tg256_hybrid -- "${tg[@]}" "${g256[@]}" "${sp[@]}"
+  run s12_tg128_spectral STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${sp[@]}"
+  run s12_tg128_mg STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${mg[@]}"
+  b128=(--set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20)
+  run s12_bubble128_spectral STARPU_NCPU=0 -- "${bub[@]}" "${b128[@]}" "${sp[@]}"
+  run s12_bubble128_mg STARPU_NCPU=0 -- "${bub[@]}" "${b128[@]}"
+  run s12_bubble256_spectral STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.5 --set time.steps=100 --set diagnostics.interval=20 "${sp[@]}"
+  dycore_summary s12_tg256_spectral_1 s12_tg256_mg_1 s12_tg256_spectral_2 s12_tg256_mg_2 s12_tg256_hybrid s12_tg128_spectral \
+    s12_tg128_mg s12_bubble128_spectral s12_bubble128_mg s12_bubble256_spectral
+  ncu_solver=("${sp[@]}")
+  ncu_brief ncu_s12 taskdycore 'hartley_pass' 0 10
 fi
 if want table11_128; then
   # GPU half of paper 000 Table XI at 128^3 (the CPU half is tools/table11_cpu.sh, ~18 min on the VM:
