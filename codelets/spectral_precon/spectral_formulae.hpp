@@ -34,6 +34,7 @@ struct Cplx {
 struct SpectralPlan {
   int nx = 0, ny = 0, nz = 0;  // the whole domain
   int lc = 0;                  // length of a vertical cycle; nz / lc cycles
+  int bx = 0, by = 0, bz = 0;  // log2 of nx, ny and lc
   double scale = 0.0;          // 1 / (64 nx ny lc): the six transforms' factor
   double d = 1.0;              // the operator's factor d
   double rest = 0.0;           // c0 + 2 (ae + an + cz): 0 for laplc (singular, constants per lattice)
@@ -58,20 +59,26 @@ TDC_HD int bit_reverse(int t, int bits) {
   return r;
 }
 
-// Butterfly b (0 <= b < n/2) of the radix-2 stage joining halves of size hs, on a bit-reversed line.
-TDC_HD void fft_butterfly(Cplx* x, int n, int hs, int b, const double* cw, const double* sw) {
-  const int pos = b & (hs - 1), i0 = ((b - pos) << 1) + pos, i1 = i0 + hs;
-  const int k = pos * (n / (2 * hs));
+// Point i of a line sits at i + (i >> pad) of its buffer: the GPU pads one slot per 32 (pad = 5) so
+// that bit-reversed and strided accesses spread over the shared-memory banks; the CPU does not pad
+// (pad = 30). Only addresses change, never the arithmetic.
+TDC_HD int padded(int i, int pad) { return i + (i >> pad); }
+
+// Butterfly b (0 <= b < n/2) of radix-2 stage s (joining halves of size 2^s) on a bit-reversed line
+// of n = 2^bits points.
+TDC_HD void fft_butterfly(Cplx* x, int bits, int s, int b, const double* cw, const double* sw, int pad) {
+  const int hs = 1 << s, pos = b & (hs - 1), i0 = ((b - pos) << 1) + pos, i1 = i0 + hs;
+  const int k = pos << (bits - 1 - s);
   const double wr = cw[k], wi = sw[k];
-  const Cplx a = x[i0], c = x[i1];
+  const Cplx a = x[padded(i0, pad)], c = x[padded(i1, pad)];
   const double tr = wr * c.re - wi * c.im, ti = wr * c.im + wi * c.re;
-  x[i0] = Cplx{a.re + tr, a.im + ti};
-  x[i1] = Cplx{a.re - tr, a.im - ti};
+  x[padded(i0, pad)] = Cplx{a.re + tr, a.im + ti};
+  x[padded(i1, pad)] = Cplx{a.re - tr, a.im - ti};
 }
 
 // 2 H_a[m] and 2 H_b[m] from the transformed pair X.
-TDC_HD void hartley_pair(const Cplx* X, int n, int m, double& ha, double& hb) {
-  const Cplx p = X[m], u = X[(n - m) & (n - 1)];
+TDC_HD void hartley_pair(const Cplx* X, int n, int m, double& ha, double& hb, int pad) {
+  const Cplx p = X[padded(m, pad)], u = X[padded((n - m) & (n - 1), pad)];
   ha = (p.re + u.re) - (p.im - u.im);
   hb = (p.re - u.re) + (p.im + u.im);
 }
@@ -84,26 +91,29 @@ TDC_HD double spectral_inverse(const SpectralPlan& p, const double* tab, int m, 
 
 // A pass's lines: `axis` 0 runs along x (lines are rows j + ny k), 1 along y (lines i + nx k), 2 along
 // the vertical cycles (lines i + nx (j + ny c)). Line pairs are (2 l, 2 l + 1): neighbouring rows or
-// columns, so a pair is the same on every worker. An array is seen through its interior origin.
+// columns, so a pair is the same on every worker. An array is seen through its interior origin. All
+// sizes are powers of two, so every index map shifts and masks (a division by a run-time divisor is
+// some 20 instructions on a GPU, 64-bit ones far more).
 struct SpectralView {
   double* p;
   long sx, plane;
 };
-TDC_HD int line_length(const SpectralPlan& p, int axis) { return axis == 0 ? p.nx : axis == 1 ? p.ny : p.lc; }
+TDC_HD int line_bits(const SpectralPlan& p, int axis) { return axis == 0 ? p.bx : axis == 1 ? p.by : p.bz; }
+TDC_HD int line_length(const SpectralPlan& p, int axis) { return 1 << line_bits(p, axis); }
 TDC_HD long line_count(const SpectralPlan& p, int axis) {
-  return axis == 0 ? long(p.ny) * p.nz : axis == 1 ? long(p.nx) * p.nz : long(p.nx) * p.ny * (p.nz / p.lc);
+  return axis == 0 ? long(p.ny) * p.nz : axis == 1 ? long(p.nx) * p.nz : long(p.nx) * p.ny * (p.nz >> p.bz);
 }
 // Offset of point t of line l in view v.
-TDC_HD long line_offset(const SpectralPlan& p, const double* tab, int axis, const SpectralView& v, long l, int t) {
-  if (axis == 0) return t + v.sx * (l % p.ny) + v.plane * (l / p.ny);
-  if (axis == 1) return (l % p.nx) + v.sx * t + v.plane * (l / p.nx);
-  const long i = l % p.nx, jc = l / p.nx, j = jc % p.ny, c = jc / p.ny;
-  return i + v.sx * j + v.plane * long(tab[p.level + c * p.lc + t]);
+TDC_HD long line_offset(const SpectralPlan& p, const double* tab, int axis, const SpectralView& v, int l, int t) {
+  if (axis == 0) return t + v.sx * (l & (p.ny - 1)) + v.plane * (l >> p.by);
+  if (axis == 1) return (l & (p.nx - 1)) + v.sx * t + v.plane * (l >> p.bx);
+  const int i = l & (p.nx - 1), j = (l >> p.bx) & (p.ny - 1), c = l >> (p.bx + p.by);
+  return i + v.sx * j + v.plane * long(tab[p.level + (c << p.bz) + t]);
 }
 // The horizontal mode (m, n) of a vertical line.
-TDC_HD void line_mode(const SpectralPlan& p, long l, int& m, int& n) {
-  m = int(l % p.nx);
-  n = int((l / p.nx) % p.ny);
+TDC_HD void line_mode(const SpectralPlan& p, int l, int& m, int& n) {
+  m = l & (p.nx - 1);
+  n = (l >> p.bx) & (p.ny - 1);
 }
 TDC_HD const double* twiddle_cos(const SpectralPlan& p, const double* tab, int axis) {
   return tab + (axis == 0 ? p.cos_x : axis == 1 ? p.cos_y : p.cos_z);

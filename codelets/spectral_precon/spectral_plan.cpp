@@ -70,6 +70,7 @@ bool constant(const std::vector<double>& c, int vec, int nz) {
 std::string spectral_unsupported(int nx, int ny, int nz, const ColumnCouplings& h, const std::vector<double>& coef) {
   if (!power_of_two(nx) || !power_of_two(ny))
     return "nx and ny must be powers of two in [2, " + std::to_string(kMaxSpectralLength) + "]";
+  if (long(nx) * ny * nz > (1L << 30)) return "more than 2^30 cells";
   if (nx % h.h != 0 || ny % h.h != 0) return "nx and ny must be multiples of the horizontal stride";
   if (h.ae != h.aw || h.an != h.as) return "the horizontal couplings are not symmetric";
   if (coef.size() != std::size_t(kLevelVectors) * nz) return "the level coefficients do not match nz";
@@ -94,6 +95,9 @@ SpectralPlan make_spectral_plan(int nx, int ny, int nz, const ColumnCouplings& h
   p.nz = nz;
   std::string unused;
   const std::vector<int> order = vertical_cycles(h, nz, p.lc, unused);
+  p.bx = spectral_log2(nx);
+  p.by = spectral_log2(ny);
+  p.bz = spectral_log2(p.lc);
   p.scale = 1.0 / (64.0 * double(nx) * double(ny) * double(p.lc));
   p.d = coef[std::size_t(kD) * nz];
   const double c0 = coef[std::size_t(kC0) * nz], cz = coef[std::size_t(kCb) * nz];

@@ -11,13 +11,20 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kItems = kSpectralBlockPoints / kThreads;  // points per thread in a block's lines
 
-// The radix-2 stages on the block's line pairs (each kSpectralBlockPoints / n pairs of n points).
-__device__ void block_fft(Cplx* buf, int n, const double* cw, const double* sw) {
-  const int half = n / 2;
-  for (int hs = 1; hs < n; hs <<= 1) {
+constexpr int kBlockBits = 11;  // log2 kSpectralBlockPoints
+static_assert(kSpectralBlockPoints == 1 << kBlockBits, "block points");
+constexpr int kPad = 5;  // one padding slot per 32 points of a line (padded())
+
+// A line's stride in the block's buffer: n points with their padding, plus one slot so that the
+// same point of neighbouring lines falls in different banks.
+__device__ __host__ int line_stride(int bits) { return (1 << bits) + ((1 << bits) >> kPad) + 1; }
+
+// The radix-2 stages on the block's line pairs (each kSpectralBlockPoints / n pairs of n = 2^bits points).
+__device__ void block_fft(Cplx* buf, int bits, const double* cw, const double* sw) {
+  for (int s = 0; s < bits; ++s) {
     for (int e = threadIdx.x; e < kSpectralBlockPoints / 2; e += kThreads) {
-      const int q = e / half, b = e - q * half;
-      fft_butterfly(buf + q * n, n, hs, b, cw, sw);
+      const int q = e >> (bits - 1), b = e & ((1 << (bits - 1)) - 1);
+      fft_butterfly(buf + q * line_stride(bits), bits, s, b, cw, sw, kPad);
     }
     __syncthreads();
   }
@@ -25,13 +32,13 @@ __device__ void block_fft(Cplx* buf, int n, const double* cw, const double* sw) 
 
 // The block's item e as (pair q, point t): along x the points of a line are adjacent in memory (t
 // fastest), across lines (y and the cycles) neighbouring pairs are (q fastest), so loads coalesce.
-__device__ void item_of(int axis, int e, int n, int pairs, int& q, int& t) {
+__device__ void item_of(int axis, int e, int bits, int& q, int& t) {
   if (axis == 0) {
-    q = e / n;
-    t = e - q * n;
+    q = e >> bits;
+    t = e & ((1 << bits) - 1);
   } else {
-    t = e / pairs;
-    q = e - t * pairs;
+    t = e >> (kBlockBits - bits);
+    q = e & ((1 << (kBlockBits - bits)) - 1);
   }
 }
 
@@ -42,30 +49,30 @@ __global__ void __launch_bounds__(kThreads)
     hartley_pass_kernel(SpectralPlan p, const double* __restrict__ tab, const double* __restrict__ st, SpectralView in,
                         SpectralView out) {
   if (solver_skips(st, p.skip_from)) return;
-  __shared__ Cplx buf[kSpectralBlockPoints];
-  const int n = line_length(p, Axis), bits = spectral_log2(n), pairs = kSpectralBlockPoints / n;
-  const long lines = line_count(p, Axis), pair0 = long(blockIdx.x) * pairs;
+  extern __shared__ Cplx buf[];
+  const int bits = line_bits(p, Axis), n = 1 << bits, pairs = kSpectralBlockPoints >> bits;
+  const int lines = int(line_count(p, Axis)), pair0 = int(blockIdx.x) * pairs;
   const double *cw = twiddle_cos(p, tab, Axis), *sw = twiddle_sin(p, tab, Axis);
   for (int e = threadIdx.x; e < kSpectralBlockPoints; e += kThreads) {
     int q, t;
-    item_of(Axis, e, n, pairs, q, t);
-    const long l = 2 * (pair0 + q);
+    item_of(Axis, e, bits, q, t);
+    const int l = 2 * (pair0 + q);
     if (l < lines)
-      buf[q * n + bit_reverse(t, bits)] =
+      buf[q * line_stride(bits) + padded(bit_reverse(t, bits), kPad)] =
           Cplx{in.p[line_offset(p, tab, Axis, in, l, t)], in.p[line_offset(p, tab, Axis, in, l + 1, t)]};
   }
   __syncthreads();
-  block_fft(buf, n, cw, sw);
+  block_fft(buf, bits, cw, sw);
   if (Scaled) {
     double ha[kItems], hb[kItems];
 #pragma unroll
     for (int s = 0; s < kItems; ++s) {
       int q, t;
-      item_of(Axis, threadIdx.x + s * kThreads, n, pairs, q, t);
-      const long l = 2 * (pair0 + q);
+      item_of(Axis, threadIdx.x + s * kThreads, bits, q, t);
+      const int l = 2 * (pair0 + q);
       int m, nn;
       line_mode(p, l, m, nn);
-      hartley_pair(buf + q * n, n, t, ha[s], hb[s]);
+      hartley_pair(buf + q * line_stride(bits), n, t, ha[s], hb[s], kPad);
       ha[s] *= spectral_inverse(p, tab, m, nn, t);
       hb[s] *= spectral_inverse(p, tab, m + 1, nn, t);
     }
@@ -73,19 +80,19 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
     for (int s = 0; s < kItems; ++s) {
       int q, t;
-      item_of(Axis, threadIdx.x + s * kThreads, n, pairs, q, t);
-      buf[q * n + bit_reverse(t, bits)] = Cplx{ha[s], hb[s]};
+      item_of(Axis, threadIdx.x + s * kThreads, bits, q, t);
+      buf[q * line_stride(bits) + padded(bit_reverse(t, bits), kPad)] = Cplx{ha[s], hb[s]};
     }
     __syncthreads();
-    block_fft(buf, n, cw, sw);
+    block_fft(buf, bits, cw, sw);
   }
   for (int e = threadIdx.x; e < kSpectralBlockPoints; e += kThreads) {
     int q, t;
-    item_of(Axis, e, n, pairs, q, t);
-    const long l = 2 * (pair0 + q);
+    item_of(Axis, e, bits, q, t);
+    const int l = 2 * (pair0 + q);
     if (l < lines) {
       double a, b;
-      hartley_pair(buf + q * n, n, t, a, b);
+      hartley_pair(buf + q * line_stride(bits), n, t, a, b, kPad);
       out.p[line_offset(p, tab, Axis, out, l, t)] = a;
       out.p[line_offset(p, tab, Axis, out, l + 1, t)] = b;
     }
@@ -95,9 +102,11 @@ __global__ void __launch_bounds__(kThreads)
 template <int Axis, bool Scaled>
 void launch_pass(const SpectralPlan& p, const double* tab, const double* st, SpectralView in, SpectralView out,
                  cudaStream_t stream) {
-  const long pairs = line_count(p, Axis) / 2, per_block = kSpectralBlockPoints / line_length(p, Axis);
+  const int bits = line_bits(p, Axis);
+  const long pairs = line_count(p, Axis) / 2, per_block = kSpectralBlockPoints >> bits;
+  const std::size_t shared = sizeof(Cplx) * per_block * line_stride(bits);  // at most 48 KB (n = 2)
   hartley_pass_kernel<Axis, Scaled>
-      <<<unsigned((pairs + per_block - 1) / per_block), kThreads, 0, stream>>>(p, tab, st, in, out);
+      <<<unsigned((pairs + per_block - 1) / per_block), kThreads, shared, stream>>>(p, tab, st, in, out);
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 

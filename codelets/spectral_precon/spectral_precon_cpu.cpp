@@ -8,37 +8,39 @@
 namespace tdc {
 namespace {
 
-void line_fft(Cplx* x, int n, const double* cw, const double* sw) {
-  for (int hs = 1; hs < n; hs <<= 1)
-    for (int b = 0; b < n / 2; ++b) fft_butterfly(x, n, hs, b, cw, sw);
+constexpr int kNoPad = 30;
+
+void line_fft(Cplx* x, int bits, const double* cw, const double* sw) {
+  for (int s = 0; s < bits; ++s)
+    for (int b = 0; b < (1 << bits) / 2; ++b) fft_butterfly(x, bits, s, b, cw, sw, kNoPad);
 }
 
 // The CUDA pass's arithmetic, one line pair at a time.
 void hartley_pass(const SpectralPlan& p, const double* tab, int axis, bool scaled, SpectralView in, SpectralView out) {
-  const int n = line_length(p, axis), bits = spectral_log2(n);
-  const long lines = line_count(p, axis);
+  const int bits = line_bits(p, axis), n = 1 << bits;
+  const int lines = line_count(p, axis);
   const double *cw = twiddle_cos(p, tab, axis), *sw = twiddle_sin(p, tab, axis);
   std::vector<Cplx> x(n);
   std::vector<double> ha(n), hb(n);
-  for (long l = 0; l < lines; l += 2) {
+  for (int l = 0; l < lines; l += 2) {
     for (int t = 0; t < n; ++t)
       x[bit_reverse(t, bits)] =
           Cplx{in.p[line_offset(p, tab, axis, in, l, t)], in.p[line_offset(p, tab, axis, in, l + 1, t)]};
-    line_fft(x.data(), n, cw, sw);
+    line_fft(x.data(), bits, cw, sw);
     if (scaled) {
       int m, nn;
       line_mode(p, l, m, nn);
       for (int t = 0; t < n; ++t) {
-        hartley_pair(x.data(), n, t, ha[t], hb[t]);
+        hartley_pair(x.data(), n, t, ha[t], hb[t], kNoPad);
         ha[t] *= spectral_inverse(p, tab, m, nn, t);
         hb[t] *= spectral_inverse(p, tab, m + 1, nn, t);
       }
       for (int t = 0; t < n; ++t) x[bit_reverse(t, bits)] = Cplx{ha[t], hb[t]};
-      line_fft(x.data(), n, cw, sw);
+      line_fft(x.data(), bits, cw, sw);
     }
     for (int t = 0; t < n; ++t) {
       double a, b;
-      hartley_pair(x.data(), n, t, a, b);
+      hartley_pair(x.data(), n, t, a, b, kNoPad);
       out.p[line_offset(p, tab, axis, out, l, t)] = a;
       out.p[line_offset(p, tab, axis, out, l + 1, t)] = b;
     }

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
+#include <string>
 #include <stdexcept>
 #include <vector>
 
@@ -139,6 +141,21 @@ TEST(SpectralKernels, CyclesFollowTheVerticalRule) {
 }
 
 #if defined(TASKDYCORE_HAVE_CUDA)
+// Bitwise equality, reported by its first difference and size (and any CUDA error) rather than by
+// dumping the arrays.
+void expect_same(const std::vector<double>& cpu, const std::vector<double>& gpu, const std::string& what) {
+  ASSERT_EQ(cpu.size(), gpu.size()) << what;
+  std::size_t differ = 0, first = 0;
+  double most = 0.0;
+  for (std::size_t n = 0; n < cpu.size(); ++n)
+    if (std::memcmp(&cpu[n], &gpu[n], sizeof(double)) != 0) {
+      if (differ++ == 0) first = n;
+      most = std::max(most, std::fabs(cpu[n] - gpu[n]));
+    }
+  EXPECT_EQ(differ, 0u) << what << ": first at " << first << " (cpu " << cpu[first] << ", gpu " << gpu[first]
+                        << "), max |diff| " << most << ", CUDA: " << cudaGetErrorString(cudaGetLastError());
+}
+
 // The solve and the PCG step on the device against the CPU, on shapes with one partial block, many
 // blocks, and each vertical rule.
 TEST(SpectralCpuCudaAgreement, SolveAndPcgStep) {
@@ -163,7 +180,7 @@ TEST(SpectralCpuCudaAgreement, SolveAndPcgStep) {
     std::vector<double> z(L.size(), 0.0);
     spectral_solve_cpu(p, tab.data(), st.data(), tile_view(L, r.data()), tile_view(L, z.data()));
     spectral_solve_cuda(p, dtab.p, dst.p, tile_view(L, dr.p), tile_view(L, dz.p), nullptr);
-    EXPECT_EQ(dz.host(), z) << "solve, nx " << L.nx;
+    expect_same(z, dz.host(), "solve, nx " + std::to_string(L.nx));
     // The dense form in place.
     std::vector<double> dense(std::size_t(L.nx) * L.ny * L.nz);
     for (int k = 0; k < L.nz; ++k)
@@ -173,7 +190,7 @@ TEST(SpectralCpuCudaAgreement, SolveAndPcgStep) {
     spectral_solve_cpu(p, tab.data(), st.data(), dense_view(p, dense.data()), dense_view(p, dense.data()));
     spectral_solve_cuda(p, dtab.p, dst.p, dense_view(p, ddense.p), dense_view(p, ddense.p), nullptr);
     const auto dd = ddense.host();
-    EXPECT_EQ(dd, dense) << "dense, nx " << L.nx;
+    expect_same(dense, dd, "dense, nx " + std::to_string(L.nx));
     for (int k = 0; k < L.nz; ++k)
       for (int j = 0; j < L.ny; ++j)
         for (int i = 0; i < L.nx; ++i)
@@ -184,9 +201,9 @@ TEST(SpectralCpuCudaAgreement, SolveAndPcgStep) {
     tdc_test::DeviceArray dr2(r), dz2(L.size(), 0.0), dout(out.size(), 0.0),
         groups(dot_partial_scratch_bytes(L) / sizeof(double) + 1, 0.0);
     spectral_pcg_precon_cuda(p, L, dtab.p, dst.p, dq.p, dr2.p, dz2.p, groups.p, dout.p, nullptr);
-    EXPECT_EQ(dr2.host(), rc);
-    EXPECT_EQ(dz2.host(), zc);
-    EXPECT_EQ(dout.host(), out);
+    expect_same(rc, dr2.host(), "pcg step r");
+    expect_same(zc, dz2.host(), "pcg step z");
+    expect_same(out, dout.host(), "pcg step partials");
     EXPECT_NE(out[0], 0.0);
   }
 }
