@@ -23,8 +23,6 @@
 namespace tdc {
 
 constexpr int kMaxSpectralLength = 1024;
-// Points held per block on the GPU (and per batch on the CPU): line pairs times line length.
-constexpr int kSpectralBlockPoints = 2048;
 
 struct Cplx {
   double re, im;
@@ -59,6 +57,15 @@ TDC_HD int bit_reverse(int t, int bits) {
   return r;
 }
 
+// The radix-2 butterfly (a, c) <- (a + w c, a - w c), w = wr + i wi: every form of the transform calls
+// this, so that the CPU's line loop and the GPU's register-blocked stages give the same bits.
+TDC_HD void butterfly(Cplx& a, Cplx& c, double wr, double wi) {
+  const double tr = wr * c.re - wi * c.im, ti = wr * c.im + wi * c.re;
+  const Cplx a0 = a;
+  a = Cplx{a0.re + tr, a0.im + ti};
+  c = Cplx{a0.re - tr, a0.im - ti};
+}
+
 // Point i of a line sits at i + (i >> pad) of its buffer: the GPU pads one slot per 32 (pad = 5) so
 // that bit-reversed and strided accesses spread over the shared-memory banks; the CPU does not pad
 // (pad = 30). Only addresses change, never the arithmetic.
@@ -69,11 +76,7 @@ TDC_HD int padded(int i, int pad) { return i + (i >> pad); }
 TDC_HD void fft_butterfly(Cplx* x, int bits, int s, int b, const double* cw, const double* sw, int pad) {
   const int hs = 1 << s, pos = b & (hs - 1), i0 = ((b - pos) << 1) + pos, i1 = i0 + hs;
   const int k = pos << (bits - 1 - s);
-  const double wr = cw[k], wi = sw[k];
-  const Cplx a = x[padded(i0, pad)], c = x[padded(i1, pad)];
-  const double tr = wr * c.re - wi * c.im, ti = wr * c.im + wi * c.re;
-  x[padded(i0, pad)] = Cplx{a.re + tr, a.im + ti};
-  x[padded(i1, pad)] = Cplx{a.re - tr, a.im - ti};
+  butterfly(x[padded(i0, pad)], x[padded(i1, pad)], cw[k], sw[k]);
 }
 
 // 2 H_a[m] and 2 H_b[m] from the transformed pair X.

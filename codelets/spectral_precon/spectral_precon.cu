@@ -1,3 +1,5 @@
+#include <stdexcept>
+
 #include "../common/cuda_check.hpp"
 #include "../common/gated_graph.hpp"
 #include "../dot_partial/dot_partial_kernel.hpp"
@@ -8,106 +10,165 @@
 namespace tdc {
 namespace {
 
-constexpr int kThreads = 256;
-constexpr int kItems = kSpectralBlockPoints / kThreads;  // points per thread in a block's lines
-
-constexpr int kBlockBits = 11;  // log2 kSpectralBlockPoints
-static_assert(kSpectralBlockPoints == 1 << kBlockBits, "block points");
 constexpr int kPad = 5;  // one padding slot per 32 points of a line (padded())
 
-// A line's stride in the block's buffer: n points with their padding, plus one slot so that the
+// A line of n = 2^Bits points in the block's buffer: its padded points plus one slot, so that the
 // same point of neighbouring lines falls in different banks.
-__device__ __host__ int line_stride(int bits) { return (1 << bits) + ((1 << bits) >> kPad) + 1; }
+template <int Bits>
+struct LineShape {
+  static constexpr int n = 1 << Bits;
+  static constexpr int a = Bits / 2, b = Bits - Bits / 2;  // stages [0, a) in registers, then [a, Bits)
+  static constexpr int per_line = 1 << b;                    // threads per line pair (>= 2^a)
+  static constexpr int pair_bits = (11 - Bits) < (8 - b) ? (11 - Bits) : (8 - b);  // <= 2048 points, <= 256 threads
+  static constexpr int pairs = 1 << (pair_bits > 0 ? pair_bits : 0);
+  static constexpr int threads = pairs * per_line;
+  static constexpr int stride = n + (n >> kPad) + 1;
+  static constexpr int points = pairs * n;
+};
 
-// The radix-2 stages on the block's line pairs (each kSpectralBlockPoints / n pairs of n = 2^bits points).
-__device__ void block_fft(Cplx* buf, int bits, const double* cw, const double* sw) {
-  for (int s = 0; s < bits; ++s) {
-    for (int e = threadIdx.x; e < kSpectralBlockPoints / 2; e += kThreads) {
-      const int q = e >> (bits - 1), b = e & ((1 << (bits - 1)) - 1);
-      fft_butterfly(buf + q * line_stride(bits), bits, s, b, cw, sw, kPad);
-    }
-    __syncthreads();
-  }
-}
-
-// The block's item e as (pair q, point t): along x the points of a line are adjacent in memory (t
-// fastest), across lines (y and the cycles) neighbouring pairs are (q fastest), so loads coalesce.
-__device__ void item_of(int axis, int e, int bits, int& q, int& t) {
-  if (axis == 0) {
-    q = e >> bits;
-    t = e & ((1 << bits) - 1);
+// Block item e as (pair q, point t): along x the points of a line are adjacent in memory (t fastest),
+// across lines (y and the cycles) neighbouring pairs are (q fastest), so global accesses coalesce.
+template <int Axis, int Bits>
+__device__ void item_of(int e, int& q, int& t) {
+  using S = LineShape<Bits>;
+  if (Axis == 0) {
+    q = e >> Bits;
+    t = e & (S::n - 1);
   } else {
-    t = e >> (kBlockBits - bits);
-    q = e & ((1 << (kBlockBits - bits)) - 1);
+    t = e / S::pairs;
+    q = e % S::pairs;
   }
 }
 
-// One pass of Hartley transforms along `axis`: in -> out (may be the same array). With `scaled`, the
-// transform, the inverse symbol and the transform again (the vertical cycles, whole in the block).
-template <int Axis, bool Scaled>
-__global__ void __launch_bounds__(kThreads)
+// Radix-2 stages [S0, S1) on the L = 2^LBits points e[j] that sit at line positions base + (j << SBits):
+// the butterflies of these stages join only points a thread holds.
+template <int LBits, int SBits, int S0, int S1>
+__device__ void local_stages(Cplx* e, int base, int bits, const double* cw, const double* sw) {
+#pragma unroll
+  for (int s = S0; s < S1; ++s) {
+    const int h = 1 << (s - SBits);
+#pragma unroll
+    for (int j = 0; j < (1 << LBits); ++j)
+      if ((j & h) == 0) {
+        const int pos = (base + (j << SBits)) & ((1 << s) - 1);
+        const int k = pos << (bits - 1 - s);
+        butterfly(e[j], e[j + h], cw[k], sw[k]);
+      }
+  }
+}
+
+// The whole radix-2 transform of the block's bit-reversed lines in `buf`, in two register rounds:
+// stages [0, a) on 2^a consecutive points per thread, then [a, Bits) on 2^b points 2^a apart.
+template <int Bits>
+__device__ void block_fft(Cplx* buf, const double* cw, const double* sw) {
+  using S = LineShape<Bits>;
+  const int q = threadIdx.x >> S::b, g = threadIdx.x & (S::per_line - 1);
+  Cplx* line = buf + q * S::stride;
+  Cplx e[1 << (S::a > S::b ? S::a : S::b)];
+  {
+    const int base = g << S::a;
+#pragma unroll
+    for (int u = 0; u < (1 << S::a); ++u) e[u] = line[padded(base + u, kPad)];
+    local_stages<S::a, 0, 0, S::a>(e, base, Bits, cw, sw);
+#pragma unroll
+    for (int u = 0; u < (1 << S::a); ++u) line[padded(base + u, kPad)] = e[u];
+  }
+  __syncthreads();
+  if (g < (1 << S::a)) {
+#pragma unroll
+    for (int v = 0; v < (1 << S::b); ++v) e[v] = line[padded(g + (v << S::a), kPad)];
+    local_stages<S::b, S::a, S::a, Bits>(e, g, Bits, cw, sw);
+#pragma unroll
+    for (int v = 0; v < (1 << S::b); ++v) line[padded(g + (v << S::a), kPad)] = e[v];
+  }
+  __syncthreads();
+}
+
+// One pass of Hartley transforms along `Axis` over lines of 2^Bits points: in -> out (may be the same
+// array). With `Scaled`, the transform, the inverse symbol and the transform again (the vertical
+// cycles, whole in the block).
+template <int Axis, bool Scaled, int Bits>
+__global__ void __launch_bounds__(LineShape<Bits>::threads)
     hartley_pass_kernel(SpectralPlan p, const double* __restrict__ tab, const double* __restrict__ st, SpectralView in,
                         SpectralView out) {
+  using S = LineShape<Bits>;
   if (solver_skips(st, p.skip_from)) return;
   extern __shared__ Cplx buf[];
-  const int bits = line_bits(p, Axis), n = 1 << bits, pairs = kSpectralBlockPoints >> bits;
-  const int lines = int(line_count(p, Axis)), pair0 = int(blockIdx.x) * pairs;
+  const int lines = int(line_count(p, Axis)), pair0 = int(blockIdx.x) * S::pairs;
   const double *cw = twiddle_cos(p, tab, Axis), *sw = twiddle_sin(p, tab, Axis);
-  for (int e = threadIdx.x; e < kSpectralBlockPoints; e += kThreads) {
+  for (int e = threadIdx.x; e < S::points; e += S::threads) {
     int q, t;
-    item_of(Axis, e, bits, q, t);
+    item_of<Axis, Bits>(e, q, t);
     const int l = 2 * (pair0 + q);
     if (l < lines)
-      buf[q * line_stride(bits) + padded(bit_reverse(t, bits), kPad)] =
+      buf[q * S::stride + padded(bit_reverse(t, Bits), kPad)] =
           Cplx{in.p[line_offset(p, tab, Axis, in, l, t)], in.p[line_offset(p, tab, Axis, in, l + 1, t)]};
   }
   __syncthreads();
-  block_fft(buf, bits, cw, sw);
+  block_fft<Bits>(buf, cw, sw);
   if (Scaled) {
-    double ha[kItems], hb[kItems];
+    constexpr int items = S::points / S::threads;
+    double ha[items], hb[items];
 #pragma unroll
-    for (int s = 0; s < kItems; ++s) {
+    for (int s = 0; s < items; ++s) {
       int q, t;
-      item_of(Axis, threadIdx.x + s * kThreads, bits, q, t);
-      const int l = 2 * (pair0 + q);
+      item_of<Axis, Bits>(threadIdx.x + s * S::threads, q, t);
       int m, nn;
-      line_mode(p, l, m, nn);
-      hartley_pair(buf + q * line_stride(bits), n, t, ha[s], hb[s], kPad);
+      line_mode(p, 2 * (pair0 + q), m, nn);
+      hartley_pair(buf + q * S::stride, S::n, t, ha[s], hb[s], kPad);
       ha[s] *= spectral_inverse(p, tab, m, nn, t);
       hb[s] *= spectral_inverse(p, tab, m + 1, nn, t);
     }
     __syncthreads();
 #pragma unroll
-    for (int s = 0; s < kItems; ++s) {
+    for (int s = 0; s < items; ++s) {
       int q, t;
-      item_of(Axis, threadIdx.x + s * kThreads, bits, q, t);
-      buf[q * line_stride(bits) + padded(bit_reverse(t, bits), kPad)] = Cplx{ha[s], hb[s]};
+      item_of<Axis, Bits>(threadIdx.x + s * S::threads, q, t);
+      buf[q * S::stride + padded(bit_reverse(t, Bits), kPad)] = Cplx{ha[s], hb[s]};
     }
     __syncthreads();
-    block_fft(buf, bits, cw, sw);
+    block_fft<Bits>(buf, cw, sw);
   }
-  for (int e = threadIdx.x; e < kSpectralBlockPoints; e += kThreads) {
+  for (int e = threadIdx.x; e < S::points; e += S::threads) {
     int q, t;
-    item_of(Axis, e, bits, q, t);
+    item_of<Axis, Bits>(e, q, t);
     const int l = 2 * (pair0 + q);
     if (l < lines) {
       double a, b;
-      hartley_pair(buf + q * line_stride(bits), n, t, a, b, kPad);
+      hartley_pair(buf + q * S::stride, S::n, t, a, b, kPad);
       out.p[line_offset(p, tab, Axis, out, l, t)] = a;
       out.p[line_offset(p, tab, Axis, out, l + 1, t)] = b;
     }
   }
 }
 
+template <int Axis, bool Scaled, int Bits>
+void launch_bits(const SpectralPlan& p, const double* tab, const double* st, SpectralView in, SpectralView out,
+                 cudaStream_t stream) {
+  using S = LineShape<Bits>;
+  const long pairs = line_count(p, Axis) / 2;
+  const int shared = int(sizeof(Cplx)) * S::pairs * S::stride;
+  static_assert(sizeof(Cplx) * S::pairs * S::stride <= 48 * 1024, "no opt-in to more shared memory needed");
+  hartley_pass_kernel<Axis, Scaled, Bits><<<unsigned((pairs + S::pairs - 1) / S::pairs), S::threads, shared, stream>>>(p, tab, st, in, out);
+  TDC_CUDA_CHECK(cudaGetLastError());
+}
+
 template <int Axis, bool Scaled>
 void launch_pass(const SpectralPlan& p, const double* tab, const double* st, SpectralView in, SpectralView out,
                  cudaStream_t stream) {
-  const int bits = line_bits(p, Axis);
-  const long pairs = line_count(p, Axis) / 2, per_block = kSpectralBlockPoints >> bits;
-  const std::size_t shared = sizeof(Cplx) * per_block * line_stride(bits);  // at most 48 KB (n = 2)
-  hartley_pass_kernel<Axis, Scaled>
-      <<<unsigned((pairs + per_block - 1) / per_block), kThreads, shared, stream>>>(p, tab, st, in, out);
-  TDC_CUDA_CHECK(cudaGetLastError());
+  switch (line_bits(p, Axis)) {
+    case 1: return launch_bits<Axis, Scaled, 1>(p, tab, st, in, out, stream);
+    case 2: return launch_bits<Axis, Scaled, 2>(p, tab, st, in, out, stream);
+    case 3: return launch_bits<Axis, Scaled, 3>(p, tab, st, in, out, stream);
+    case 4: return launch_bits<Axis, Scaled, 4>(p, tab, st, in, out, stream);
+    case 5: return launch_bits<Axis, Scaled, 5>(p, tab, st, in, out, stream);
+    case 6: return launch_bits<Axis, Scaled, 6>(p, tab, st, in, out, stream);
+    case 7: return launch_bits<Axis, Scaled, 7>(p, tab, st, in, out, stream);
+    case 8: return launch_bits<Axis, Scaled, 8>(p, tab, st, in, out, stream);
+    case 9: return launch_bits<Axis, Scaled, 9>(p, tab, st, in, out, stream);
+    case 10: return launch_bits<Axis, Scaled, 10>(p, tab, st, in, out, stream);
+    default: throw std::invalid_argument("spectral_precon: line length out of range");
+  }
 }
 
 // The five passes: x (r -> z), y, the cycles with the symbol, y, x (all in z).
