@@ -13,17 +13,19 @@ namespace {
 constexpr int kPad = 5;  // one padding slot per 32 points of a line (padded())
 
 // A line of n = 2^Bits points in the block's buffer: its padded points plus one slot, so that the
-// same point of neighbouring lines falls in different banks.
+// same point of neighbouring lines falls in different banks. The stages run in rounds of two (radix 4:
+// each thread holds 4 points in registers), the last of one when Bits is odd, with one shared
+// exchange per round: few registers, so many blocks per SM keep the loads in flight.
 template <int Bits>
 struct LineShape {
   static constexpr int n = 1 << Bits;
-  static constexpr int a = Bits / 2, b = Bits - Bits / 2;  // stages [0, a) in registers, then [a, Bits)
-  static constexpr int per_line = 1 << b;                    // threads per line pair (>= 2^a)
-  static constexpr int pair_bits = (11 - Bits) < (8 - b) ? (11 - Bits) : (8 - b);  // <= 2048 points, <= 256 threads
-  static constexpr int pairs = 1 << (pair_bits > 0 ? pair_bits : 0);
+  static constexpr int per_line = Bits >= 2 ? n / 4 : 1;  // threads per line pair
+  static constexpr int pair_bits = (10 - Bits) < 8 ? (10 - Bits) : 8;  // 1024 points, 256 threads per block
+  static constexpr int pairs = 1 << pair_bits;
   static constexpr int threads = pairs * per_line;
   static constexpr int stride = n + (n >> kPad) + 1;
   static constexpr int points = pairs * n;
+  static_assert(threads <= 512, "block size");
 };
 
 // Block item e as (pair q, point t): along x the points of a line are adjacent in memory (t fastest),
@@ -57,38 +59,45 @@ __device__ void local_stages(Cplx* e, int base, int bits, const double* cw, cons
   }
 }
 
-// The whole radix-2 transform of the block's bit-reversed lines in `buf`, in two register rounds:
-// stages [0, a) on 2^a consecutive points per thread, then [a, Bits) on 2^b points 2^a apart.
+// Round [S, S + L) of the stages on every line of the block: each group of 2^L points 2^S apart
+// (the other index bits pick the group) is loaded into registers, transformed, and stored back.
+template <int Bits, int S, int L>
+__device__ void fft_round(Cplx* buf, const double* cw, const double* sw) {
+  using Shape = LineShape<Bits>;
+  const int q = threadIdx.x / Shape::per_line, g0 = threadIdx.x % Shape::per_line;
+  Cplx* line = buf + q * Shape::stride;
+#pragma unroll
+  for (int g = g0; g < (1 << (Bits - L)); g += Shape::per_line) {
+    const int base = (g & ((1 << S) - 1)) + ((g >> S) << (S + L));
+    Cplx e[1 << L];
+#pragma unroll
+    for (int j = 0; j < (1 << L); ++j) e[j] = line[padded(base + (j << S), kPad)];
+    local_stages<L, S, S, S + L>(e, base, Bits, cw, sw);
+#pragma unroll
+    for (int j = 0; j < (1 << L); ++j) line[padded(base + (j << S), kPad)] = e[j];
+  }
+  __syncthreads();
+}
+template <int Bits, int S>
+__device__ void fft_rounds_from(Cplx* buf, const double* cw, const double* sw) {
+  if constexpr (S + 2 <= Bits) {
+    fft_round<Bits, S, 2>(buf, cw, sw);
+    fft_rounds_from<Bits, S + 2>(buf, cw, sw);
+  } else if constexpr (S + 1 == Bits) {
+    fft_round<Bits, S, 1>(buf, cw, sw);
+  }
+}
+// The whole radix-2 transform of the block's bit-reversed lines in `buf`.
 template <int Bits>
 __device__ void block_fft(Cplx* buf, const double* cw, const double* sw) {
-  using S = LineShape<Bits>;
-  const int q = threadIdx.x >> S::b, g = threadIdx.x & (S::per_line - 1);
-  Cplx* line = buf + q * S::stride;
-  Cplx e[1 << (S::a > S::b ? S::a : S::b)];
-  {
-    const int base = g << S::a;
-#pragma unroll
-    for (int u = 0; u < (1 << S::a); ++u) e[u] = line[padded(base + u, kPad)];
-    local_stages<S::a, 0, 0, S::a>(e, base, Bits, cw, sw);
-#pragma unroll
-    for (int u = 0; u < (1 << S::a); ++u) line[padded(base + u, kPad)] = e[u];
-  }
-  __syncthreads();
-  if (g < (1 << S::a)) {
-#pragma unroll
-    for (int v = 0; v < (1 << S::b); ++v) e[v] = line[padded(g + (v << S::a), kPad)];
-    local_stages<S::b, S::a, S::a, Bits>(e, g, Bits, cw, sw);
-#pragma unroll
-    for (int v = 0; v < (1 << S::b); ++v) line[padded(g + (v << S::a), kPad)] = e[v];
-  }
-  __syncthreads();
+  fft_rounds_from<Bits, 0>(buf, cw, sw);
 }
 
 // One pass of Hartley transforms along `Axis` over lines of 2^Bits points: in -> out (may be the same
 // array). With `Scaled`, the transform, the inverse symbol and the transform again (the vertical
 // cycles, whole in the block).
 template <int Axis, bool Scaled, int Bits>
-__global__ void __launch_bounds__(LineShape<Bits>::threads)
+__global__ void __launch_bounds__(LineShape<Bits>::threads, Scaled ? 3 : 8)
     hartley_pass_kernel(SpectralPlan p, const double* __restrict__ tab, const double* __restrict__ st, SpectralView in,
                         SpectralView out) {
   using S = LineShape<Bits>;
