@@ -97,7 +97,7 @@ refuse grid.nx b_half/checkpoint.h5 "${bubble[@]}" --set time.steps=24 --set gri
 refuse time.dt b_half/checkpoint.h5 "${bubble[@]}" --set time.steps=24 --set time.dt=2
 refuse bubble.amplitude b_half/checkpoint.h5 "${bubble[@]}" --set time.steps=24 --set bubble.amplitude=1
 refuse case.initial t_half/checkpoint.h5 "${tg[@]}" --set time.steps=30 --set case.initial=taylor_green
-refuse solver.method t_half/checkpoint.h5 "${tg[@]}" --set time.steps=30 --set solver.method=gcr
+refuse solver.method t_half/checkpoint.h5 "${tg[@]}" --set time.steps=30 --set solver.method=gcr --set solver.preconditioner=line
 refuse time.steps b_half/checkpoint.h5 "${bubble[@]}" --set time.steps=12
 refuse case.kind advection/checkpoint.h5 "${bubble[@]}" --set time.steps=24
 refuse "not a taskdycore checkpoint" b_straight/fields.h5 "${bubble[@]}" --set time.steps=24
