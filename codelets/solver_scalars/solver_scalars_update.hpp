@@ -20,19 +20,36 @@ TDC_HD double tile_max(const ScalarsArgs& a, const double* const* partials) {
   return m;
 }
 
+// The stopping test for ||r|| = res and max |r| = res_max at the current iteration: 1 converged, 2
+// stop without converging (NaN, or out of iterations), 0 go on. Reads the state only.
+TDC_HD int stop_test(const double* st, double res, double res_max) {
+  const int it = int(st[state::kIter]);
+  const double res0 = it == 0 ? res : st[state::kRes0];
+  if (res <= st[state::kTolRel] * res0 || res <= st[state::kTolAbs] ||
+      (st[state::kTolMax] > 0.0 && res_max <= st[state::kTolMax]))
+    return 1;
+  return !(res == res) || it >= int(st[state::kMaxIter]) ? 2 : 0;
+}
+
 // Records ||r|| (and max |r|) for the current iteration; true when the solver should stop.
 TDC_HD bool record_residual(double* st, double res, double res_max) {
   const int it = int(st[state::kIter]);
+  const int stop = stop_test(st, res, res_max);
   st[state::kHistory + it] = res;
   st[state::kRes] = res;
   st[state::kResMax] = res_max;
   if (it == 0) st[state::kRes0] = res;
-  if (res <= st[state::kTolRel] * st[state::kRes0] || res <= st[state::kTolAbs] ||
-      (st[state::kTolMax] > 0.0 && res_max <= st[state::kTolMax])) {
-    st[state::kConverged] = 1.0;
-    return true;
-  }
-  return !(res == res) || it >= int(st[state::kMaxIter]);  // NaN or out of iterations: stop, not converged
+  if (stop == 1) st[state::kConverged] = 1.0;
+  return stop != 0;
+}
+
+// A single tile's fused-PCG preconditioner step, before its solve: whether the scalars step after it
+// will stop on these partials (<r, r> first, max |r> in kMaxAbsAt), or the solve is past already.
+TDC_HD bool precon_step_ends_solve(const double* st, const double* partial, int skip_from) {
+  if (st[state::kDone] >= double(skip_from)) return true;
+  ScalarsArgs one;
+  one.tiles = 1;
+  return stop_test(st, sqrt(tile_total(one, &partial, 0)), tile_max(one, &partial)) != 0;
 }
 
 TDC_HD void solver_scalars_update(const ScalarsArgs& a, double* st, const double* const* partials) {

@@ -13,6 +13,10 @@ constexpr int kMaxSums = 6;           // compensated sums per tile partial (2 do
 // at partials[kMaxAbsAt] (the last sum's slot, never a sum of theirs): a maximum is exact in any
 // order, so the max-norm stopping test is as reproducible as the sums.
 constexpr int kMaxAbsAt = 2 * (kMaxSums - 1);
+// A single tile's spectral preconditioner step leaves at partials[kSolveSkippedAt] (a sum slot no
+// kernel of the step uses) whether it skipped its solve: r already met the stopping test, so z is not
+// needed (the step's scalars stop the solve and the last apply reads only p).
+constexpr int kSolveSkippedAt = 2 * (kMaxSums - 2);
 
 namespace state {
 enum : int {

@@ -3,6 +3,7 @@
 #include "../common/cuda_check.hpp"
 #include "../common/gated_graph.hpp"
 #include "../dot_partial/dot_partial_kernel.hpp"
+#include "../solver_scalars/solver_scalars_update.hpp"
 #include "../solver_scalars/solver_state.hpp"
 #include "../vector_update/vector_update_kernel.hpp"
 #include "spectral_precon_kernel.hpp"
@@ -190,6 +191,12 @@ void solve_passes(const SpectralPlan& p, const double* tab, const double* st, Sp
   launch_pass<0, false>(p, tab, st, z, z, stream);
 }
 
+// partials[kSolveSkippedAt] = 1 when r already meets the stopping test or the solver is done (the
+// solve is skipped), else 0.
+__global__ void mark_skip(const double* st, double* partial, int skip_from) {
+  partial[kSolveSkippedAt] = precon_step_ends_solve(st, partial, skip_from) ? 1.0 : 0.0;
+}
+
 std::string plan_key(const SpectralPlan& p) {
   return gate_key(p.nx, p.ny, p.nz, p.lc, p.scale, p.d, p.rest, p.table_doubles, p.skip_from);
 }
@@ -204,12 +211,14 @@ void spectral_solve_cuda(const SpectralPlan& p, const double* tab, const double*
 
 void spectral_pcg_precon_cuda(const SpectralPlan& p, const TileLayout& L, const double* tab, const double* st,
                               const double* q, double* r, double* z, void* groups, double* out, cudaStream_t stream) {
-  const VectorUpdateArgs u = residual_update_args(L, p.skip_from);
-  launch_gated("spectral_pcg" + plan_key(p) + gate_key(L, tab, q, r, z), st + state::kDone, double(p.skip_from), stream,
-               [&](cudaStream_t capture) {
-                 vector_update_launch_cuda(u, st, q, r, capture);
-                 solve_passes(p, tab, st, tile_view(L, r), tile_view(L, z), capture);
-               });
+  vector_update_cuda(residual_update_args(L, p.skip_from), st, q, r, stream);
+  // <r, r> and max |r> first: when they already stop the solve, its z is never read, so skip the solve
+  // (the gate reads the flag mark_skip leaves in the partials).
+  dot_partial_cuda(L, st, p.skip_from, r, r, r, groups, out, stream);
+  mark_skip<<<1, 1, 0, stream>>>(st, out, p.skip_from);
+  TDC_CUDA_CHECK(cudaGetLastError());
+  launch_gated("spectral_pcg" + plan_key(p) + gate_key(L, tab, r, z), out + kSolveSkippedAt, 1.0, stream,
+               [&](cudaStream_t capture) { solve_passes(p, tab, st, tile_view(L, r), tile_view(L, z), capture); });
   dot_partial_cuda(L, st, p.skip_from, r, r, z, groups, out, stream);
 }
 

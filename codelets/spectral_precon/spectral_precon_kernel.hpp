@@ -34,7 +34,9 @@ inline SpectralView dense_view(const SpectralPlan& p, double* a) {
 // z = M r (r is read, z written; may not alias); returns at once when the state says done >= skip_from.
 void spectral_solve_cpu(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z);
 // The fused PCG's preconditioner step on a tile that is the whole domain: r <- r - alpha q, z = M r,
-// and dot_partial's partials of <r, r>, <r, z> and max |r| into `out`.
+// and dot_partial's partials of <r, r>, <r, z> and max |r| into `out`. When <r, r> and max |r| already
+// stop the solve (or it is done), the solve is skipped and z left as it was: nothing reads it again
+// (out[kSolveSkippedAt] says which).
 void spectral_pcg_precon_cpu(const SpectralPlan& p, const TileLayout& L, const double* tab, const double* st,
                              const double* q, double* r, double* z, double* out);
 #if defined(TASKDYCORE_HAVE_CUDA)

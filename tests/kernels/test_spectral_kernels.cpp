@@ -175,6 +175,7 @@ TEST(SpectralCpuCudaAgreement, SolveAndPcgStep) {
     const auto r = random_field(L, 7), q = random_field(L, 8);
     std::vector<double> st(state_doubles(4), 0.0);
     st[state::kAlpha] = 0.375;
+    st[state::kMaxIter] = 4;
     tdc_test::DeviceArray dtab(tab), dst(st), dr(r), dq(q), dz(L.size(), 0.0);
     // The solve.
     std::vector<double> z(L.size(), 0.0);
@@ -205,6 +206,20 @@ TEST(SpectralCpuCudaAgreement, SolveAndPcgStep) {
     expect_same(zc, dz2.host(), "pcg step z");
     expect_same(out, dout.host(), "pcg step partials");
     EXPECT_NE(out[0], 0.0);
+    EXPECT_EQ(out[kSolveSkippedAt], 0.0);
+    EXPECT_NE(zc, std::vector<double>(L.size(), 0.0));
+    // When r already meets the stopping test, the step skips its solve (z untouched) on both.
+    std::vector<double> past = st;
+    past[state::kTolMax] = 1e9;
+    tdc_test::DeviceArray dpast(past), dr3(r), dz3(L.size(), 0.0), dout3(out.size(), 0.0);
+    std::vector<double> r3 = r, z3(L.size(), 0.0), out3(out.size(), 0.0);
+    spectral_pcg_precon_cpu(p, L, tab.data(), past.data(), q.data(), r3.data(), z3.data(), out3.data());
+    spectral_pcg_precon_cuda(p, L, dtab.p, dpast.p, dq.p, dr3.p, dz3.p, groups.p, dout3.p, nullptr);
+    EXPECT_EQ(out3[kSolveSkippedAt], 1.0);
+    EXPECT_EQ(z3, std::vector<double>(L.size(), 0.0));
+    expect_same(z3, dz3.host(), "skipped step z");
+    expect_same(r3, dr3.host(), "skipped step r");
+    expect_same(out3, dout3.host(), "skipped step partials");
   }
 }
 #endif
