@@ -593,6 +593,9 @@ if want session12_spectral; then
     run s12_tg256_spectral_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${sp[@]}"
     run s12_tg256_mg_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
   done
+  # 200 steps: the start-up (graph captures, the first steps' full iteration budget) spread thinner.
+  run s12_tg256_spectral_200 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.steps=200 --set diagnostics.interval=50
+  run s12_tg256_mg_200 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}" --set time.steps=200 --set diagnostics.interval=50
   run s12_tg256_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s12_tg256_trace"
   run s12_tg256_hybrid -- "${tg[@]}" "${g256[@]}" "${sp[@]}"
   run s12_tg128_spectral STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${sp[@]}"
@@ -601,7 +604,7 @@ if want session12_spectral; then
   run s12_bubble128_spectral STARPU_NCPU=0 -- "${bub[@]}" "${b128[@]}" "${sp[@]}"
   run s12_bubble128_mg STARPU_NCPU=0 -- "${bub[@]}" "${b128[@]}"
   run s12_bubble256_spectral STARPU_NCPU=0 -- "${bub[@]}" --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.5 --set time.steps=100 --set diagnostics.interval=20 "${sp[@]}"
-  dycore_summary s12_tg256_spectral_1 s12_tg256_mg_1 s12_tg256_spectral_2 s12_tg256_mg_2 s12_tg256_hybrid s12_tg128_spectral \
+  dycore_summary s12_tg256_spectral_1 s12_tg256_mg_1 s12_tg256_spectral_2 s12_tg256_mg_2 s12_tg256_spectral_200 s12_tg256_mg_200 s12_tg256_hybrid s12_tg128_spectral \
     s12_tg128_mg s12_bubble128_spectral s12_bubble128_mg s12_bubble256_spectral
   ncu_solver=("${sp[@]}")
   ncu_brief ncu_s12 taskdycore 'hartley_pass' 0 10

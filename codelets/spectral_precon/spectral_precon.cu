@@ -99,10 +99,10 @@ __device__ void block_fft(Cplx* buf, const double* cw, const double* sw) {
 // cycles, whole in the block).
 template <int Axis, bool Scaled, int Bits>
 __global__ void __launch_bounds__(LineShape<Bits>::threads, Scaled ? 3 : 8)
-    hartley_pass_kernel(SpectralPlan p, const double* __restrict__ tab, const double* __restrict__ st, SpectralView in,
-                        SpectralView out) {
+    hartley_pass_kernel(SpectralPlan p, const double* __restrict__ tab, const double* __restrict__ st,
+                        const double* __restrict__ skip, SpectralView in, SpectralView out) {
   using S = LineShape<Bits>;
-  if (solver_skips(st, p.skip_from)) return;
+  if (solver_skips(st, p.skip_from) || (skip && *skip >= 1.0)) return;  // (the gate tests the same)
   extern __shared__ Cplx buf[];
   const int lines = int(line_count(p, Axis)), pair0 = int(blockIdx.x) * S::pairs;
   const double *cw = twiddle_cos(p, tab, Axis), *sw = twiddle_sin(p, tab, Axis);
@@ -153,42 +153,44 @@ __global__ void __launch_bounds__(LineShape<Bits>::threads, Scaled ? 3 : 8)
 }
 
 template <int Axis, bool Scaled, int Bits>
-void launch_bits(const SpectralPlan& p, const double* tab, const double* st, SpectralView in, SpectralView out,
-                 cudaStream_t stream) {
+void launch_bits(const SpectralPlan& p, const double* tab, const double* st, const double* skip, SpectralView in,
+                 SpectralView out, cudaStream_t stream) {
   using S = LineShape<Bits>;
   const long pairs = line_count(p, Axis) / 2;
   const int shared = int(sizeof(Cplx)) * S::pairs * S::stride;
   static_assert(sizeof(Cplx) * S::pairs * S::stride <= 48 * 1024, "no opt-in to more shared memory needed");
-  hartley_pass_kernel<Axis, Scaled, Bits><<<unsigned((pairs + S::pairs - 1) / S::pairs), S::threads, shared, stream>>>(p, tab, st, in, out);
+  hartley_pass_kernel<Axis, Scaled, Bits><<<unsigned((pairs + S::pairs - 1) / S::pairs), S::threads, shared, stream>>>(p, tab, st, skip, in, out);
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 
 template <int Axis, bool Scaled>
-void launch_pass(const SpectralPlan& p, const double* tab, const double* st, SpectralView in, SpectralView out,
-                 cudaStream_t stream) {
+void launch_pass(const SpectralPlan& p, const double* tab, const double* st, const double* skip, SpectralView in,
+                 SpectralView out, cudaStream_t stream) {
   switch (line_bits(p, Axis)) {
-    case 1: return launch_bits<Axis, Scaled, 1>(p, tab, st, in, out, stream);
-    case 2: return launch_bits<Axis, Scaled, 2>(p, tab, st, in, out, stream);
-    case 3: return launch_bits<Axis, Scaled, 3>(p, tab, st, in, out, stream);
-    case 4: return launch_bits<Axis, Scaled, 4>(p, tab, st, in, out, stream);
-    case 5: return launch_bits<Axis, Scaled, 5>(p, tab, st, in, out, stream);
-    case 6: return launch_bits<Axis, Scaled, 6>(p, tab, st, in, out, stream);
-    case 7: return launch_bits<Axis, Scaled, 7>(p, tab, st, in, out, stream);
-    case 8: return launch_bits<Axis, Scaled, 8>(p, tab, st, in, out, stream);
-    case 9: return launch_bits<Axis, Scaled, 9>(p, tab, st, in, out, stream);
-    case 10: return launch_bits<Axis, Scaled, 10>(p, tab, st, in, out, stream);
+    case 1: return launch_bits<Axis, Scaled, 1>(p, tab, st, skip, in, out, stream);
+    case 2: return launch_bits<Axis, Scaled, 2>(p, tab, st, skip, in, out, stream);
+    case 3: return launch_bits<Axis, Scaled, 3>(p, tab, st, skip, in, out, stream);
+    case 4: return launch_bits<Axis, Scaled, 4>(p, tab, st, skip, in, out, stream);
+    case 5: return launch_bits<Axis, Scaled, 5>(p, tab, st, skip, in, out, stream);
+    case 6: return launch_bits<Axis, Scaled, 6>(p, tab, st, skip, in, out, stream);
+    case 7: return launch_bits<Axis, Scaled, 7>(p, tab, st, skip, in, out, stream);
+    case 8: return launch_bits<Axis, Scaled, 8>(p, tab, st, skip, in, out, stream);
+    case 9: return launch_bits<Axis, Scaled, 9>(p, tab, st, skip, in, out, stream);
+    case 10: return launch_bits<Axis, Scaled, 10>(p, tab, st, skip, in, out, stream);
     default: throw std::invalid_argument("spectral_precon: line length out of range");
   }
 }
 
-// The five passes: x (r -> z), y, the cycles with the symbol, y, x (all in z).
+// The five passes: x (r -> z), y, the cycles with the symbol, y, x (all in z). Each kernel also
+// returns at once when `skip` (if given) is >= 1, as the gate around them does: the same with the
+// gates off (TASKDYCORE_GATED_GRAPHS=off).
 void solve_passes(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z,
-                  cudaStream_t stream) {
-  launch_pass<0, false>(p, tab, st, r, z, stream);
-  launch_pass<1, false>(p, tab, st, z, z, stream);
-  launch_pass<2, true>(p, tab, st, z, z, stream);
-  launch_pass<1, false>(p, tab, st, z, z, stream);
-  launch_pass<0, false>(p, tab, st, z, z, stream);
+                  cudaStream_t stream, const double* skip = nullptr) {
+  launch_pass<0, false>(p, tab, st, skip, r, z, stream);
+  launch_pass<1, false>(p, tab, st, skip, z, z, stream);
+  launch_pass<2, true>(p, tab, st, skip, z, z, stream);
+  launch_pass<1, false>(p, tab, st, skip, z, z, stream);
+  launch_pass<0, false>(p, tab, st, skip, z, z, stream);
 }
 
 // partials[kSolveSkippedAt] = 1 when r already meets the stopping test or the solver is done (the
@@ -218,7 +220,9 @@ void spectral_pcg_precon_cuda(const SpectralPlan& p, const TileLayout& L, const 
   mark_skip<<<1, 1, 0, stream>>>(st, out, p.skip_from);
   TDC_CUDA_CHECK(cudaGetLastError());
   launch_gated("spectral_pcg" + plan_key(p) + gate_key(L, tab, r, z), out + kSolveSkippedAt, 1.0, stream,
-               [&](cudaStream_t capture) { solve_passes(p, tab, st, tile_view(L, r), tile_view(L, z), capture); });
+               [&](cudaStream_t capture) {
+                 solve_passes(p, tab, st, tile_view(L, r), tile_view(L, z), capture, out + kSolveSkippedAt);
+               });
   dot_partial_cuda(L, st, p.skip_from, r, r, z, groups, out, stream);
 }
 
