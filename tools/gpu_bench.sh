@@ -625,3 +625,15 @@ if want ncu && command -v ncu >/dev/null; then
   echo "ncu exit $?"; grep -E '^  [a-z_]+.*\(|DRAM Throughput|Memory Throughput|Achieved Occupancy|Registers Per|Duration' "$res/ncu_elliptic.txt" | head -60
 fi
 for d in "$res"/*/summary.json; do if [ -e "$d" ]; then rm -f "$(dirname "$d")/fields.h5" "$(dirname "$d")/fields.xmf" "$(dirname "$d")/checkpoint.h5"; fi; done
+if want session12_ncu_passes; then
+  mg_runs
+  # Session 12: why the Hartley passes stay near 45 % of DRAM peak: warp stalls, memory and
+  # shared-memory workload of one x, y and cycle pass (kernels launched directly).
+  command -v ncu >/dev/null && TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 300 ncu --target-processes all \
+    --kernel-name regex:'hartley_pass' --launch-skip 0 --launch-count 3 --section SpeedOfLight --section WarpStateStats \
+    --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Chart --section SchedulerStats --section Occupancy \
+    --section LaunchStats --section InstructionStats taskdycore run "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.steps=1 \
+    --out "$res/ncu_passes_run" > "$res/ncu_passes.txt" 2>&1
+  echo "ncu exit $?"
+  grep -vE "^==PROF==|^\s*$|---" "$res/ncu_passes.txt" | grep -E "hartley|Stall|stall|Throughput|Bank|Warp Cycles|Issued|Eligible|Active Warps|Duration|Hit Rate|Executed Ipc|L1/TEX|L2|Shared|Mem Busy|Max Bandwidth|Memory \[|One or More|No Eligible" | head -120
+fi
