@@ -46,7 +46,7 @@ __device__ void item_of(int e, int& q, int& t) {
 // Radix-2 stages [S0, S1) on the L = 2^LBits points e[j] that sit at line positions base + (j << SBits):
 // the butterflies of these stages join only points a thread holds.
 template <int LBits, int SBits, int S0, int S1>
-__device__ void local_stages(Cplx* e, int base, int bits, const Cplx* tw) {
+__device__ void local_stages(Cplx* e, int base, int bits, const double* cw, const double* sw) {
 #pragma unroll
   for (int s = S0; s < S1; ++s) {
     const int h = 1 << (s - SBits);
@@ -55,8 +55,7 @@ __device__ void local_stages(Cplx* e, int base, int bits, const Cplx* tw) {
       if ((j & h) == 0) {
         const int pos = (base + (j << SBits)) & ((1 << s) - 1);
         const int k = pos << (bits - 1 - s);
-        const Cplx w = tw[k];
-        butterfly(e[j], e[j + h], w.re, w.im);
+        butterfly(e[j], e[j + h], cw[k], sw[k]);
       }
   }
 }
@@ -64,7 +63,7 @@ __device__ void local_stages(Cplx* e, int base, int bits, const Cplx* tw) {
 // Round [S, S + L) of the stages on every line of the block: each group of 2^L points 2^S apart
 // (the other index bits pick the group) is loaded into registers, transformed, and stored back.
 template <int Bits, int S, int L>
-__device__ void fft_round(Cplx* buf, const Cplx* tw) {
+__device__ void fft_round(Cplx* buf, const double* cw, const double* sw) {
   using Shape = LineShape<Bits>;
   const int q = threadIdx.x / Shape::per_line, g0 = threadIdx.x % Shape::per_line;
   Cplx* line = buf + q * Shape::stride;
@@ -74,25 +73,25 @@ __device__ void fft_round(Cplx* buf, const Cplx* tw) {
     Cplx e[1 << L];
 #pragma unroll
     for (int j = 0; j < (1 << L); ++j) e[j] = line[padded(base + (j << S), kPad)];
-    local_stages<L, S, S, S + L>(e, base, Bits, tw);
+    local_stages<L, S, S, S + L>(e, base, Bits, cw, sw);
 #pragma unroll
     for (int j = 0; j < (1 << L); ++j) line[padded(base + (j << S), kPad)] = e[j];
   }
   __syncthreads();
 }
 template <int Bits, int S>
-__device__ void fft_rounds_from(Cplx* buf, const Cplx* tw) {
+__device__ void fft_rounds_from(Cplx* buf, const double* cw, const double* sw) {
   if constexpr (S + 2 <= Bits) {
-    fft_round<Bits, S, 2>(buf, tw);
-    fft_rounds_from<Bits, S + 2>(buf, tw);
+    fft_round<Bits, S, 2>(buf, cw, sw);
+    fft_rounds_from<Bits, S + 2>(buf, cw, sw);
   } else if constexpr (S + 1 == Bits) {
-    fft_round<Bits, S, 1>(buf, tw);
+    fft_round<Bits, S, 1>(buf, cw, sw);
   }
 }
 // The whole radix-2 transform of the block's bit-reversed lines in `buf`.
 template <int Bits>
-__device__ void block_fft(Cplx* buf, const Cplx* tw) {
-  fft_rounds_from<Bits, 0>(buf, tw);
+__device__ void block_fft(Cplx* buf, const double* cw, const double* sw) {
+  fft_rounds_from<Bits, 0>(buf, cw, sw);
 }
 
 // One pass of Hartley transforms along `Axis` over lines of 2^Bits points: in -> out (may be the same
@@ -106,13 +105,7 @@ __global__ void __launch_bounds__(LineShape<Bits>::threads, Scaled ? 3 : 8)
   if (solver_skips(st, p.skip_from) || (skip && *skip >= 1.0)) return;  // (the gate tests the same)
   extern __shared__ Cplx buf[];
   const int lines = int(line_count(p, Axis)), pair0 = int(blockIdx.x) * S::pairs;
-  // The twiddles in shared memory, (cos, sin) side by side: read from the table by every butterfly,
-  // they saturated the L1 (ncu: L1/TEX 94 %, DRAM 44 %).
-  Cplx* tw = buf + S::pairs * S::stride;
-  {
-    const double *cw = twiddle_cos(p, tab, Axis), *sw = twiddle_sin(p, tab, Axis);
-    for (int k = threadIdx.x; k < S::n / 2; k += S::threads) tw[k] = Cplx{cw[k], sw[k]};
-  }
+  const double *cw = twiddle_cos(p, tab, Axis), *sw = twiddle_sin(p, tab, Axis);
   for (int e = threadIdx.x; e < S::points; e += S::threads) {
     int q, t;
     item_of<Axis, Bits>(e, q, t);
@@ -122,7 +115,7 @@ __global__ void __launch_bounds__(LineShape<Bits>::threads, Scaled ? 3 : 8)
           Cplx{in.p[line_offset(p, tab, Axis, in, l, t)], in.p[line_offset(p, tab, Axis, in, l + 1, t)]};
   }
   __syncthreads();
-  block_fft<Bits>(buf, tw);
+  block_fft<Bits>(buf, cw, sw);
   if (Scaled) {
     constexpr int items = S::points / S::threads;
     double ha[items], hb[items];
@@ -144,7 +137,7 @@ __global__ void __launch_bounds__(LineShape<Bits>::threads, Scaled ? 3 : 8)
       buf[q * S::stride + padded(bit_reverse(t, Bits), kPad)] = Cplx{ha[s], hb[s]};
     }
     __syncthreads();
-    block_fft<Bits>(buf, tw);
+    block_fft<Bits>(buf, cw, sw);
   }
   for (int e = threadIdx.x; e < S::points; e += S::threads) {
     int q, t;
@@ -164,8 +157,8 @@ void launch_bits(const SpectralPlan& p, const double* tab, const double* st, con
                  SpectralView out, cudaStream_t stream) {
   using S = LineShape<Bits>;
   const long pairs = line_count(p, Axis) / 2;
-  const int shared = int(sizeof(Cplx)) * (S::pairs * S::stride + S::n / 2);  // the lines, then the twiddles
-  static_assert(sizeof(Cplx) * (S::pairs * S::stride + S::n / 2) <= 48 * 1024, "no opt-in to more shared memory needed");
+  const int shared = int(sizeof(Cplx)) * S::pairs * S::stride;
+  static_assert(sizeof(Cplx) * S::pairs * S::stride <= 48 * 1024, "no opt-in to more shared memory needed");
   hartley_pass_kernel<Axis, Scaled, Bits><<<unsigned((pairs + S::pairs - 1) / S::pairs), S::threads, shared, stream>>>(p, tab, st, skip, in, out);
   TDC_CUDA_CHECK(cudaGetLastError());
 }
