@@ -1,4 +1,3 @@
-#include <cstdint>
 #include <stdexcept>
 
 #include "../common/cuda_check.hpp"
@@ -95,30 +94,6 @@ __device__ void block_fft(Cplx* buf, const double* cw, const double* sw) {
   fft_rounds_from<Bits, 0>(buf, cw, sw);
 }
 
-// Point t of lines l and l + 1. Across lines (y and the cycles) the two are neighbouring columns,
-// adjacent in memory: one 16-byte access where aligned (half the L1 wavefronts of two 8-byte ones;
-// ncu had the passes bound by the L1/shared unit).
-template <int Axis>
-__device__ Cplx load_pair(const SpectralPlan& p, const double* tab, const SpectralView& v, int l, int t) {
-  const long o = line_offset(p, tab, Axis, v, l, t);
-  if (Axis != 0 && (reinterpret_cast<std::uintptr_t>(v.p + o) & 15) == 0) {
-    const double2 d = *reinterpret_cast<const double2*>(v.p + o);
-    return Cplx{d.x, d.y};
-  }
-  return Cplx{v.p[o], v.p[line_offset(p, tab, Axis, v, l + 1, t)]};
-}
-template <int Axis>
-__device__ void store_pair(const SpectralPlan& p, const double* tab, const SpectralView& v, int l, int t, double a,
-                           double b) {
-  const long o = line_offset(p, tab, Axis, v, l, t);
-  if (Axis != 0 && (reinterpret_cast<std::uintptr_t>(v.p + o) & 15) == 0) {
-    *reinterpret_cast<double2*>(v.p + o) = make_double2(a, b);
-    return;
-  }
-  v.p[o] = a;
-  v.p[line_offset(p, tab, Axis, v, l + 1, t)] = b;
-}
-
 // One pass of Hartley transforms along `Axis` over lines of 2^Bits points: in -> out (may be the same
 // array). With `Scaled`, the transform, the inverse symbol and the transform again (the vertical
 // cycles, whole in the block).
@@ -135,7 +110,9 @@ __global__ void __launch_bounds__(LineShape<Bits>::threads, Scaled ? 3 : 8)
     int q, t;
     item_of<Axis, Bits>(e, q, t);
     const int l = 2 * (pair0 + q);
-    if (l < lines) buf[q * S::stride + padded(bit_reverse(t, Bits), kPad)] = load_pair<Axis>(p, tab, in, l, t);
+    if (l < lines)
+      buf[q * S::stride + padded(bit_reverse(t, Bits), kPad)] =
+          Cplx{in.p[line_offset(p, tab, Axis, in, l, t)], in.p[line_offset(p, tab, Axis, in, l + 1, t)]};
   }
   __syncthreads();
   block_fft<Bits>(buf, cw, sw);
@@ -169,7 +146,8 @@ __global__ void __launch_bounds__(LineShape<Bits>::threads, Scaled ? 3 : 8)
     if (l < lines) {
       double a, b;
       hartley_pair(buf + q * S::stride, S::n, t, a, b, kPad);
-      store_pair<Axis>(p, tab, out, l, t, a, b);
+      out.p[line_offset(p, tab, Axis, out, l, t)] = a;
+      out.p[line_offset(p, tab, Axis, out, l + 1, t)] = b;
     }
   }
 }
