@@ -58,7 +58,7 @@ TDC_HD int bit_reverse(int t, int bits) {
 }
 
 // The radix-2 butterfly (a, c) <- (a + w c, a - w c), w = wr + i wi: every form of the transform calls
-// this, so that the CPU's line loop and the GPU's register-blocked stages give the same bits.
+// this, so that the CPU's line loop and the GPU's register rounds give the same bits.
 TDC_HD void butterfly(Cplx& a, Cplx& c, double wr, double wi) {
   const double tr = wr * c.re - wi * c.im, ti = wr * c.im + wi * c.re;
   const Cplx a0 = a;
@@ -70,14 +70,6 @@ TDC_HD void butterfly(Cplx& a, Cplx& c, double wr, double wi) {
 // that bit-reversed and strided accesses spread over the shared-memory banks; the CPU does not pad
 // (pad = 30). Only addresses change, never the arithmetic.
 TDC_HD int padded(int i, int pad) { return i + (i >> pad); }
-
-// Butterfly b (0 <= b < n/2) of radix-2 stage s (joining halves of size 2^s) on a bit-reversed line
-// of n = 2^bits points.
-TDC_HD void fft_butterfly(Cplx* x, int bits, int s, int b, const double* cw, const double* sw, int pad) {
-  const int hs = 1 << s, pos = b & (hs - 1), i0 = ((b - pos) << 1) + pos, i1 = i0 + hs;
-  const int k = pos << (bits - 1 - s);
-  butterfly(x[padded(i0, pad)], x[padded(i1, pad)], cw[k], sw[k]);
-}
 
 // 2 H_a[m] and 2 H_b[m] from the transformed pair X.
 TDC_HD void hartley_pair(const Cplx* X, int n, int m, double& ha, double& hb, int pad) {
@@ -102,7 +94,6 @@ struct SpectralView {
   long sx, plane;
 };
 TDC_HD int line_bits(const SpectralPlan& p, int axis) { return axis == 0 ? p.bx : axis == 1 ? p.by : p.bz; }
-TDC_HD int line_length(const SpectralPlan& p, int axis) { return 1 << line_bits(p, axis); }
 TDC_HD long line_count(const SpectralPlan& p, int axis) {
   return axis == 0 ? long(p.ny) * p.nz : axis == 1 ? long(p.nx) * p.nz : long(p.nx) * p.ny * (p.nz >> p.bz);
 }

@@ -11,9 +11,14 @@ namespace {
 
 constexpr int kNoPad = 30;
 
+// The radix-2 stages on one bit-reversed line of 2^bits points, stage s joining halves of 2^s.
 void line_fft(Cplx* x, int bits, const double* cw, const double* sw) {
   for (int s = 0; s < bits; ++s)
-    for (int b = 0; b < (1 << bits) / 2; ++b) fft_butterfly(x, bits, s, b, cw, sw, kNoPad);
+    for (int b = 0; b < (1 << bits) / 2; ++b) {
+      const int hs = 1 << s, pos = b & (hs - 1), i0 = ((b - pos) << 1) + pos;
+      const int k = pos << (bits - 1 - s);
+      butterfly(x[i0], x[i0 + hs], cw[k], sw[k]);
+    }
 }
 
 // The CUDA pass's arithmetic, one line pair at a time.
