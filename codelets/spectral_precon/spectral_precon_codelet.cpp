@@ -24,35 +24,12 @@ struct CopyArgs {
   bool gather;
 };
 
-// The copy between a tile's interior and its box of the dense array.
+// The copy between a tile's interior and its box of the dense array (a "strip" of the whole domain).
 CopyList tile_copy(const CopyArgs& a, double* tile, double* dense) {
-  StridedCopy c;
-  c.w = a.L.nx;
-  c.h = a.L.ny;
-  c.nz = a.L.nz;
-  const std::ptrdiff_t tile_at = a.L.at(0, 0, 0), dense_at = a.i0 + std::ptrdiff_t(a.p.nx) * a.j0;
-  const std::ptrdiff_t dense_plane = std::ptrdiff_t(a.p.nx) * a.p.ny;
-  if (a.gather) {
-    c.src = tile;
-    c.src_offset = tile_at;
-    c.src_row = a.L.sx();
-    c.src_plane = a.L.plane();
-    c.dst = dense;
-    c.dst_offset = dense_at;
-    c.dst_row = a.p.nx;
-    c.dst_plane = dense_plane;
-  } else {
-    c.src = dense;
-    c.src_offset = dense_at;
-    c.src_row = a.p.nx;
-    c.src_plane = dense_plane;
-    c.dst = tile;
-    c.dst_offset = tile_at;
-    c.dst_row = a.L.sx();
-    c.dst_plane = a.L.plane();
-  }
+  const StripShape whole{0, 0, a.p.nx, a.p.ny};
   CopyList list;
-  list.add(c);
+  list.add(a.gather ? tile_to_strip(a.L, tile, 0, 0, a.L.nx, a.L.ny, dense, whole, a.i0, a.j0)
+                    : strip_to_tile(a.L, dense, whole, a.i0, a.j0, tile, 0, 0, a.L.nx, a.L.ny));
   return list;
 }
 

@@ -23,6 +23,7 @@
 #include "device_array.hpp"
 #endif
 
+#include "random_values.hpp"
 using namespace tdc;
 
 namespace {
@@ -30,11 +31,7 @@ namespace {
 const TileLayout kL{20, 14, 12, 3};
 
 std::vector<double> random_field(unsigned seed) {
-  std::mt19937_64 g(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<double> f(kL.size());
-  for (double& x : f) x = u(g);
-  return f;
+  return tdc_test::random_values(kL.size(), seed);
 }
 
 // Fills the ghost ring and nothing else periodically from the interior (what a halo exchange does

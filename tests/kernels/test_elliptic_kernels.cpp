@@ -24,6 +24,7 @@
 #include "device_array.hpp"
 #endif
 
+#include "random_values.hpp"
 using namespace tdc;
 
 namespace {
@@ -31,11 +32,7 @@ namespace {
 const TileLayout kL{37, 21, 19, 2};  // odd sizes: partial groups; halo 2 for the laplc stride
 
 std::vector<double> random_field(unsigned seed, double lo = -1.0, double hi = 1.0) {
-  std::mt19937_64 g(seed);
-  std::uniform_real_distribution<double> u(lo, hi);
-  std::vector<double> f(kL.size());
-  for (double& x : f) x = u(g);
-  return f;
+  return tdc_test::random_values(kL.size(), seed, lo, hi);
 }
 
 // A diagonally dominant column operator with graded-looking coefficients.

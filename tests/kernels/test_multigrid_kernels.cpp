@@ -19,6 +19,7 @@
 #include "device_array.hpp"
 #endif
 
+#include "random_values.hpp"
 using namespace tdc;
 
 namespace {
@@ -28,11 +29,7 @@ const TileLayout kC{12, 8, 6, 3};    // its coarse tile, with a different halo o
 const ColumnCouplings kLaplc{0.7, 0.7, 0.5, 0.5, 2, 2, kWrapPeriodic};
 
 std::vector<double> random_field(const TileLayout& L, unsigned seed) {
-  std::mt19937_64 g(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<double> f(L.size());
-  for (double& x : f) x = u(g);
-  return f;
+  return tdc_test::random_values(L.size(), seed);
 }
 
 std::vector<double> laplc_coefficients(int nz) {

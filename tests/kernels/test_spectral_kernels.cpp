@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <random>
 #include <string>
 #include <stdexcept>
 #include <vector>
@@ -22,6 +21,7 @@
 #include "device_array.hpp"
 #endif
 
+#include "random_values.hpp"
 using namespace tdc;
 
 namespace {
@@ -40,11 +40,7 @@ std::vector<double> coefficients(int nz, double shift) {
 }
 
 std::vector<double> random_field(const TileLayout& L, unsigned seed) {
-  std::mt19937_64 g(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<double> f(L.size());
-  for (double& x : f) x = u(g);
-  return f;
+  return tdc_test::random_values(L.size(), seed);
 }
 
 // y = A x on a tile that is the whole periodic domain (ghosts read at their periodic images).
