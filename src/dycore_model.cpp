@@ -88,6 +88,7 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
     if (cfg.diffusivity > 0.0) f_.theta_old = field("theta");
   }
   graph_ = std::make_unique<NftStepGraph>(d_, rank, cfg.grid, settings_of(cfg));
+  size_solver_budget();
 
   const TileLayout& L = d_.layout();
   const Grid& g = cfg.grid;
@@ -245,16 +246,20 @@ void DycoreModel::size_solver_budget() {
   // Iteration counts vary by half from step to step (the residual left by one solve seeds the next)
   // and grow fast while a flow starts: twice the largest recent count + 10. With multigrid the counts
   // are small and steady (6-10 at 64^3..256^3) while a skipped V-cycle still costs its kernel
-  // launches: 1.25 times the count + 4; with the spectral inverse 1-2, so the count + 2. A solve unfinished when its budget ran out (-1) has outgrown it: the whole
-  // solver.max_iter until the window holds none.
+  // launches: 1.25 times the count + 4. The spectral inverse is exact, so its solves take 1 iteration
+  // (2 at round-off) from any start: the count + 2, and 4 before counts are known (a whole
+  // solver.max_iter of skipped tasks cost 2.2 ms a step at 256^3). A solve unfinished when its budget
+  // ran out (-1) has outgrown it: the whole solver.max_iter until the window holds none.
   int largest = 0;
-  bool unfinished = int(solves_.size()) < kBudgetWarmup;
+  bool outgrown = false;
   for (std::size_t n = solves_.size() > kBudgetWindow ? solves_.size() - kBudgetWindow : 0; n < solves_.size(); ++n) {
     largest = std::max(largest, solves_[n].iterations);
-    unfinished = unfinished || solves_[n].iterations < 0;
+    outgrown = outgrown || solves_[n].iterations < 0;
   }
-  const int want = unfinished                       ? cfg_.solver_budget
-                   : graph_->solver().spectral()  ? largest + 2
+  const bool warming = int(solves_.size()) < kBudgetWarmup;
+  const int want = outgrown                         ? cfg_.solver_budget
+                   : graph_->solver().spectral()  ? std::max(largest + 2, warming ? 4 : 0)
+                   : warming                        ? cfg_.solver_budget
                    : graph_->solver().multigrid() ? largest + largest / 4 + 4
                                                    : 2 * largest + 10;
   graph_->set_solver_budget(std::min(cfg_.solver_budget, want));

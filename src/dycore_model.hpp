@@ -98,9 +98,9 @@ class DycoreModel {
   // Every step's solver state is copied (a task) and read kBudgetLag steps later, when the copy has
   // long finished (the submission window is 2 steps): so every step's solve is checked, and the
   // budget of step n + 1 depends only on the counts of steps <= n - kBudgetLag (the same on every
-  // rank, for any tiles or scheduler, so results do not depend on them). solver.max_iter until
-  // kBudgetWarmup counts are known or after any unfinished solve; else sized from the largest of
-  // the last kBudgetWindow counts.
+  // rank, for any tiles or scheduler, so results do not depend on them). solver.max_iter (the
+  // spectral inverse: 4) until kBudgetWarmup counts are known, solver.max_iter after any unfinished
+  // solve; else sized from the largest of the last kBudgetWindow counts (size_solver_budget).
   static constexpr int kBudgetLag = 3, kBudgetWarmup = 6, kBudgetWindow = 4;
   std::unique_ptr<RankZeroVector> solve_copy_[kBudgetLag + 1];
   std::vector<StepSolve> solves_;  // every step of this run whose solve was read, in step order

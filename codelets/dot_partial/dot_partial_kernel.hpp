@@ -22,9 +22,15 @@ TDC_HD void dot_partial_add(Sums<2>& s, double& x_max, double x, double y, doubl
 void dot_partial_cpu(const TileLayout& L, const double* st, int skip_from, const double* x, const double* y,
                      const double* z, double* out);
 #if defined(TASKDYCORE_HAVE_CUDA)
-// groups: device scratch of dot_partial_scratch_bytes(L).
+// groups: device scratch of dot_partial_scratch_bytes(L). skip (optional, on the device): also
+// skipped when *skip >= 1, a flag that must be 1 whenever the state skips (mark_skip's).
 void dot_partial_cuda(const TileLayout& L, const double* st, int skip_from, const double* x, const double* y,
-                      const double* z, void* groups, double* out, cudaStream_t stream);
+                      const double* z, void* groups, double* out, cudaStream_t stream,
+                      const double* skip = nullptr);
+// PCG's r <- r - alpha q (as vector_update's residual_update_args) fused with dot_partial of
+// (r, r, r) on the new r: one pass instead of two, the same bits as the two calls.
+void residual_dot_partial_cuda(const TileLayout& L, const double* st, int skip_from, const double* q, double* r,
+                               void* groups, double* out, cudaStream_t stream);
 #endif
 std::size_t dot_partial_scratch_bytes(const TileLayout& L);
 

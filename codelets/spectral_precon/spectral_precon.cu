@@ -213,17 +213,17 @@ void spectral_solve_cuda(const SpectralPlan& p, const double* tab, const double*
 
 void spectral_pcg_precon_cuda(const SpectralPlan& p, const TileLayout& L, const double* tab, const double* st,
                               const double* q, double* r, double* z, void* groups, double* out, cudaStream_t stream) {
-  vector_update_cuda(residual_update_args(L, p.skip_from), st, q, r, stream);
-  // <r, r> and max |r> first: when they already stop the solve, its z is never read, so skip the solve
-  // (the gate reads the flag mark_skip leaves in the partials).
-  dot_partial_cuda(L, st, p.skip_from, r, r, r, groups, out, stream);
+  // r <- r - alpha q with <r, r> and max |r| in the same pass: when they already stop the solve, its z
+  // is never read, so the solve and <r, z> are skipped (the gate reads the flag mark_skip leaves in the
+  // partials; with the gates off the passes and the dot read it themselves).
+  residual_dot_partial_cuda(L, st, p.skip_from, q, r, groups, out, stream);
   mark_skip<<<1, 1, 0, stream>>>(st, out, p.skip_from);
   TDC_CUDA_CHECK(cudaGetLastError());
-  launch_gated("spectral_pcg" + plan_key(p) + gate_key(L, tab, r, z), out + kSolveSkippedAt, 1.0, stream,
+  launch_gated("spectral_pcg" + plan_key(p) + gate_key(L, tab, r, z, groups), out + kSolveSkippedAt, 1.0, stream,
                [&](cudaStream_t capture) {
                  solve_passes(p, tab, st, tile_view(L, r), tile_view(L, z), capture, out + kSolveSkippedAt);
+                 dot_partial_cuda(L, st, p.skip_from, r, r, z, groups, out, capture, out + kSolveSkippedAt);
                });
-  dot_partial_cuda(L, st, p.skip_from, r, r, z, groups, out, stream);
 }
 
 }  // namespace tdc

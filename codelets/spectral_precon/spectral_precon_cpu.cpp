@@ -69,8 +69,10 @@ void spectral_pcg_precon_cpu(const SpectralPlan& p, const TileLayout& L, const d
   vector_update_cpu(residual_update_args(L, p.skip_from), st, q, r);
   dot_partial_cpu(L, st, p.skip_from, r, r, r, out);  // <r, r> and max |r> first: does the solve stop here?
   const bool skip = precon_step_ends_solve(st, out, p.skip_from);
-  if (!skip) spectral_solve_cpu(p, tab, st, tile_view(L, r), tile_view(L, z));
-  dot_partial_cpu(L, st, p.skip_from, r, r, z, out);
+  if (!skip) {
+    spectral_solve_cpu(p, tab, st, tile_view(L, r), tile_view(L, z));
+    dot_partial_cpu(L, st, p.skip_from, r, r, z, out);
+  }
   out[kSolveSkippedAt] = skip ? 1.0 : 0.0;
 }
 

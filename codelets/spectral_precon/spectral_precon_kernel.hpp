@@ -35,7 +35,8 @@ inline SpectralView dense_view(const SpectralPlan& p, double* a) {
 void spectral_solve_cpu(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z);
 // The fused PCG's preconditioner step on a tile that is the whole domain: r <- r - alpha q, z = M r,
 // and dot_partial's partials of <r, r>, <r, z> and max |r| into `out`. When <r, r> and max |r| already
-// stop the solve (or it is done), the solve is skipped and z left as it was: nothing reads it again
+// stop the solve (or it is done), the solve and <r, z> are skipped, z left as it was and the sum
+// slot of <r, z> holds <r, r>: the scalars step stops on <r, r> and nothing reads z again
 // (out[kSolveSkippedAt] says which).
 void spectral_pcg_precon_cpu(const SpectralPlan& p, const TileLayout& L, const double* tab, const double* st,
                              const double* q, double* r, double* z, double* out);
