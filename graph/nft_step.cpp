@@ -42,29 +42,28 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
   const BuoyancyArgs half_buoyancy{L, 0.5 * s_.dt * s_.buoyancy};
   const bool theta = f.theta[0] != nullptr;
   for (int t = 0; t < d_.tiles(); ++t) {
-    const starpu_data_handle_t vel[6] = {f.vel[0][now]->handle(t), f.vel[1][now]->handle(t), f.vel[2][now]->handle(t),
-                                         f.old[0]->handle(t),      f.old[1]->handle(t),      f.old[2]->handle(t)};
+    const starpu_data_handle_t vel[6] = {f.vel[0][now]->handle(t),  f.vel[1][now]->handle(t),
+                                         f.vel[2][now]->handle(t),  f.vel[0][next]->handle(t),
+                                         f.vel[1][next]->handle(t), f.vel[2][next]->handle(t)};
     const starpu_data_handle_t c[3] = {f.c[0]->handle(t), f.c[1]->handle(t), f.c[2]->handle(t)};
     insert_advector(adv, vel, c, kPrioHalo);
   }
   for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f.c[q], *f.c_strips[q]);
-  for (int q = 0; q < 3; ++q)
-    for (int t = 0; t < d_.tiles(); ++t)
-      insert_snapshot_copy(f.vel[q][now]->handle(t), f.old[q]->handle(t), kPrioBody);
-  // The explicit viscous term from v^n (now in `old`, ghost ring included), the explicit half of
-  // the pressure forcing, then the ghost ring for MPDATA.
-  if (s_.viscosity > 0.0) {
-    const DiffusionArgs diff{L, s_.viscosity * s_.dt * 4.0 * gx_ * gx_, s_.viscosity * s_.dt * 4.0 * gy_ * gy_,
-                             s_.viscosity * s_.dt * 4.0 * gz_ * gz_, s_.zb};
-    for (int t = 0; t < d_.tiles(); ++t) {
-      const starpu_data_handle_t src[3] = {f.old[0]->handle(t), f.old[1]->handle(t), f.old[2]->handle(t)};
-      const starpu_data_handle_t dst[3] = {f.vel[0][now]->handle(t), f.vel[1][now]->handle(t), f.vel[2][now]->handle(t)};
-      insert_viscous_diffusion(diff, src, dst, kPrioHalo);
-    }
-  }
+  // The forced velocity v~ goes to `forced`, beside v^n (which stays, as the next step's v^(n-1)):
+  // the explicit viscous term from v^n, the explicit half of the pressure forcing, then the ghost
+  // ring for MPDATA.
   for (int t = 0; t < d_.tiles(); ++t) {
-    const starpu_data_handle_t v[3] = {f.vel[0][now]->handle(t), f.vel[1][now]->handle(t), f.vel[2][now]->handle(t)};
-    insert_pressure_gradient(half_gradient, f.p->handle(t), v, kPrioHalo);
+    const starpu_data_handle_t vn[3] = {f.vel[0][now]->handle(t), f.vel[1][now]->handle(t), f.vel[2][now]->handle(t)};
+    const starpu_data_handle_t v[3] = {f.forced[0]->handle(t), f.forced[1]->handle(t), f.forced[2]->handle(t)};
+    if (s_.viscosity > 0.0) {  // v~ = v^n + dt nu Lap(v^n) (the term adds in place), then the gradient in place
+      const DiffusionArgs diff{L, s_.viscosity * s_.dt * 4.0 * gx_ * gx_, s_.viscosity * s_.dt * 4.0 * gy_ * gy_,
+                               s_.viscosity * s_.dt * 4.0 * gz_ * gz_, s_.zb};
+      for (int q = 0; q < 3; ++q) insert_snapshot_copy(vn[q], v[q], kPrioHalo);
+      insert_viscous_diffusion(diff, vn, v, kPrioHalo);
+      insert_pressure_gradient(half_gradient, f.p->handle(t), v, kPrioHalo);
+    } else {
+      insert_pressure_gradient_from(half_gradient, f.p->handle(t), vn, v, kPrioHalo);
+    }
     if (theta) insert_buoyancy(half_buoyancy, f.theta[now]->handle(t), v[2], kPrioHalo);
   }
   if (theta && s_.diffusivity > 0.0) {  // after the buoyancy half above has read theta'^n
@@ -76,10 +75,12 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
     }
     submit_halo_exchange(d_, *f.theta[now], *f.theta_strips);
   }
-  for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f.vel[q][now], *f.vel_strips[q]);
-  for (int q = 0; q < 3; ++q) {
-    const MpdataFields mf{{f.vel[q][0], f.vel[q][1]}, f.c[0], f.c[1], f.c[2], f.g, nullptr, nullptr, nullptr,
-                          f.vel_strips[q]};
+  for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f.forced[q], *f.vel_strips[q]);
+  for (int q = 0; q < 3; ++q) {  // step n advects psi[n % 2] into psi[(n + 1) % 2]: v~ into v^ (over v^(n-1))
+    TiledField* psi[2];
+    psi[now] = f.forced[q];
+    psi[next] = f.vel[q][next];
+    const MpdataFields mf{{psi[0], psi[1]}, f.c[0], f.c[1], f.c[2], f.g, nullptr, nullptr, nullptr, f.vel_strips[q]};
     mpdata_.submit_step(mf, n, 1.0);
   }
   if (theta) {  // theta' is not forced: theta'^(n+1) is final, and the implicit buoyancy half with it
@@ -148,14 +149,12 @@ SolveResult NftStepGraph::balance_rest_pressure(const NftFields& f) {
   const TileLayout& L = d_.layout();
   const BuoyancyArgs buoyancy{L, s_.buoyancy};
   const CentredArgs rhs_divergence{L, -gx_, -gy_, -gz_, s_.zb};  // A p = -L p = -D(b theta' z)
-  for (int t = 0; t < d_.tiles(); ++t) {  // old = (0, 0, b theta'), then its divergence
-    insert_buoyancy(buoyancy, f.theta[0]->handle(t), f.old[2]->handle(t), kPrioBody);
-    const starpu_data_handle_t v[3] = {f.old[0]->handle(t), f.old[1]->handle(t), f.old[2]->handle(t)};
+  for (int t = 0; t < d_.tiles(); ++t) {  // forced = (0, 0, b theta') (it starts at 0), then its divergence
+    insert_buoyancy(buoyancy, f.theta[0]->handle(t), f.forced[2]->handle(t), kPrioBody);
+    const starpu_data_handle_t v[3] = {f.forced[0]->handle(t), f.forced[1]->handle(t), f.forced[2]->handle(t)};
     insert_divergence(rhs_divergence, v, f.rhs->handle(t), kPrioBody);
   }
-  const SolveResult r = solve_from_zero(f);
-  for (int t = 0; t < d_.tiles(); ++t) insert_snapshot_copy(f.vel[2][0]->handle(t), f.old[2]->handle(t), kPrioBody);
-  return r;
+  return solve_from_zero(f);
 }
 
 }  // namespace tdc

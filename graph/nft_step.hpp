@@ -1,9 +1,9 @@
 // One step of EULAG's non-oscillatory forward-in-time (NFT) integration of incompressible flow as a
 // task graph (paper 000 §5-7), with nothing waiting on the host:
 //   advector           c = dt/dx (1.5 v^n - 0.5 v^(n-1)) on faces; halo exchange of c
-//   snapshot_copy      v^(n-1) <- v^n
 //   viscous_diffusion  v~ = v^n + dt nu Lap(v^n)               (optional, explicit, first order)
-//   pressure_gradient  v~ = v~ - dt/2 G(p^n)                   (the explicit half of the forcing)
+//   pressure_gradient  v~ = v~ - dt/2 G(p^n), or v^n - dt/2 G(p^n) without viscosity (the explicit
+//                      half of the forcing; v~ has its own buffer, so v^n stays as v^(n-1) of n + 1)
 //   buoyancy           w~ = w~ + dt/2 b theta'^n               (b = g / theta_0; with theta' only)
 //   scalar_diffusion   theta'~ = theta'^n + dt kappa Lap(theta'^n)  (optional, explicit, first order)
 //   MPDATA x 3 (+1)    v^ = ADV(v~, c), theta'^(n+1) = ADV(theta'~, c)   (graph/mpdata_graph)
@@ -24,8 +24,9 @@
 namespace tdc {
 
 struct NftFields {
-  TiledField* vel[3][2];   // u, v, w; step n reads vel[q][n % 2] and leaves v^(n+1) in vel[q][(n + 1) % 2]
-  TiledField* old[3];      // v^(n-1)
+  TiledField* vel[3][2];   // u, v, w: step n starts with v^n in vel[q][n % 2] and v^(n-1) in vel[q][(n + 1) % 2],
+                           // and leaves v^(n+1) in vel[q][(n + 1) % 2]
+  TiledField* forced[3];   // v~, the forced velocity MPDATA advects (scratch between steps)
   TiledField *c[3], *g;    // face Courant numbers, G (= 1)
   TiledField *p, *rhs;     // pressure (kept as the next first guess) and the solver's right-hand side
   TiledField *p_old, *p_tmp;  // p^(n-1) and a copy of p^n, for the extrapolated first guess (else null)
@@ -53,7 +54,7 @@ class NftStepGraph {
  public:
   NftStepGraph(const Decomposition& d, int rank, const Grid& g, const NftSettings& s);
   void submit_step(const NftFields& f, long n);
-  // For a state at rest (v = 0, `old` a copy of it): p^0 in hydrostatic balance with the buoyancy,
+  // For a state at rest (v = 0 in both vel buffers, `forced` at 0): p^0 in hydrostatic balance with the buoyancy,
   // L p^0 = D(b theta'^0 z), so that the first step's explicit half forcing is already balanced
   // (with p^0 = 0 the first solve overshoots by the whole hydrostatic pressure). Waits for the solve.
   SolveResult balance_rest_pressure(const NftFields& f);

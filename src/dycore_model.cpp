@@ -45,7 +45,7 @@ std::vector<std::pair<TiledField*, TileStrips*>> DycoreModel::checkpointed() con
   const int now = int(step_ % 2);
   std::vector<std::pair<TiledField*, TileStrips*>> f;
   for (int q = 0; q < 3; ++q) f.emplace_back(f_.vel[q][now], f_.vel_strips[q]);
-  for (int q = 0; q < 3; ++q) f.emplace_back(f_.old[q], f_.vel_strips[q]);
+  for (int q = 0; q < 3; ++q) f.emplace_back(f_.vel[q][1 - now], f_.vel_strips[q]);  // v^(n-1)
   f.emplace_back(f_.p, f_.p_strips);
   if (has_theta()) f.emplace_back(f_.theta[now], f_.theta_strips);
   if (f_.p_old) f.emplace_back(f_.p_old, f_.p_strips);
@@ -66,7 +66,7 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
   for (int q = 0; q < 3; ++q) {
     f_.vel[q][0] = field(names[q]);
     f_.vel[q][1] = field(names[q]);
-    f_.old[q] = field(names[q]);
+    f_.forced[q] = field(names[q]);
     f_.c[q] = field("courant");
     f_.vel_strips[q] = strips();
     f_.c_strips[q] = strips();
@@ -164,7 +164,7 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
   if (!restart) {
     for (int q = 0; q < 3; ++q)  // v^(-1) = v^0 as tasks
       for (int t = 0; t < d_.tiles(); ++t)
-        insert_snapshot_copy(f_.vel[q][0]->handle(t), f_.old[q]->handle(t), kPrioBody);
+        insert_snapshot_copy(f_.vel[q][0]->handle(t), f_.vel[q][1]->handle(t), kPrioBody);
     if (bubble) startup_ = graph_->balance_rest_pressure(f_);
     if (f_.p_old)  // p^(-1) = p^0: the first guess of step 0 is p^0
       for (int t = 0; t < d_.tiles(); ++t) insert_snapshot_copy(f_.p->handle(t), f_.p_old->handle(t), kPrioBody);

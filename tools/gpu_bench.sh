@@ -609,6 +609,32 @@ if want session12_spectral; then
   ncu_solver=("${sp[@]}")
   ncu_brief ncu_s12 taskdycore 'hartley_pass' 0 10
 fi
+if want session13; then
+  mg_runs
+  # Session 13: the spectral PCG step's r update fused into its <r, r> pass (with <r, z> skipped with
+  # the solve), the spectral warm-up budget (4, not solver.max_iter), and the forced velocity written
+  # beside v^n (no v^(n-1) copies). A/B against bin/taskdycore_base (commit 576a3f0) when carried,
+  # alternating rounds; the two builds must give the same bits.
+  sp64=(cases/taylor_green.toml --set output.fields=false --set output.checkpoint=false --set solver.method=pcg "${sp[@]}" --set time.steps=50)
+  run s13_tg64_cpu STARPU_NCUDA=0 STARPU_NCPU=8 -- "${sp64[@]}"
+  run s13_tg64_gpu STARPU_NCPU=0 -- "${sp64[@]}"
+  python3 -c "import json; a, b = (json.load(open('$res/s13_tg64_' + w + '/summary.json'))['velocity_checksum'] for w in ('cpu', 'gpu')); print('TG 64^3 spectral, 50 steps: CPU vs GPU velocity checksum', a, b, 'equal' if a == b else 'DIFFER')"
+  for round in 1 2; do
+    for exe in taskdycore taskdycore_base; do
+      command -v $exe >/dev/null || continue
+      tag=${exe#taskdycore}; tag=${tag:-_new}
+      TDC_EXE=$exe run s13_tg256_200${tag}_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.steps=200 --set diagnostics.interval=50
+      TDC_EXE=$exe run s13_tg256_40${tag}_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${sp[@]}"
+    done
+  done
+  command -v taskdycore_base >/dev/null && same_bits s13_tg256_200_new_1 s13_tg256_200_base_1
+  run s13_tg256_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s13_tg256_trace"
+  run s13_tg128 STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" "${sp[@]}"
+  b128=(--set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set time.dt=1.0 --set time.steps=600 --set diagnostics.interval=20)
+  run s13_bubble128 STARPU_NCPU=0 -- "${bub[@]}" "${b128[@]}" "${sp[@]}"
+  dycore_summary s13_tg64_gpu s13_tg256_200_new_1 s13_tg256_200_base_1 s13_tg256_40_new_1 s13_tg256_40_base_1 \
+    s13_tg256_200_new_2 s13_tg256_200_base_2 s13_tg256_40_new_2 s13_tg256_40_base_2 s13_tg256_trace s13_tg128 s13_bubble128
+fi
 if want table11_128; then
   # GPU half of paper 000 Table XI at 128^3 (the CPU half is tools/table11_cpu.sh, ~18 min on the VM:
   # same settings, tiles 2x1, 2 CPU workers; compare the velocity checksums).

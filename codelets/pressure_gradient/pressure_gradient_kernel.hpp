@@ -31,13 +31,14 @@ TDC_HD double odd_below(const CentredArgs& a, const double* w, int i, int j, int
   return a.zb == ZBoundary::Rigid && k == 0 ? -x : x;
 }
 
-TDC_HD void pressure_gradient_cell(const CentredArgs& a, const double* p, double* u, double* v, double* w, int i, int j,
-                                   int k) {
+// (u, v, w) <- (u0, v0, w0) - G(p) at one cell; u0 may be u (in place).
+TDC_HD void pressure_gradient_cell(const CentredArgs& a, const double* p, const double* u0, const double* v0,
+                                   const double* w0, double* u, double* v, double* w, int i, int j, int k) {
   const TileLayout& L = a.L;
   const std::ptrdiff_t o = L.at(i, j, k);
-  u[o] = u[o] - a.gx * (p[o + 1] - p[o - 1]);
-  v[o] = v[o] - a.gy * (p[o + L.sx()] - p[o - L.sx()]);
-  w[o] = w[o] - a.gz * (p[L.at(i, j, k_above(k, L.nz, a.zb))] - p[L.at(i, j, k_below(k, L.nz, a.zb))]);
+  u[o] = u0[o] - a.gx * (p[o + 1] - p[o - 1]);
+  v[o] = v0[o] - a.gy * (p[o + L.sx()] - p[o - L.sx()]);
+  w[o] = w0[o] - a.gz * (p[L.at(i, j, k_above(k, L.nz, a.zb))] - p[L.at(i, j, k_below(k, L.nz, a.zb))]);
 }
 
 TDC_HD double divergence_cell(const CentredArgs& a, const double* u, const double* v, const double* w, int i, int j,
@@ -48,10 +49,14 @@ TDC_HD double divergence_cell(const CentredArgs& a, const double* u, const doubl
          a.gz * (odd_above(a, w, i, j, k) - odd_below(a, w, i, j, k));
 }
 
+// v <- v - s G(p) in place, or v <- v0 - s G(p) (the "from" forms: v0 is read, v only written).
 void pressure_gradient_cpu(const CentredArgs& a, const double* p, double* u, double* v, double* w);
+void pressure_gradient_from_cpu(const CentredArgs& a, const double* p, const double* const v0[3], double* const v[3]);
 void divergence_cpu(const CentredArgs& a, const double* u, const double* v, const double* w, double* f);
 #if defined(TASKDYCORE_HAVE_CUDA)
 void pressure_gradient_cuda(const CentredArgs& a, const double* p, double* u, double* v, double* w, cudaStream_t s);
+void pressure_gradient_from_cuda(const CentredArgs& a, const double* p, const double* const v0[3], double* const v[3],
+                                 cudaStream_t s);
 void divergence_cuda(const CentredArgs& a, const double* u, const double* v, const double* w, double* f,
                      cudaStream_t s);
 #endif

@@ -43,6 +43,31 @@ void periodic_ghosts(std::vector<double>& f) {
         f[kL.at(i, j, k)] = f[kL.at((i + kL.nx) % kL.nx, (j + kL.ny) % kL.ny, k)];
 }
 
+// The step writes the forced velocity beside v^n (so v^n needs no copy): the same bits as forcing
+// in place, only the interior written.
+TEST(DycoreKernels, GradientFromIsGradientInPlace) {
+  for (const ZBoundary zb : {ZBoundary::Periodic, ZBoundary::Rigid}) {
+    const CentredArgs g{kL, 0.7, 0.8, 0.9, zb};
+    const auto p = random_field(1);
+    std::vector<double> v[3] = {random_field(2), random_field(3), random_field(4)};
+    std::vector<double> out[3] = {random_field(5), random_field(6), random_field(7)};
+    const std::vector<double> before = out[0];
+    const double* v0[3] = {v[0].data(), v[1].data(), v[2].data()};
+    double* to[3] = {out[0].data(), out[1].data(), out[2].data()};
+    pressure_gradient_from_cpu(g, p.data(), v0, to);
+    pressure_gradient_cpu(g, p.data(), v[0].data(), v[1].data(), v[2].data());
+    for (int q = 0; q < 3; ++q)
+      for (int k = 0; k < kL.nz; ++k)
+        for (int j = -kL.halo; j < kL.ny + kL.halo; ++j)
+          for (int i = -kL.halo; i < kL.nx + kL.halo; ++i) {
+            const std::ptrdiff_t o = kL.at(i, j, k);
+            const bool inside = i >= 0 && i < kL.nx && j >= 0 && j < kL.ny;
+            if (inside) ASSERT_EQ(out[q][o], v[q][o]) << q << " " << i << " " << j << " " << k;
+            if (!inside && q == 0) ASSERT_EQ(out[q][o], before[o]) << "ghost written at " << i << " " << j << " " << k;
+          }
+  }
+}
+
 // For periodic columns and for rigid lids (p even, w odd about them: the mirrored laplc).
 TEST(DycoreKernels, DivergenceOfGradientIsLaplc) {
   for (const ZBoundary zb : {ZBoundary::Periodic, ZBoundary::Rigid}) {
@@ -295,6 +320,27 @@ TEST(DycoreCpuCudaAgreement, AdvectorGradientDivergence) {
     pressure_gradient_cpu(g, f[3].data(), f[0].data(), f[1].data(), f[2].data());
     pressure_gradient_cuda(g, d[3]->p, d[0]->p, d[1]->p, d[2]->p, 0);
     for (int q = 0; q < 3; ++q) EXPECT_EQ(f[q], d[q]->host()) << "pressure_gradient component " << q;
+    {  // the "from" form writes (f3, f4, f5) <- (f0, f1, f2) - G(p = f4 before): the in-place form's bits
+      std::vector<double> in_place[3] = {f[0], f[1], f[2]};
+      pressure_gradient_cpu(g, f[4].data(), in_place[0].data(), in_place[1].data(), in_place[2].data());
+      std::vector<double> p = f[4], out[3] = {f[3], f[4], f[5]};
+      const double* hv0[3] = {f[0].data(), f[1].data(), f[2].data()};
+      double* hv[3] = {out[0].data(), out[1].data(), out[2].data()};
+      pressure_gradient_from_cpu(g, p.data(), hv0, hv);
+      Dev dp(p), d0(out[0]), d1(out[1]), d2(out[2]);
+      const double* dv0[3] = {d[0]->p, d[1]->p, d[2]->p};
+      double* dv[3] = {d0.p, d1.p, d2.p};
+      pressure_gradient_from_cuda(g, dp.p, dv0, dv, 0);
+      const std::vector<double> gpu[3] = {d0.host(), d1.host(), d2.host()};
+      for (int q = 0; q < 3; ++q) {
+        EXPECT_EQ(out[q], gpu[q]) << "pressure_gradient_from component " << q;
+        for (int k = 0; k < kL.nz; ++k)
+          for (int j = 0; j < kL.ny; ++j)
+            for (int i = 0; i < kL.nx; ++i)
+              ASSERT_EQ(out[q][kL.at(i, j, k)], in_place[q][kL.at(i, j, k)]) << "from vs in place, component " << q;
+      }
+      EXPECT_NE(out[0], f[3]);
+    }
     divergence_cpu(g, f[0].data(), f[1].data(), f[2].data(), f[4].data());
     divergence_cuda(g, d[0]->p, d[1]->p, d[2]->p, d[4]->p, 0);
     EXPECT_EQ(f[4], d[4]->host()) << "divergence";
