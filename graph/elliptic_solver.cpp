@@ -49,8 +49,6 @@ EllipticSolver::EllipticSolver(const Decomposition& d, int rank, const ColumnCou
     throw std::invalid_argument("elliptic solver: GCR restart length out of range");
   if (s.preconditioner == Preconditioner::Multigrid && (s.method != KrylovMethod::Pcg || hierarchy.empty()))
     throw std::invalid_argument("elliptic solver: the multigrid preconditioner needs PCG and a level hierarchy");
-  if (s.preconditioner == Preconditioner::Spectral && s.method != KrylovMethod::Pcg)
-    throw std::invalid_argument("elliptic solver: the spectral preconditioner needs PCG");
   args_.L = L;
   args_.h = h;
   args_.skip_from = 2;
@@ -224,10 +222,26 @@ void EllipticSolver::pcg_unfused_iteration(const TiledField& u) {
 }
 
 void EllipticSolver::gcr_iteration(const TiledField& x) {
-  for (int t = 0; t < d_.tiles(); ++t)
-    insert_gcr_precon(args_, coef_->handle(), state_->handle(), x.handle(t), r_->handle(t), gp_[last_slot_]->handle(t),
-                      gq_[last_slot_]->handle(t), z_->handle(t), scratch_->handle(), partials_->handle(t), kPrioBody);
-  submit_scalars(int(ScalarOp::GcrResidual), 1);
+  if (spectral_) {
+    // gcr_precon's updates and sums as vector updates and dot_partial (<r, r>, max |r|), the residual
+    // test, then e = A^+ r, which a converged solve skips.
+    const TileLayout& L = d_.layout();
+    const VectorUpdateArgs ux{L, 2, state::kBeta, -1, 1.0, 1.0};   // x <- x + beta p_last
+    const VectorUpdateArgs ur{L, 2, state::kBeta, -1, -1.0, 1.0};  // r <- r - beta q_last
+    for (int t = 0; t < d_.tiles(); ++t) {
+      insert_vector_update(ux, state_->handle(), gp_[last_slot_]->handle(t), x.handle(t), kPrioBody);
+      insert_vector_update(ur, state_->handle(), gq_[last_slot_]->handle(t), r_->handle(t), kPrioBody);
+      insert_dot_partial(L, 2, state_->handle(), r_->handle(t), r_->handle(t), r_->handle(t), scratch_->handle(),
+                         partials_->handle(t), kPrioBody);
+    }
+    submit_scalars(int(ScalarOp::GcrResidual), 1);
+    precondition(*r_, *z_, 2);
+  } else {
+    for (int t = 0; t < d_.tiles(); ++t)
+      insert_gcr_precon(args_, coef_->handle(), state_->handle(), x.handle(t), r_->handle(t), gp_[last_slot_]->handle(t),
+                        gq_[last_slot_]->handle(t), z_->handle(t), scratch_->handle(), partials_->handle(t), kPrioBody);
+    submit_scalars(int(ScalarOp::GcrResidual), 1);
+  }
   submit_halo_exchange(d_, *z_, *strips_);
   int fresh = 0;
   while (std::find(basis_.begin(), basis_.end(), fresh) != basis_.end()) ++fresh;

@@ -151,7 +151,6 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
     require(multigrid_tiles_fit(c.grid.ny, c.tiles_y, k.multigrid.levels), "tiles.y", std::to_string(c.tiles_y) + fit);
   }
   if (k.preconditioner == Preconditioner::Spectral) {
-    require(k.method == KrylovMethod::Pcg, "solver.preconditioner", "\"spectral\" needs solver.method = \"pcg\"");
     const CollocatedLaplacian op = collocated_laplacian(c.grid, c.z_boundary);
     const std::string why = spectral_unsupported(c.grid.nx, c.grid.ny, c.grid.nz, op.couplings, op.level_coefficients);
     require(why.empty(), "solver.preconditioner", "\"spectral\" cannot invert this grid's operator: " + why);
