@@ -635,6 +635,41 @@ if want session13; then
   dycore_summary s13_tg64_gpu s13_tg256_200_new_1 s13_tg256_200_base_1 s13_tg256_40_new_1 s13_tg256_40_base_1 \
     s13_tg256_200_new_2 s13_tg256_200_base_2 s13_tg256_40_new_2 s13_tg256_40_base_2 s13_tg256_trace s13_tg128 s13_bubble128
 fi
+if want session13b; then
+  mg_runs
+  # Session 13, second call: GCR(3) with the spectral preconditioner against PCG (TG 256^3, 200 steps,
+  # alternating); the kinetic-energy rise at 256^3 against dt (records every 0.05 time units); CPU+GPU;
+  # the fused PCG without the z halo on one tile (bench elliptic, A/B with bin/taskdycore_base).
+  gcr=(--set solver.method='"gcr"' --set solver.preconditioner='"spectral"' --set solver.max_iter=40)
+  for round in 1 2; do
+    run s13b_tg256_pcg_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.steps=200 --set diagnostics.interval=50
+    run s13b_tg256_gcr_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${gcr[@]}" --set time.steps=200 --set diagnostics.interval=50
+  done
+  run s13b_tg256_gcr_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${gcr[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s13b_gcr_trace"
+  run s13b_ke_dt005 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.steps=200 --set diagnostics.interval=10
+  run s13b_ke_dt0025 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.dt=0.0025 --set time.steps=400 --set diagnostics.interval=20
+  run s13b_ke_dt00125 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.dt=0.00125 --set time.steps=800 --set diagnostics.interval=40
+  python3 - "$res" <<'PY'
+import json, sys
+for n in ("s13b_ke_dt005", "s13b_ke_dt0025", "s13b_ke_dt00125"):
+    try:
+        s = json.load(open(f"{sys.argv[1]}/{n}/summary.json")); ke = s["validation"]["kinetic_energy"]
+        rises = [(round(t, 3), (b - a) / a) for t, a, b in zip(ke["time"][1:], ke["value"], ke["value"][1:]) if b > a]
+        print(n, "dt", s["dt"], "KE", ke["value"][0], "->", ke["value"][-1], "max relative rise", s["validation"]["kinetic_energy_max_relative_rise"],
+              "rises (t, rel):", [(t, "%.2e" % r) for t, r in rises][:8])
+    except Exception as e:
+        print(n, "failed", e)
+PY
+  run s13b_tg256_hybrid_40 -- "${tg[@]}" "${g256[@]}" "${sp[@]}"
+  run s13b_tg256_hybrid_200 -- "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.steps=200 --set diagnostics.interval=50
+  run s13b_tg128_hybrid -- "${tg[@]}" "${g128[@]}" "${sp[@]}"
+  dycore_summary s13b_tg256_pcg_1 s13b_tg256_gcr_1 s13b_tg256_pcg_2 s13b_tg256_gcr_2 s13b_tg256_gcr_trace s13b_ke_dt005 s13b_ke_dt0025 \
+    s13b_ke_dt00125 s13b_tg256_hybrid_40 s13b_tg256_hybrid_200 s13b_tg128_hybrid
+  e=(--grid 256x256x128 --iterations 50 --repeat 3)
+  bench_elliptic s13b_ell_new STARPU_NCPU=0 -- "${e[@]}"
+  command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s13b_ell_base STARPU_NCPU=0 -- "${e[@]}" --csr off
+  bench_elliptic s13b_ell_new_2 STARPU_NCPU=0 -- "${e[@]}" --csr off
+fi
 if want table11_128; then
   # GPU half of paper 000 Table XI at 128^3 (the CPU half is tools/table11_cpu.sh, ~18 min on the VM:
   # same settings, tiles 2x1, 2 CPU workers; compare the velocity checksums).

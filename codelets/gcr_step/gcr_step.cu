@@ -1,4 +1,7 @@
+#include <string>
+
 #include "../common/fixed_order_sum.cuh"
+#include "../common/gated_graph.hpp"
 #include "gcr_step_kernel.hpp"
 
 namespace tdc {
@@ -92,6 +95,13 @@ __global__ void direction_kernel(TileLayout L, const double* __restrict__ st, co
   block_reduce_store(s, groups);
 }
 
+// The basis's part of a gate key (GcrBasis has padding: its fields one by one).
+std::string basis_key(const GcrBasis& basis) {
+  std::string key = gate_key(basis.m);
+  for (int n = 0; n < basis.m; ++n) key += gate_key(basis.p[n], basis.q[n]);
+  return key;
+}
+
 }  // namespace
 
 void gcr_precon_cuda(const TileLayout& L, const double* coef, const double* st, int vs, double* x, double* r,
@@ -105,13 +115,19 @@ void gcr_precon_cuda(const TileLayout& L, const double* coef, const double* st, 
   finish_groups_cuda<1>(g, n, out, stream, st + state::kDone, 2.0);
 }
 
+// The apply and direction kernels sit behind a gate on the state (gated_graph.hpp): a skipped
+// full-size launch of either took 0.27-0.31 ms at 256^3, and a solve submits a budget of them.
 void gcr_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                     const double* e, double* ae, const GcrBasis& basis, void* groups, double* out,
                     cudaStream_t stream) {
   const long n = sum_groups(cell_items(L));
   auto* g = static_cast<Sums<kMaxGcrOld>*>(groups);
-  apply_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, h, coef, st, e, ae, basis, g);
-  TDC_CUDA_CHECK(cudaGetLastError());
+  launch_gated("gcr_apply" + gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, e, ae, groups) +
+                   basis_key(basis),
+               st + state::kDone, 2.0, stream, [&](cudaStream_t capture) {
+                 apply_kernel<<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, e, ae, basis, g);
+                 TDC_CUDA_CHECK(cudaGetLastError());
+               });
   finish_groups_cuda<kMaxGcrOld>(g, n, out, stream, st + state::kDone, 2.0);
 }
 
@@ -119,8 +135,11 @@ void gcr_direction_cuda(const TileLayout& L, const double* st, const double* e, 
                         double* q_new, const GcrBasis& basis, void* groups, double* out, cudaStream_t stream) {
   const long n = sum_groups(cell_items(L));
   auto* g = static_cast<Sums<2>*>(groups);
-  direction_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, st, e, r, p_new, q_new, basis, g);
-  TDC_CUDA_CHECK(cudaGetLastError());
+  launch_gated("gcr_direction" + gate_key(L, st, e, r, p_new, q_new, groups) + basis_key(basis), st + state::kDone, 2.0,
+               stream, [&](cudaStream_t capture) {
+                 direction_kernel<<<unsigned(n), kSumGroup, 0, capture>>>(L, st, e, r, p_new, q_new, basis, g);
+                 TDC_CUDA_CHECK(cudaGetLastError());
+               });
   finish_groups_cuda<2>(g, n, out, stream, st + state::kDone, 2.0);
 }
 
