@@ -670,6 +670,27 @@ PY
   command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s13b_ell_base STARPU_NCPU=0 -- "${e[@]}" --csr off
   bench_elliptic s13b_ell_new_2 STARPU_NCPU=0 -- "${e[@]}" --csr off
 fi
+if want session13c; then
+  mg_runs
+  # Session 13, third call: GCR(3) + spectral with its apply/direction kernels gated and one direction
+  # slot zeroed; TG 256^3 with the CUDA modules loaded eagerly (CUDA_MODULE_LOADING=EAGER) against the
+  # default lazy loading, 40 and 200 steps, alternating.
+  gcr=(--set solver.method='"gcr"' --set solver.preconditioner='"spectral"' --set solver.max_iter=40)
+  for round in 1 2; do
+    run s13c_tg256_gcr_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${gcr[@]}" --set time.steps=200 --set diagnostics.interval=50
+    for mode in lazy eager; do  # the whole process's wall time too: eager loading moves work before the loop
+      t0=$EPOCHREALTIME
+      run s13c_tg256_40_${mode}_$round STARPU_NCPU=0 CUDA_MODULE_LOADING=${mode^^} -- "${tg[@]}" "${g256[@]}" "${sp[@]}"
+      echo "s13c_tg256_40_${mode}_$round process wall $(python3 -c "print(round($EPOCHREALTIME - $t0, 2))") s"
+    done
+    run s13c_tg256_200_lazy_$round STARPU_NCPU=0 CUDA_MODULE_LOADING=LAZY -- "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.steps=200 --set diagnostics.interval=50
+    run s13c_tg256_200_eager_$round STARPU_NCPU=0 CUDA_MODULE_LOADING=EAGER -- "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.steps=200 --set diagnostics.interval=50
+  done
+  run s13c_tg256_gcr_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${gcr[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s13c_gcr_trace"
+  dycore_summary s13c_tg256_gcr_1 s13c_tg256_gcr_2 s13c_tg256_40_lazy_1 s13c_tg256_40_eager_1 s13c_tg256_40_lazy_2 s13c_tg256_40_eager_2 \
+    s13c_tg256_200_lazy_1 s13c_tg256_200_eager_1 s13c_tg256_200_lazy_2 s13c_tg256_200_eager_2 s13c_tg256_gcr_trace
+  for n in s13c_tg256_40_lazy_1 s13c_tg256_40_eager_1; do echo "$n wall $(grep -o '"wall_seconds": [0-9.]*' "$res/$n/summary.json")"; done
+fi
 if want table11_128; then
   # GPU half of paper 000 Table XI at 128^3 (the CPU half is tools/table11_cpu.sh, ~18 min on the VM:
   # same settings, tiles 2x1, 2 CPU workers; compare the velocity checksums).
