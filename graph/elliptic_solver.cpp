@@ -227,11 +227,14 @@ void EllipticSolver::gcr_iteration(const TiledField& x) {
     // gcr_precon's updates and sums as vector updates and dot_partial (<r, r>, max |r|), the residual
     // test, then e = A^+ r, which a converged solve skips.
     const TileLayout& L = d_.layout();
+    // (A solve's first iteration has beta = 0 and no direction yet: nothing to update.)
     const VectorUpdateArgs ux{L, 2, state::kBeta, -1, 1.0, 1.0};   // x <- x + beta p_last
     const VectorUpdateArgs ur{L, 2, state::kBeta, -1, -1.0, 1.0};  // r <- r - beta q_last
     for (int t = 0; t < d_.tiles(); ++t) {
-      insert_vector_update(ux, state_->handle(), gp_[last_slot_]->handle(t), x.handle(t), kPrioBody);
-      insert_vector_update(ur, state_->handle(), gq_[last_slot_]->handle(t), r_->handle(t), kPrioBody);
+      if (!gcr_first_) {
+        insert_vector_update(ux, state_->handle(), gp_[last_slot_]->handle(t), x.handle(t), kPrioBody);
+        insert_vector_update(ur, state_->handle(), gq_[last_slot_]->handle(t), r_->handle(t), kPrioBody);
+      }
       insert_dot_partial(L, 2, state_->handle(), r_->handle(t), r_->handle(t), r_->handle(t), scratch_->handle(),
                          partials_->handle(t), kPrioBody);
     }
@@ -266,6 +269,7 @@ void EllipticSolver::gcr_iteration(const TiledField& x) {
   basis_.push_back(fresh);
   if (int(basis_.size()) == s_.restart) basis_.assign(1, fresh);  // restart, keeping the newest direction
   last_slot_ = fresh;
+  gcr_first_ = false;
 }
 
 void EllipticSolver::submit_start(const TiledField& u, const TiledField& f) {
@@ -294,13 +298,16 @@ void EllipticSolver::submit_start(const TiledField& u, const TiledField& f) {
     }
   } else {
     residual(u, f, *r_);
-    // The first iteration adds beta = 0 times slot 0's direction; every other slot is written before
-    // it is read (a fresh direction), so only slot 0 must hold finite numbers (zeroing all of them took
-    // 1 ms per solve at 256^3).
-    zero(*gp_[0], f);
-    zero(*gq_[0], f);
+    // gcr_precon's first iteration adds beta = 0 times slot 0's direction; every other slot is written
+    // before it is read (a fresh direction), so only slot 0 must hold finite numbers (zeroing all of
+    // them took 1 ms per solve at 256^3). The spectral form submits no update in a first iteration.
+    if (!spectral_) {
+      zero(*gp_[0], f);
+      zero(*gq_[0], f);
+    }
     basis_.clear();
     last_slot_ = 0;
+    gcr_first_ = true;
   }
 }
 

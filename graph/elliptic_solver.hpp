@@ -115,6 +115,7 @@ class EllipticSolver {
   std::vector<std::unique_ptr<TiledField>> gp_, gq_;  // GCR direction slots
   std::vector<int> basis_;                            // GCR: slots kept since the last restart
   int last_slot_ = 0;
+  bool gcr_first_ = true;  // GCR: the next iteration is a solve's first (beta = 0: no update to submit)
 };
 
 const char* to_string(KrylovMethod m);

@@ -27,20 +27,29 @@ struct GcrBasis {
 };
 
 // The per-cell work of gcr_apply and gcr_direction, shared by the CPU loops and the CUDA threads.
+// M >= 0: basis.m known at compile time (the CUDA kernels), so the sums stay in registers.
+template <int M = -1>
 TDC_HD Sums<kMaxGcrOld> gcr_apply_cell(const TileLayout& L, const ColumnCouplings& h, const double* coef,
                                        const double* e, double* ae, const GcrBasis& basis, int i, int j, int k) {
   const std::ptrdiff_t o = L.at(i, j, k);
   const double a = apply_cell(L, h, coef, e, i, j, k);
   ae[o] = a;
   Sums<kMaxGcrOld> s{};
-  for (int n = 0; n < basis.m; ++n) s.v[n] = dd_add(s.v[n], a * basis.q[n][o]);
+  const int m = M >= 0 ? M : basis.m;
+#pragma unroll
+  for (int n = 0; n < (M >= 0 ? M : kMaxGcrOld); ++n)
+    if (n < m) s.v[n] = dd_add(s.v[n], a * basis.q[n][o]);
   return s;
 }
+template <int M = -1>
 TDC_HD Sums<2> gcr_direction_cell(const TileLayout& L, const double* st, const double* e, const double* r,
                                   double* p_new, double* q_new, const GcrBasis& basis, int i, int j, int k) {
   const std::ptrdiff_t o = L.at(i, j, k);
   double p = e[o], q = q_new[o];
-  for (int n = 0; n < basis.m; ++n) {
+  const int m = M >= 0 ? M : basis.m;
+#pragma unroll
+  for (int n = 0; n < (M >= 0 ? M : kMaxGcrOld); ++n) {
+    if (n >= m) break;
     const double a = st[state::kGcrAlpha + n];
     p = p + a * basis.p[n][o];
     q = q + a * basis.q[n][o];
