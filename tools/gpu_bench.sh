@@ -691,6 +691,25 @@ if want session13c; then
     s13c_tg256_200_lazy_1 s13c_tg256_200_eager_1 s13c_tg256_200_lazy_2 s13c_tg256_200_eager_2 s13c_tg256_gcr_trace
   for n in s13c_tg256_40_lazy_1 s13c_tg256_40_eager_1; do echo "$n wall $(grep -o '"wall_seconds": [0-9.]*' "$res/$n/summary.json")"; done
 fi
+if want session13d; then
+  mg_runs
+  # Session 13, fourth call: the GCR kernels instantiated per live direction count (and the spectral
+  # form's first iteration without updates): TG 256^3 GCR(3) + spectral against PCG, the thin-shell
+  # bench (GCR with line solves) against the session-12 build.
+  gcr=(--set solver.method='"gcr"' --set solver.preconditioner='"spectral"' --set solver.max_iter=40)
+  for round in 1 2; do
+    run s13d_tg256_gcr_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${gcr[@]}" --set time.steps=200 --set diagnostics.interval=50
+    run s13d_tg256_pcg_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.steps=200 --set diagnostics.interval=50
+  done
+  run s13d_tg256_gcr_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${gcr[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s13d_gcr_trace"
+  run s13d_tg128_gcr_line STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" --set solver.method='"gcr"' --set solver.preconditioner='"line"' --set solver.max_iter=200
+  command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base run s13d_tg128_gcr_line_base STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" --set solver.method='"gcr"' --set solver.preconditioner='"line"' --set solver.max_iter=200
+  command -v taskdycore_base >/dev/null && same_bits s13d_tg128_gcr_line s13d_tg128_gcr_line_base
+  dycore_summary s13d_tg256_gcr_1 s13d_tg256_pcg_1 s13d_tg256_gcr_2 s13d_tg256_pcg_2 s13d_tg256_gcr_trace s13d_tg128_gcr_line s13d_tg128_gcr_line_base
+  e=(--grid 256x256x128 --iterations 50 --repeat 3 --csr off)
+  bench_elliptic s13d_ell_new STARPU_NCPU=0 -- "${e[@]}"
+  command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s13d_ell_base STARPU_NCPU=0 -- "${e[@]}" --tolerances off
+fi
 if want table11_128; then
   # GPU half of paper 000 Table XI at 128^3 (the CPU half is tools/table11_cpu.sh, ~18 min on the VM:
   # same settings, tiles 2x1, 2 CPU workers; compare the velocity checksums).
