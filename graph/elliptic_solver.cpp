@@ -15,6 +15,7 @@
 #include "../codelets/line_precon/line_precon.hpp"
 #include "../codelets/pcg_fused/pcg_fused.hpp"
 #include "../codelets/pcg_fused/pcg_fused_kernel.hpp"
+#include "../codelets/residual_dot/residual_dot.hpp"
 #include "../codelets/solver_scalars/solver_scalars.hpp"
 #include "../codelets/vector_update/vector_update.hpp"
 #include "../codelets/snapshot_copy/snapshot_copy.hpp"
@@ -227,17 +228,15 @@ void EllipticSolver::gcr_iteration(const TiledField& x) {
     // gcr_precon's updates and sums as vector updates and dot_partial (<r, r>, max |r|), the residual
     // test, then e = A^+ r, which a converged solve skips.
     const TileLayout& L = d_.layout();
-    // (A solve's first iteration has beta = 0 and no direction yet: nothing to update.)
-    const VectorUpdateArgs ux{L, 2, state::kBeta, -1, 1.0, 1.0};   // x <- x + beta p_last
-    const VectorUpdateArgs ur{L, 2, state::kBeta, -1, -1.0, 1.0};  // r <- r - beta q_last
-    for (int t = 0; t < d_.tiles(); ++t) {
-      if (!gcr_first_) {
+    // A solve's first iteration has beta = 0 and no direction yet: nothing to update, and the start's
+    // fused residual left <r, r> and max |r| in the partials already.
+    const VectorUpdateArgs ux{L, 2, state::kBeta, -1, 1.0, 1.0};  // x <- x + beta p_last
+    if (!gcr_first_)
+      for (int t = 0; t < d_.tiles(); ++t) {
         insert_vector_update(ux, state_->handle(), gp_[last_slot_]->handle(t), x.handle(t), kPrioBody);
-        insert_vector_update(ur, state_->handle(), gq_[last_slot_]->handle(t), r_->handle(t), kPrioBody);
+        insert_residual_update_dot(L, 2, state::kBeta, state_->handle(), gq_[last_slot_]->handle(t), r_->handle(t),
+                                   scratch_->handle(), partials_->handle(t), kPrioBody);
       }
-      insert_dot_partial(L, 2, state_->handle(), r_->handle(t), r_->handle(t), r_->handle(t), scratch_->handle(),
-                         partials_->handle(t), kPrioBody);
-    }
     submit_scalars(int(ScalarOp::GcrResidual), 1);
     precondition(*r_, *z_, 2);
   } else {
@@ -297,7 +296,13 @@ void EllipticSolver::submit_start(const TiledField& u, const TiledField& f) {
       submit_scalars(int(ScalarOp::PcgInit), 2);
     }
   } else {
-    residual(u, f, *r_);
+    // r = f - A u with its <r, r> and max |r> (which the spectral form's first iteration tests).
+    submit_halo_exchange(d_, u, *strips_);
+    EllipticTaskArgs a = args_;
+    a.skip_from = 3;  // always
+    for (int t = 0; t < d_.tiles(); ++t)
+      insert_elliptic_residual_dot(a, coef_->handle(), state_->handle(), u.handle(t), f.handle(t), r_->handle(t),
+                                   scratch_->handle(), partials_->handle(t), kPrioBody);
     // gcr_precon's first iteration adds beta = 0 times slot 0's direction; every other slot is written
     // before it is read (a fresh direction), so only slot 0 must hold finite numbers (zeroing all of
     // them took 1 ms per solve at 256^3). The spectral form submits no update in a first iteration.

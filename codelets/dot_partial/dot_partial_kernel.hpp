@@ -27,10 +27,6 @@ void dot_partial_cpu(const TileLayout& L, const double* st, int skip_from, const
 void dot_partial_cuda(const TileLayout& L, const double* st, int skip_from, const double* x, const double* y,
                       const double* z, void* groups, double* out, cudaStream_t stream,
                       const double* skip = nullptr);
-// PCG's r <- r - alpha q (as vector_update's residual_update_args) fused with dot_partial of
-// (r, r, r) on the new r: one pass instead of two, the same bits as the two calls.
-void residual_dot_partial_cuda(const TileLayout& L, const double* st, int skip_from, const double* q, double* r,
-                               void* groups, double* out, cudaStream_t stream);
 #endif
 std::size_t dot_partial_scratch_bytes(const TileLayout& L);
 

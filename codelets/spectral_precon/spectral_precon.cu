@@ -3,9 +3,9 @@
 #include "../common/cuda_check.hpp"
 #include "../common/gated_graph.hpp"
 #include "../dot_partial/dot_partial_kernel.hpp"
+#include "../residual_dot/residual_dot_kernel.hpp"
 #include "../solver_scalars/solver_scalars_update.hpp"
 #include "../solver_scalars/solver_state.hpp"
-#include "../vector_update/vector_update_kernel.hpp"
 #include "spectral_precon_kernel.hpp"
 
 namespace tdc {
@@ -216,7 +216,7 @@ void spectral_pcg_precon_cuda(const SpectralPlan& p, const TileLayout& L, const 
   // r <- r - alpha q with <r, r> and max |r| in the same pass: when they already stop the solve, its z
   // is never read, so the solve and <r, z> are skipped (the gate reads the flag mark_skip leaves in the
   // partials; with the gates off the passes and the dot read it themselves).
-  residual_dot_partial_cuda(L, st, p.skip_from, q, r, groups, out, stream);
+  residual_update_dot_cuda(L, st, p.skip_from, state::kAlpha, q, r, groups, out, stream);
   mark_skip<<<1, 1, 0, stream>>>(st, out, p.skip_from);
   TDC_CUDA_CHECK(cudaGetLastError());
   launch_gated("spectral_pcg" + plan_key(p) + gate_key(L, tab, r, z, groups), out + kSolveSkippedAt, 1.0, stream,

@@ -1,9 +1,9 @@
 #include <vector>
 
 #include "../dot_partial/dot_partial_kernel.hpp"
+#include "../residual_dot/residual_dot_kernel.hpp"
 #include "../solver_scalars/solver_scalars_update.hpp"
 #include "../solver_scalars/solver_state.hpp"
-#include "../vector_update/vector_update_kernel.hpp"
 #include "spectral_precon_kernel.hpp"
 
 namespace tdc {
@@ -66,8 +66,7 @@ void spectral_solve_cpu(const SpectralPlan& p, const double* tab, const double* 
 
 void spectral_pcg_precon_cpu(const SpectralPlan& p, const TileLayout& L, const double* tab, const double* st,
                              const double* q, double* r, double* z, double* out) {
-  vector_update_cpu(residual_update_args(L, p.skip_from), st, q, r);
-  dot_partial_cpu(L, st, p.skip_from, r, r, r, out);  // <r, r> and max |r> first: does the solve stop here?
+  residual_update_dot_cpu(L, st, p.skip_from, state::kAlpha, q, r, out);  // does the solve stop here?
   const bool skip = precon_step_ends_solve(st, out, p.skip_from);
   if (!skip) {
     spectral_solve_cpu(p, tab, st, tile_view(L, r), tile_view(L, z));

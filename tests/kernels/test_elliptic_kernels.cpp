@@ -15,6 +15,7 @@
 #include "codelets/gcr_step/gcr_step_kernel.hpp"
 #include "codelets/line_precon/line_precon_kernel.hpp"
 #include "codelets/pcg_fused/pcg_fused_kernel.hpp"
+#include "codelets/residual_dot/residual_dot_kernel.hpp"
 #include "codelets/solver_scalars/solver_scalars_kernel.hpp"
 #include "codelets/vector_update/vector_update_kernel.hpp"
 
@@ -211,6 +212,35 @@ TEST(EllipticKernels, PcgStartIsTheResidualAndTwoZeroings) {
   expect_bitwise_interior(q, q_ref, "q = 0 f");
 }
 
+TEST(EllipticKernels, ResidualDotIsTheResidualThenDotPartial) {
+  const auto c = coefficients(kArea, kH);
+  auto st = state_with(0.37, 0.61);
+  const auto u = random_field(95), f = random_field(96), q = random_field(97);
+  auto r = random_field(98), r_ref = r;
+  std::vector<double> out(2 * kMaxSums, 0.0), out_ref(out);
+  // r <- r - beta q with its sums (GCR's update; PCG's takes kAlpha).
+  vector_update_cpu(VectorUpdateArgs{kL, 2, state::kBeta, -1, -1.0, 1.0}, st.data(), q.data(), r_ref.data());
+  dot_partial_cpu(kL, st.data(), 2, r_ref.data(), r_ref.data(), r_ref.data(), out_ref.data());
+  residual_update_dot_cpu(kL, st.data(), 2, state::kBeta, q.data(), r.data(), out.data());
+  expect_bitwise_interior(r, r_ref, "r - beta q");
+  EXPECT_EQ(out, out_ref);
+  EXPECT_GT(out[0], 0.0);
+  // r = f - A u with its sums.
+  elliptic_apply_cpu(kL, kH, c.data(), st.data(), 3, u.data(), r_ref.data());
+  vector_update_cpu(VectorUpdateArgs{kL, 3, -1, -1, 1.0, -1.0}, st.data(), f.data(), r_ref.data());
+  dot_partial_cpu(kL, st.data(), 3, r_ref.data(), r_ref.data(), r_ref.data(), out_ref.data());
+  elliptic_residual_dot_cpu(kL, kH, c.data(), st.data(), 3, u.data(), f.data(), r.data(), out.data());
+  expect_bitwise_interior(r, r_ref, "f - A u");
+  EXPECT_EQ(out, out_ref);
+  // Done: nothing written.
+  st[state::kDone] = 2.0;
+  const auto r_before = r;
+  std::vector<double> untouched(2 * kMaxSums, 7.0);
+  residual_update_dot_cpu(kL, st.data(), 2, state::kBeta, q.data(), r.data(), untouched.data());
+  EXPECT_EQ(r, r_before);
+  EXPECT_EQ(untouched, std::vector<double>(2 * kMaxSums, 7.0));
+}
+
 TEST(EllipticKernels, FusedApplyReadsZAtPeriodicImages) {
   // z_periodic (the one-task multigrid path skips z's halo exchange): with the ghost ring poisoned,
   // the same bits as the plain apply on a periodically filled ghost ring; for laplc's stride 2 and
@@ -397,6 +427,20 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
     vector_update_cpu(va, st.data(), x.data(), y.data());
     vector_update_cuda(va, dst.p, dx.p, dy.p, 0);
     expect_same(y, dy.host(), "vector_update");
+    {  // the fused residuals and their sums
+      auto r = random_field(68);
+      const auto f = random_field(69);
+      Dev dr(r), df(f), dres(std::vector<double>(2 * kMaxSums, 0.0));
+      std::vector<double> sums(2 * kMaxSums, 0.0);
+      residual_update_dot_cpu(kL, st.data(), 2, state::kAlpha, x.data(), r.data(), sums.data());
+      residual_update_dot_cuda(kL, dst.p, 2, state::kAlpha, dx.p, dr.p, scratch.p, dres.p, 0);
+      expect_same(r, dr.host(), "residual_update_dot r");
+      expect_same(sums, dres.host(), "residual_update_dot sums");
+      elliptic_residual_dot_cpu(kL, kH, c.data(), st.data(), 3, x.data(), f.data(), r.data(), sums.data());
+      elliptic_residual_dot_cuda(kL, kH, dc.p, dst.p, 3, dx.p, df.p, dr.p, scratch.p, dres.p, 0);
+      expect_same(r, dr.host(), "elliptic_residual_dot r");
+      expect_same(sums, dres.host(), "elliptic_residual_dot sums");
+    }
     std::fill(out, out + 2 * kMaxSums, 0.0);
     Dev dz(std::vector<double>(2 * kMaxSums, 0.0));
     dot_partial_cpu(kL, st.data(), 2, x.data(), y.data(), x.data(), out);
