@@ -710,6 +710,22 @@ if want session13d; then
   bench_elliptic s13d_ell_new STARPU_NCPU=0 -- "${e[@]}"
   command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s13d_ell_base STARPU_NCPU=0 -- "${e[@]}" --tolerances off
 fi
+if want session13e; then
+  mg_runs
+  # Session 13, last call: the fused residual codelets (GCR's start and update with their sums): TG 256^3
+  # GCR(3) + spectral against PCG, alternating; the thin-shell bench.
+  gcr=(--set solver.method='"gcr"' --set solver.preconditioner='"spectral"' --set solver.max_iter=40)
+  for round in 1 2; do
+    run s13e_tg256_gcr_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${gcr[@]}" --set time.steps=200 --set diagnostics.interval=50
+    run s13e_tg256_pcg_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.steps=200 --set diagnostics.interval=50
+  done
+  run s13e_tg256_gcr_40 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${gcr[@]}"
+  run s13e_tg256_gcr_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${gcr[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s13e_gcr_trace"
+  run s13e_tg128_gcr_line STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" --set solver.method='"gcr"' --set solver.preconditioner='"line"' --set solver.max_iter=200
+  dycore_summary s13e_tg256_gcr_1 s13e_tg256_pcg_1 s13e_tg256_gcr_2 s13e_tg256_pcg_2 s13e_tg256_gcr_40 s13e_tg256_gcr_trace s13e_tg128_gcr_line
+  python3 -c "import json; print('GCR 256^3 checksum', json.load(open('$res/s13e_tg256_gcr_1/summary.json'))['velocity_checksum'])"
+  bench_elliptic s13e_ell STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 3
+fi
 if want table11_128; then
   # GPU half of paper 000 Table XI at 128^3 (the CPU half is tools/table11_cpu.sh, ~18 min on the VM:
   # same settings, tiles 2x1, 2 CPU workers; compare the velocity checksums).
