@@ -229,6 +229,7 @@ mg_runs() {
   g256=(--set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 --set time.steps=40)
   mg=(--set solver.preconditioner='"multigrid"' --set solver.max_iter=40)
   sp=(--set solver.preconditioner='"spectral"' --set solver.max_iter=40)
+  gcr=(--set solver.method='"gcr"' --set solver.preconditioner='"spectral"' --set solver.max_iter=40)
   ncu_solver=("${mg[@]}")
   bub=(cases/thermal_bubble.toml --set output.fields=false --set output.checkpoint=false --set solver.method=pcg "${mg[@]}")
 }
@@ -244,6 +245,15 @@ variant_rounds() {
       dycore_summary ${name}${tag}_$round
     done
   done
+}
+# TG 256^3, 200 steps, GCR(3) + spectral against PCG + spectral in two alternating rounds
+# (PREFIX_gcr_ROUND, PREFIX_pcg_ROUND), then a 14-step trace of the GCR run in $res/PREFIX_gcr_trace.
+gcr_pcg_rounds() {
+  for round in 1 2; do
+    run $1_tg256_gcr_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${gcr[@]}" --set time.steps=200 --set diagnostics.interval=50
+    run $1_tg256_pcg_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.steps=200 --set diagnostics.interval=50
+  done
+  run $1_tg256_gcr_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${gcr[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/$1_gcr_trace"
 }
 # ncu's headline figures (duration, DRAM, SM throughput, registers, occupancy) for the kernels matching
 # REGEX in one TG 256^3 step of EXE, launched directly (ncu cannot see kernels in conditional graphs):
@@ -640,12 +650,7 @@ if want session13b; then
   # Session 13, second call: GCR(3) with the spectral preconditioner against PCG (TG 256^3, 200 steps,
   # alternating); the kinetic-energy rise at 256^3 against dt (records every 0.05 time units); CPU+GPU;
   # the fused PCG without the z halo on one tile (bench elliptic, A/B with bin/taskdycore_base).
-  gcr=(--set solver.method='"gcr"' --set solver.preconditioner='"spectral"' --set solver.max_iter=40)
-  for round in 1 2; do
-    run s13b_tg256_pcg_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.steps=200 --set diagnostics.interval=50
-    run s13b_tg256_gcr_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${gcr[@]}" --set time.steps=200 --set diagnostics.interval=50
-  done
-  run s13b_tg256_gcr_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${gcr[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s13b_gcr_trace"
+  gcr_pcg_rounds s13b
   run s13b_ke_dt005 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.steps=200 --set diagnostics.interval=10
   run s13b_ke_dt0025 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.dt=0.0025 --set time.steps=400 --set diagnostics.interval=20
   run s13b_ke_dt00125 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.dt=0.00125 --set time.steps=800 --set diagnostics.interval=40
@@ -675,7 +680,6 @@ if want session13c; then
   # Session 13, third call: GCR(3) + spectral with its apply/direction kernels gated and one direction
   # slot zeroed; TG 256^3 with the CUDA modules loaded eagerly (CUDA_MODULE_LOADING=EAGER) against the
   # default lazy loading, 40 and 200 steps, alternating.
-  gcr=(--set solver.method='"gcr"' --set solver.preconditioner='"spectral"' --set solver.max_iter=40)
   for round in 1 2; do
     run s13c_tg256_gcr_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${gcr[@]}" --set time.steps=200 --set diagnostics.interval=50
     for mode in lazy eager; do  # the whole process's wall time too: eager loading moves work before the loop
@@ -696,12 +700,7 @@ if want session13d; then
   # Session 13, fourth call: the GCR kernels instantiated per live direction count (and the spectral
   # form's first iteration without updates): TG 256^3 GCR(3) + spectral against PCG, the thin-shell
   # bench (GCR with line solves) against the session-12 build.
-  gcr=(--set solver.method='"gcr"' --set solver.preconditioner='"spectral"' --set solver.max_iter=40)
-  for round in 1 2; do
-    run s13d_tg256_gcr_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${gcr[@]}" --set time.steps=200 --set diagnostics.interval=50
-    run s13d_tg256_pcg_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.steps=200 --set diagnostics.interval=50
-  done
-  run s13d_tg256_gcr_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${gcr[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s13d_gcr_trace"
+  gcr_pcg_rounds s13d
   run s13d_tg128_gcr_line STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" --set solver.method='"gcr"' --set solver.preconditioner='"line"' --set solver.max_iter=200
   command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base run s13d_tg128_gcr_line_base STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" --set solver.method='"gcr"' --set solver.preconditioner='"line"' --set solver.max_iter=200
   command -v taskdycore_base >/dev/null && same_bits s13d_tg128_gcr_line s13d_tg128_gcr_line_base
@@ -714,13 +713,8 @@ if want session13e; then
   mg_runs
   # Session 13, last call: the fused residual codelets (GCR's start and update with their sums): TG 256^3
   # GCR(3) + spectral against PCG, alternating; the thin-shell bench.
-  gcr=(--set solver.method='"gcr"' --set solver.preconditioner='"spectral"' --set solver.max_iter=40)
-  for round in 1 2; do
-    run s13e_tg256_gcr_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${gcr[@]}" --set time.steps=200 --set diagnostics.interval=50
-    run s13e_tg256_pcg_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${sp[@]}" --set time.steps=200 --set diagnostics.interval=50
-  done
+  gcr_pcg_rounds s13e
   run s13e_tg256_gcr_40 STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${gcr[@]}"
-  run s13e_tg256_gcr_trace STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${gcr[@]}" --set time.steps=14 --set diagnostics.interval=7 --trace "$res/s13e_gcr_trace"
   run s13e_tg128_gcr_line STARPU_NCPU=0 -- "${tg[@]}" "${g128[@]}" --set solver.method='"gcr"' --set solver.preconditioner='"line"' --set solver.max_iter=200
   dycore_summary s13e_tg256_gcr_1 s13e_tg256_pcg_1 s13e_tg256_gcr_2 s13e_tg256_pcg_2 s13e_tg256_gcr_40 s13e_tg256_gcr_trace s13e_tg128_gcr_line
   python3 -c "import json; print('GCR 256^3 checksum', json.load(open('$res/s13e_tg256_gcr_1/summary.json'))['velocity_checksum'])"

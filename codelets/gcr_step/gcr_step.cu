@@ -1,4 +1,5 @@
 #include <string>
+#include <type_traits>
 
 #include "../common/fixed_order_sum.cuh"
 #include "../common/gated_graph.hpp"
@@ -113,6 +114,19 @@ std::string basis_key(const GcrBasis& basis) {
   return key;
 }
 
+// Calls f(std::integral_constant<int, M>) with M = m, the directions in use (0..kMaxGcrOld).
+template <class F>
+void with_live_directions(int m, F&& f) {
+  static_assert(kMaxGcrOld == 4, "with_live_directions: one case per count");
+  switch (m) {
+    case 0: return f(std::integral_constant<int, 0>{});
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    default: return f(std::integral_constant<int, kMaxGcrOld>{});
+  }
+}
+
 }  // namespace
 
 void gcr_precon_cuda(const TileLayout& L, const double* coef, const double* st, int vs, double* x, double* r,
@@ -136,13 +150,9 @@ void gcr_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const double*
   launch_gated("gcr_apply" + gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, e, ae, groups) +
                    basis_key(basis),
                st + state::kDone, 2.0, stream, [&](cudaStream_t capture) {
-                 switch (basis.m) {
-                   case 0: apply_kernel<0><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, e, ae, basis, g); break;
-                   case 1: apply_kernel<1><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, e, ae, basis, g); break;
-                   case 2: apply_kernel<2><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, e, ae, basis, g); break;
-                   case 3: apply_kernel<3><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, e, ae, basis, g); break;
-                   default: apply_kernel<kMaxGcrOld><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, e, ae, basis, g);
-                 }
+                 with_live_directions(basis.m, [&](auto M) {
+                   apply_kernel<M><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, e, ae, basis, g);
+                 });
                  TDC_CUDA_CHECK(cudaGetLastError());
                });
   finish_groups_cuda<kMaxGcrOld>(g, n, out, stream, st + state::kDone, 2.0);
@@ -154,13 +164,9 @@ void gcr_direction_cuda(const TileLayout& L, const double* st, const double* e, 
   auto* g = static_cast<Sums<2>*>(groups);
   launch_gated("gcr_direction" + gate_key(L, st, e, r, p_new, q_new, groups) + basis_key(basis), st + state::kDone, 2.0,
                stream, [&](cudaStream_t capture) {
-                 switch (basis.m) {
-                   case 0: direction_kernel<0><<<unsigned(n), kSumGroup, 0, capture>>>(L, st, e, r, p_new, q_new, basis, g); break;
-                   case 1: direction_kernel<1><<<unsigned(n), kSumGroup, 0, capture>>>(L, st, e, r, p_new, q_new, basis, g); break;
-                   case 2: direction_kernel<2><<<unsigned(n), kSumGroup, 0, capture>>>(L, st, e, r, p_new, q_new, basis, g); break;
-                   case 3: direction_kernel<3><<<unsigned(n), kSumGroup, 0, capture>>>(L, st, e, r, p_new, q_new, basis, g); break;
-                   default: direction_kernel<kMaxGcrOld><<<unsigned(n), kSumGroup, 0, capture>>>(L, st, e, r, p_new, q_new, basis, g);
-                 }
+                 with_live_directions(basis.m, [&](auto M) {
+                   direction_kernel<M><<<unsigned(n), kSumGroup, 0, capture>>>(L, st, e, r, p_new, q_new, basis, g);
+                 });
                  TDC_CUDA_CHECK(cudaGetLastError());
                });
   finish_groups_cuda<2>(g, n, out, stream, st + state::kDone, 2.0);
