@@ -102,18 +102,13 @@ void EllipticSolver::zero(const TiledField& y, const TiledField& any_finite) {
 }
 
 void EllipticSolver::residual(const TiledField& u, const TiledField& f, const TiledField& r) {
+  // One pass per tile, which also leaves <r, r> and max |r| in the partials (GCR's first test reads them).
   submit_halo_exchange(d_, u, *strips_);
   EllipticTaskArgs a = args_;
-  a.skip_from = 3;
-  VectorUpdateArgs v;
-  v.L = d_.layout();
-  v.skip_from = 3;
-  v.sa = 1.0;
-  v.sb = -1.0;
-  for (int t = 0; t < d_.tiles(); ++t) {
-    insert_elliptic_apply(a, coef_->handle(), state_->handle(), u.handle(t), r.handle(t), kPrioBody);
-    insert_vector_update(v, state_->handle(), f.handle(t), r.handle(t), kPrioBody);
-  }
+  a.skip_from = 3;  // always
+  for (int t = 0; t < d_.tiles(); ++t)
+    insert_elliptic_residual_dot(a, coef_->handle(), state_->handle(), u.handle(t), f.handle(t), r.handle(t),
+                                 scratch_->handle(), partials_->handle(t), kPrioBody);
 }
 
 // Brings the state to every rank and reads it there (all ranks see the same values).
@@ -225,8 +220,8 @@ void EllipticSolver::pcg_unfused_iteration(const TiledField& u) {
 
 void EllipticSolver::gcr_iteration(const TiledField& x) {
   if (spectral_) {
-    // gcr_precon's updates and sums as vector updates and dot_partial (<r, r>, max |r|), the residual
-    // test, then e = A^+ r, which a converged solve skips.
+    // gcr_precon's updates and sums without its line solves (the x update, then r's with <r, r> and
+    // max |r|), the residual test, then e = A^+ r, which a converged solve skips.
     const TileLayout& L = d_.layout();
     // A solve's first iteration has beta = 0 and no direction yet: nothing to update, and the start's
     // fused residual left <r, r> and max |r| in the partials already.
@@ -296,13 +291,7 @@ void EllipticSolver::submit_start(const TiledField& u, const TiledField& f) {
       submit_scalars(int(ScalarOp::PcgInit), 2);
     }
   } else {
-    // r = f - A u with its <r, r> and max |r> (which the spectral form's first iteration tests).
-    submit_halo_exchange(d_, u, *strips_);
-    EllipticTaskArgs a = args_;
-    a.skip_from = 3;  // always
-    for (int t = 0; t < d_.tiles(); ++t)
-      insert_elliptic_residual_dot(a, coef_->handle(), state_->handle(), u.handle(t), f.handle(t), r_->handle(t),
-                                   scratch_->handle(), partials_->handle(t), kPrioBody);
+    residual(u, f, *r_);  // with <r, r> and max |r|, which the spectral form's first iteration tests
     // gcr_precon's first iteration adds beta = 0 times slot 0's direction; every other slot is written
     // before it is read (a fresh direction), so only slot 0 must hold finite numbers (zeroing all of
     // them took 1 ms per solve at 256^3). The spectral form submits no update in a first iteration.

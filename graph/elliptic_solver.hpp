@@ -82,7 +82,8 @@ class EllipticSolver {
   // Collective: the result held in such a copy (or the state itself), read on every rank (waits for it).
   SolveResult read_state_copy(starpu_data_handle_t copy) const;
 
-  // r = f - A u (one apply; u's halo is exchanged first). For tests and the final residual check.
+  // r = f - A u (one pass; u's halo is exchanged first), leaving <r, r> and max |r| in the solver's
+  // partials. For GCR's start, tests and the final residual check.
   void residual(const TiledField& u, const TiledField& f, const TiledField& r);
 
  private:
