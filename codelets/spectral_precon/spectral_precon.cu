@@ -219,7 +219,7 @@ void spectral_pcg_precon_cuda(const SpectralPlan& p, const TileLayout& L, const 
   residual_update_dot_cuda(L, st, p.skip_from, state::kAlpha, q, r, groups, out, stream);
   mark_skip<<<1, 1, 0, stream>>>(st, out, p.skip_from);
   TDC_CUDA_CHECK(cudaGetLastError());
-  launch_gated("spectral_pcg" + plan_key(p) + gate_key(L, tab, r, z, groups), out + kSolveSkippedAt, 1.0, stream,
+  launch_gated("spectral_pcg" + plan_key(p) + gate_key(L, tab, st, r, z, groups), out + kSolveSkippedAt, 1.0, stream,
                [&](cudaStream_t capture) {
                  solve_passes(p, tab, st, tile_view(L, r), tile_view(L, z), capture, out + kSolveSkippedAt);
                  dot_partial_cuda(L, st, p.skip_from, r, r, z, groups, out, capture, out + kSolveSkippedAt);
