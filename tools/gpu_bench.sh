@@ -720,6 +720,14 @@ if want session13e; then
   python3 -c "import json; print('GCR 256^3 checksum', json.load(open('$res/s13e_tg256_gcr_1/summary.json'))['velocity_checksum'])"
   bench_elliptic s13e_ell STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 3
 fi
+if want sass_mix; then
+  # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
+  # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).
+  cuobjdump -sass "$(command -v taskdycore)" > /tmp/sass.txt 2>/dev/null  # ~30 MB: not in $res
+  echo "DMNMX (FP64 min/max) in the whole binary: $(grep -c DMNMX /tmp/sass.txt)"
+  awk '/Function : .*fct_beta_kernelINS0_10DensityOneELb1/{f=1} f&&/Function : /&&!/fct_beta_kernelINS0_10DensityOneELb1/{f=0} f' \
+    /tmp/sass.txt | grep -oE "^\s+/\*[0-9a-f]+\*/\s+[A-Z0-9.]+" | awk '{print $2}' | sed 's/\..*//' | sort | uniq -c | sort -rn | head -25
+fi
 if want table11_128; then
   # GPU half of paper 000 Table XI at 128^3 (the CPU half is tools/table11_cpu.sh, ~18 min on the VM:
   # same settings, tiles 2x1, 2 CPU workers; compare the velocity checksums).
