@@ -15,6 +15,8 @@
 #include "../codelets/line_precon/line_precon.hpp"
 #include "../codelets/pcg_fused/pcg_fused.hpp"
 #include "../codelets/pcg_fused/pcg_fused_kernel.hpp"
+#include "../codelets/pcg_line/pcg_line.hpp"
+#include "../codelets/pcg_line/pcg_line_kernel.hpp"
 #include "../codelets/residual_dot/residual_dot.hpp"
 #include "../codelets/solver_scalars/solver_scalars.hpp"
 #include "../codelets/vector_update/vector_update.hpp"
@@ -58,7 +60,7 @@ EllipticSolver::EllipticSolver(const Decomposition& d, int rank, const ColumnCou
   strips_ = std::make_unique<TileStrips>(d, rank);
   partials_ = std::make_unique<TileVectors>(d, rank, 2 * kMaxSums);
   scratch_ = std::make_unique<ScratchBuffer>(
-      std::max({dot_partial_scratch_bytes(L), pcg_fused_scratch_bytes(L), gcr_scratch_bytes(L)}));
+      std::max({dot_partial_scratch_bytes(L), pcg_fused_scratch_bytes(L), pcg_line_scratch_bytes(L), gcr_scratch_bytes(L)}));
   if (s.preconditioner == Preconditioner::Multigrid)
     mg_ = std::make_unique<MultigridPreconditioner>(d, rank, hierarchy, s.multigrid);
   if (s.preconditioner == Preconditioner::Spectral)
@@ -173,13 +175,10 @@ void EllipticSolver::pcg_fused_iteration(const TiledField& u) {
       insert_dot_partial(L, 1, state_->handle(), r_->handle(t), r_->handle(t), z_->handle(t), scratch_->handle(),
                          partials_->handle(t), kPrioBody);
   } else {
-    EllipticTaskArgs pre = args_;
-    pre.skip_from = 1;
-    for (int t = 0; t < d_.tiles(); ++t)
-      insert_pcg_fused_precon(pre, coef_->handle(), state_->handle(), r_->handle(t), q_->handle(t), z_->handle(t),
-                              scratch_->handle(), partials_->handle(t), kPrioBody, fold ? &after_precon : nullptr);
+    pcg_line_iteration(u);
+    return;
   }
-  const bool precon_folded = fold && (!(mg_ || spectral_) || one_task_precon());
+  const bool precon_folded = fold && one_task_precon();
   if (!precon_folded) submit_scalars(int(ScalarOp::PcgFusedPrecon), 2);
   // The one-task cycle's tile is the whole horizontally periodic domain: the apply reads z's
   // neighbours at their periodic images, so z needs no halo exchange. (Doing the same after the line
@@ -190,6 +189,29 @@ void EllipticSolver::pcg_fused_iteration(const TiledField& u) {
     insert_pcg_fused_apply(args_, coef_->handle(), state_->handle(), u.handle(t), p_->handle(t), z_->handle(t), q_->handle(t),
                            scratch_->handle(), partials_->handle(t), kPrioBody, fold ? &after_apply : nullptr,
                            z_periodic);
+  if (!fold) submit_scalars(int(ScalarOp::PcgFusedApply), 1);
+}
+
+void EllipticSolver::pcg_line_iteration(const TiledField& u) {
+  // Two tasks per tile (pcg_line_kernel.hpp): no q, no stored forward sweep. The direction alternates
+  // between p_ and q_ (the new one is written while the stencil still reads the old one).
+  const bool fold = d_.tiles() == 1 && d_.ranks() == 1;
+  const bool periodic = fold;  // the single tile is the whole horizontally periodic domain
+  const TiledField& p = line_iteration_ % 2 == 0 ? *p_ : *q_;
+  const TiledField& p_next = line_iteration_ % 2 == 0 ? *q_ : *p_;
+  ++line_iteration_;
+  const ScalarsArgs after_step = scalars_args(int(ScalarOp::PcgFusedPrecon), 2);
+  const ScalarsArgs after_direction = scalars_args(int(ScalarOp::PcgFusedApply), 1);
+  for (int t = 0; t < d_.tiles(); ++t)
+    insert_pcg_line_step(args_, coef_->handle(), state_->handle(), u.handle(t), p.handle(t), r_->handle(t),
+                         z_->handle(t), scratch_->handle(), partials_->handle(t), kPrioBody,
+                         fold ? &after_step : nullptr, periodic);
+  if (!fold) submit_scalars(int(ScalarOp::PcgFusedPrecon), 2);
+  if (!periodic) submit_halo_exchange(d_, *z_, *strips_);
+  for (int t = 0; t < d_.tiles(); ++t)
+    insert_pcg_line_direction(args_, coef_->handle(), state_->handle(), p.handle(t), z_->handle(t),
+                              p_next.handle(t), scratch_->handle(), partials_->handle(t), kPrioBody,
+                              fold ? &after_direction : nullptr, periodic);
   if (!fold) submit_scalars(int(ScalarOp::PcgFusedApply), 1);
 }
 
@@ -275,7 +297,10 @@ void EllipticSolver::submit_start(const TiledField& u, const TiledField& f) {
   reset.max_iter = s_.max_iter;
   reset.state_size = state_size_;
   insert_solver_scalars(reset, state_->handle(), {});
-  if (s_.method == KrylovMethod::Pcg) {
+  line_iteration_ = 0;
+  if (line_form()) {
+    residual(u, f, *r_);  // the line form needs r only (its first iteration reads no direction)
+  } else if (s_.method == KrylovMethod::Pcg) {
     submit_halo_exchange(d_, u, *strips_);  // r = f - A u and p = q = 0 in one pass
     for (int t = 0; t < d_.tiles(); ++t)
       insert_pcg_start(args_, coef_->handle(), u.handle(t), f.handle(t), r_->handle(t), p_->handle(t), q_->handle(t),

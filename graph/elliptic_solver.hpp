@@ -96,7 +96,10 @@ class EllipticSolver {
   // z = M^{-1} r (line, multigrid or spectral); skipped once the state's done flag reaches skip_from.
   void precondition(const TiledField& r, const TiledField& z, int skip_from);
   void pcg_fused_iteration(const TiledField& u);
+  void pcg_line_iteration(const TiledField& u);
   void pcg_unfused_iteration(const TiledField& u);
+  // PCG, fused, with the line preconditioner: the two-task iteration of codelets/pcg_line.
+  bool line_form() const { return s_.method == KrylovMethod::Pcg && s_.fused && !mg_ && !spectral_; }
   void gcr_iteration(const TiledField& x);
 
   const Decomposition& d_;
@@ -116,7 +119,8 @@ class EllipticSolver {
   std::vector<std::unique_ptr<TiledField>> gp_, gq_;  // GCR direction slots
   std::vector<int> basis_;                            // GCR: slots kept since the last restart
   int last_slot_ = 0;
-  bool gcr_first_ = true;  // GCR: the next iteration is a solve's first (beta = 0: no update to submit)
+  bool gcr_first_ = true;
+  int line_iteration_ = 0;  // line form: iterations submitted in this solve (which buffer holds p)  // GCR: the next iteration is a solve's first (beta = 0: no update to submit)
 };
 
 const char* to_string(KrylovMethod m);

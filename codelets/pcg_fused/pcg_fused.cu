@@ -8,67 +8,6 @@
 namespace tdc {
 namespace {
 
-// One thread per column (the Thomas sweeps are sequential in k), blocks of kSumGroup columns. Each
-// sweep loads kBatch levels ahead before the dependent arithmetic, so that a thread has many loads in
-// flight (one column per thread leaves too few threads to hide memory latency otherwise).
-constexpr int kBatch = 8;
-
-__global__ void fused_precon_kernel(TileLayout L, const double* __restrict__ coef, const double* __restrict__ st,
-                                    int vs, double* __restrict__ r, const double* __restrict__ q, double* __restrict__ z,
-                                    Sums<2>* groups, double* r_max_out) {
-  if (solver_skips(st, 1)) return;
-  const double alpha = st[state::kAlpha];
-  const int columns = L.nx * L.ny, nz = L.nz;
-  const int col = blockIdx.x * kSumGroup + threadIdx.x;
-  Sums<2> s{};
-  double r_max = 0.0;
-  if (col < columns) {
-    const std::ptrdiff_t P = L.plane(), c = L.at(col % L.nx, col / L.nx, 0);
-    SweepQueue wq;
-    for (int k0 = 0; k0 < nz; k0 += kBatch) {
-      double rb[kBatch], qb[kBatch];
-#pragma unroll
-      for (int b = 0; b < kBatch; ++b)
-        if (k0 + b < nz) {
-          rb[b] = r[c + P * (k0 + b)];
-          qb[b] = q[c + P * (k0 + b)];
-        }
-#pragma unroll
-      for (int b = 0; b < kBatch; ++b)
-        if (k0 + b < nz) {
-          const int k = k0 + b;
-          const double rs = rb[b] - alpha * qb[b];
-          r[c + P * k] = rs;
-          r_max = fmax(r_max, fabs(rs));
-          s.v[0] = dd_add(s.v[0], rs * rs);
-          const double w = thomas_forward(coef, nz, k, rs, wq.back(vs));
-          wq.push(w);
-          z[c + P * k] = w;
-        }
-    }
-    SweepQueue zq;
-    for (int k0 = nz - 1; k0 >= 0; k0 -= kBatch) {
-      double wb[kBatch], rb[kBatch];
-#pragma unroll
-      for (int b = 0; b < kBatch; ++b)
-        if (k0 - b >= 0) {
-          wb[b] = z[c + P * (k0 - b)];
-          rb[b] = r[c + P * (k0 - b)];
-        }
-#pragma unroll
-      for (int b = 0; b < kBatch; ++b)
-        if (k0 - b >= 0) {
-          const double za = thomas_backward(coef, nz, k0 - b, wb[b], zq.back(vs));
-          zq.push(za);
-          z[c + P * (k0 - b)] = za;
-          s.v[1] = dd_add(s.v[1], za * rb[b]);
-        }
-    }
-  }
-  block_max_atomic(r_max, r_max_out);
-  block_reduce_store(s, groups);
-}
-
 // One thread per cell (item order of fixed_order_sum.hpp), a block per group. The warp-per-group form
 // (fixed_order_sum.cuh's warp_group) held 8 runs per lane: 70 registers, 37.5 % occupancy, 2.05 TB/s
 // at 256^3; this form takes 40 registers (TG 256^3: 19.7-19.9 against 19.8-20.5 ms/step, same call).
@@ -124,16 +63,6 @@ void pcg_start_cuda(const TileLayout& L, const ColumnCouplings& h, const double*
     start_kernel<decltype(S)::value><<<cell_grid(L.nx, L.ny, L.nz), cell_block(), 0, stream>>>(L, h, coef, u, f, r, p, q);
   });
   TDC_CUDA_CHECK(cudaGetLastError());
-}
-
-void pcg_fused_precon_cuda(const TileLayout& L, const double* coef, const double* st, int vs, double* r,
-                           const double* q, double* z, void* groups, double* out, cudaStream_t stream) {
-  const long n = sum_groups(column_items(L));
-  auto* g = static_cast<Sums<2>*>(groups);
-  zero_max_cuda(out + kMaxAbsAt, stream);
-  fused_precon_kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, coef, st, vs, r, q, z, g, out + kMaxAbsAt);
-  TDC_CUDA_CHECK(cudaGetLastError());
-  finish_groups_cuda<2>(g, n, out, stream, st + state::kDone, 1.0);
 }
 
 void pcg_fused_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,

@@ -15,10 +15,6 @@ void insert_pcg_start(const EllipticTaskArgs& a, starpu_data_handle_t coef, star
 // the state (a single tile on one rank: a task fewer); null: a separate solver_scalars task follows.
 // z_periodic (apply): the tile is the whole horizontally periodic domain, and z's ghost ring is not
 // filled (no halo exchange before it): neighbours are read at their periodic images.
-void insert_pcg_fused_precon(const EllipticTaskArgs& a, starpu_data_handle_t coef, starpu_data_handle_t state,
-                             starpu_data_handle_t r, starpu_data_handle_t q, starpu_data_handle_t z,
-                             starpu_data_handle_t scratch, starpu_data_handle_t out, int priority,
-                             const ScalarsArgs* then = nullptr);
 void insert_pcg_fused_apply(const EllipticTaskArgs& a, starpu_data_handle_t coef, starpu_data_handle_t state,
                             starpu_data_handle_t u, starpu_data_handle_t p, starpu_data_handle_t z,
                             starpu_data_handle_t q, starpu_data_handle_t scratch, starpu_data_handle_t out,

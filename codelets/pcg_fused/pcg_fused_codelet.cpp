@@ -14,14 +14,6 @@ struct Args {
   int z_periodic = 0;
 };
 
-// Buffers: coef, state, r (RW), q, z (W), scratch, out.
-void precon_cpu(void* b[], void* arg) {
-  Args a;
-  starpu_codelet_unpack_args(arg, &a);
-  pcg_fused_precon_cpu(a.e.L, vector_ptr(b, 0), vector_ptr(b, 1), a.e.h.s, block_ptr(b, 2), block_ptr(b, 3),
-                       block_ptr(b, 4), vector_ptr(b, 6));
-  fold_scalars_cpu(a.then, vector_ptr(b, 1), vector_ptr(b, 6));
-}
 // Buffers: coef, state, u (RW), p (RW), z, q (RW), scratch, out.
 void apply_cpu(void* b[], void* arg) {
   Args a;
@@ -44,13 +36,6 @@ void start_cuda(void* b[], void* arg) {
   pcg_start_cuda(a.L, a.h, vector_ptr(b, 0), block_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
                  block_ptr(b, 5), starpu_cuda_get_local_stream());
 }
-void precon_cuda(void* b[], void* arg) {
-  Args a;
-  starpu_codelet_unpack_args(arg, &a);
-  pcg_fused_precon_cuda(a.e.L, vector_ptr(b, 0), vector_ptr(b, 1), a.e.h.s, block_ptr(b, 2), block_ptr(b, 3),
-                        block_ptr(b, 4), vector_ptr(b, 5), vector_ptr(b, 6), starpu_cuda_get_local_stream());
-  fold_scalars_cuda(a.then, vector_ptr(b, 1), vector_ptr(b, 6), starpu_cuda_get_local_stream());
-}
 void apply_cuda(void* b[], void* arg) {
   Args a;
   starpu_codelet_unpack_args(arg, &a);
@@ -61,7 +46,6 @@ void apply_cuda(void* b[], void* arg) {
 }
 #else
 constexpr starpu_cuda_func_t start_cuda = nullptr;
-constexpr starpu_cuda_func_t precon_cuda = nullptr;
 constexpr starpu_cuda_func_t apply_cuda = nullptr;
 #endif
 
@@ -70,13 +54,6 @@ Codelet& start_codelet() {
   return cl;
 }
 // Each in two forms: reading the state, or (with the scalars step folded in) writing it.
-Codelet& precon_codelet(bool writes_state) {
-  static Codelet reads("pcg_fused_precon", {STARPU_R, STARPU_R, STARPU_RW, STARPU_R, STARPU_W, STARPU_SCRATCH, STARPU_W},
-                       precon_cpu, precon_cuda);
-  static Codelet writes("pcg_fused_precon_scalars", {STARPU_R, STARPU_RW, STARPU_RW, STARPU_R, STARPU_W, STARPU_SCRATCH, STARPU_W},
-                        precon_cpu, precon_cuda);
-  return writes_state ? writes : reads;
-}
 Codelet& apply_codelet(bool writes_state) {
   static Codelet reads("pcg_fused_apply",
                        {STARPU_R, STARPU_R, STARPU_RW, STARPU_RW, STARPU_R, STARPU_RW, STARPU_SCRATCH, STARPU_W},
@@ -94,17 +71,6 @@ void insert_pcg_start(const EllipticTaskArgs& a, starpu_data_handle_t coef, star
                       int priority) {
   insert_task(start_codelet(), STARPU_VALUE, &a, sizeof(a), STARPU_R, coef, STARPU_R, u, STARPU_R, f, STARPU_W, r,
               STARPU_W, p, STARPU_W, q, STARPU_PRIORITY, priority, STARPU_NAME, "pcg_start");
-}
-
-void insert_pcg_fused_precon(const EllipticTaskArgs& e, starpu_data_handle_t coef, starpu_data_handle_t state,
-                             starpu_data_handle_t r, starpu_data_handle_t q, starpu_data_handle_t z,
-                             starpu_data_handle_t scratch, starpu_data_handle_t out, int priority,
-                             const ScalarsArgs* then) {
-  const Args a{e, then ? *then : ScalarsArgs{}, 0};
-  Codelet& cl = precon_codelet(then != nullptr);
-  insert_task(cl, STARPU_VALUE, &a, sizeof(a), STARPU_R, coef, then ? STARPU_RW : STARPU_R, state, STARPU_RW, r,
-              STARPU_R, q, STARPU_W, z, STARPU_SCRATCH, scratch, STARPU_W, out, STARPU_PRIORITY, priority,
-              STARPU_NAME, cl.name());
 }
 
 void insert_pcg_fused_apply(const EllipticTaskArgs& e, starpu_data_handle_t coef, starpu_data_handle_t state,

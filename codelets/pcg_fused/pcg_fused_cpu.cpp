@@ -9,9 +9,7 @@
 namespace tdc {
 
 std::size_t pcg_fused_scratch_bytes(const TileLayout& L) {
-  const long precon = sum_groups(column_items(L)) * sizeof(Sums<2>);
-  const long apply = sum_groups(cell_items(L)) * sizeof(Sums<1>);
-  return std::size_t(precon > apply ? precon : apply);
+  return std::size_t(sum_groups(cell_items(L)) * sizeof(Sums<1>));
 }
 
 void pcg_start_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* u,
@@ -23,43 +21,6 @@ void pcg_start_cpu(const TileLayout& L, const ColumnCouplings& h, const double* 
         r[o] = axpby(1.0, f[o], -1.0, apply_cell(L, h, coef, u, i, j, k));
         p[o] = q[o] = axpby(0.0, f[o], 0.0, 0.0);
       }
-}
-
-void pcg_fused_precon_cpu(const TileLayout& L, const double* coef, const double* st, int s, double* r,
-                          const double* q, double* z, double* out) {
-  if (solver_skips(st, 1)) return;
-  const double alpha = st[state::kAlpha];
-  const int nz = L.nz;
-  const std::ptrdiff_t P = L.plane();
-  ItemReducer<2> red;
-  std::vector<Sums<2>> row(L.nx);
-  double r_max = 0.0;
-  for (int j = 0; j < L.ny; ++j) {
-    std::fill(row.begin(), row.end(), Sums<2>{});
-    const std::ptrdiff_t o0 = L.at(0, j, 0);
-    for (int k = 0; k < nz; ++k) {
-      const std::ptrdiff_t o = o0 + P * k;
-      for (int i = 0; i < L.nx; ++i) {
-        const double rs = r[o + i] - alpha * q[o + i];
-        r[o + i] = rs;
-        r_max = std::max(r_max, std::fabs(rs));
-        row[i].v[0] = dd_add(row[i].v[0], rs * rs);
-        z[o + i] = thomas_forward(coef, nz, k, rs, k >= s ? z[o - s * P + i] : 0.0);
-      }
-    }
-    for (int k = nz - 1; k >= 0; --k) {
-      const std::ptrdiff_t o = o0 + P * k;
-      for (int i = 0; i < L.nx; ++i) {
-        const double zs = thomas_backward(coef, nz, k, z[o + i], k + s < nz ? z[o + s * P + i] : 0.0);
-        z[o + i] = zs;
-        row[i].v[1] = dd_add(row[i].v[1], zs * r[o + i]);
-      }
-    }
-    for (int i = 0; i < L.nx; ++i) red.push(row[i]);
-  }
-  red.finish(out);
-  out[kMaxAbsAt] = r_max;
-  out[kMaxAbsAt + 1] = 0.0;
 }
 
 void pcg_fused_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,

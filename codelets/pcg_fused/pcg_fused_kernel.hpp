@@ -1,7 +1,6 @@
-// The interleaved (loop-fused) PCG kernels of paper 002, Alg. 1-3:
-//   pcg_fused_precon (Alg. 3): r <- r - alpha q; z = M^{-1} r; partial sums <r, r>, <r, z>
-//       (one item per column: <r, r> bottom to top in the forward sweep, <r, z> top to bottom in the
-//       backward sweep);
+// The interleaved (loop-fused) PCG kernels of paper 002, Alg. 1-3, for the multigrid and spectral
+// preconditioners (their own codelets do Alg. 3's r update with the preconditioner; the line
+// preconditioner's iteration is codelets/pcg_line):
 //   pcg_fused_apply (Alg. 2): u <- u + alpha p; p <- z + beta p; q <- A z + beta q; partial <p, q>
 //       (one item per cell). When the solver is finishing (done == 1) it only applies the
 //       pending u <- u + alpha p. z_periodic: the tile is the whole horizontally periodic domain and
@@ -26,16 +25,10 @@ void pcg_start_cuda(const TileLayout& L, const ColumnCouplings& h, const double*
                     const double* f, double* r, double* p, double* q, cudaStream_t stream);
 #endif
 
-// out: 2 compensated sums (4 doubles): <r, r>, <r, z>.
-// s: the operator's vertical stride.
-void pcg_fused_precon_cpu(const TileLayout& L, const double* coef, const double* st, int s, double* r,
-                          const double* q, double* z, double* out);
 // out: 1 compensated sum (2 doubles): <p, q>.
 void pcg_fused_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                          double* u, double* p, const double* z, double* q, double* out, bool z_periodic = false);
 #if defined(TASKDYCORE_HAVE_CUDA)
-void pcg_fused_precon_cuda(const TileLayout& L, const double* coef, const double* st, int s, double* r,
-                           const double* q, double* z, void* groups, double* out, cudaStream_t stream);
 void pcg_fused_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                           double* u, double* p, const double* z, double* q, void* groups, double* out,
                           cudaStream_t stream, bool z_periodic = false);

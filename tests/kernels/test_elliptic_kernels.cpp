@@ -15,6 +15,7 @@
 #include "codelets/gcr_step/gcr_step_kernel.hpp"
 #include "codelets/line_precon/line_precon_kernel.hpp"
 #include "codelets/pcg_fused/pcg_fused_kernel.hpp"
+#include "codelets/pcg_line/pcg_line_kernel.hpp"
 #include "codelets/residual_dot/residual_dot_kernel.hpp"
 #include "codelets/solver_scalars/solver_scalars_kernel.hpp"
 #include "codelets/vector_update/vector_update_kernel.hpp"
@@ -140,26 +141,13 @@ TEST(EllipticKernels, StrideTwoPeriodicApplyIsTheWideLaplacian) {
   EXPECT_LT(worst, 1e-14);
 }
 
-TEST(EllipticKernels, FusedPcgKernelsEqualThePlainOperations) {
+TEST(EllipticKernels, FusedApplyEqualsThePlainOperations) {
   const auto c = coefficients(kArea, kH);
   const auto st = state_with(0.37, 0.61);
   const double alpha = 0.37, beta = 0.61;
-  // Alg. 3: r <- r - alpha q; z = M^-1 r; <r,r>, <r,z>.
-  auto r = random_field(2), q = random_field(3), z = random_field(4);
-  auto r_ref = r;
-  for (std::size_t n = 0; n < r.size(); ++n) r_ref[n] = r[n] - alpha * q[n];
-  std::vector<double> z_ref(kL.size(), 0.0);
-  line_precon_cpu(kL, c.data(), st.data(), 2, 1, r_ref.data(), z_ref.data());
   double out[2 * kMaxSums];
-  pcg_fused_precon_cpu(kL, c.data(), st.data(), 1, r.data(), q.data(), z.data(), out);
-  expect_bitwise_interior(r, r_ref, "r");
-  expect_bitwise_interior(z, z_ref, "z");
-  EXPECT_NEAR(sum_of(out, 0), double(dot_ld(r_ref, r_ref)), 1e-13 * double(dot_ld(r_ref, r_ref)));
-  EXPECT_NEAR(sum_of(out, 1), double(dot_ld(r_ref, z_ref)), 1e-12 * std::fabs(double(dot_ld(r_ref, z_ref))));
-  EXPECT_EQ(out[kMaxAbsAt], interior_max_abs(r_ref)) << "max |r| (the max-norm stopping test)";
   // Alg. 2: u <- u + alpha p; p <- z + beta p; q <- A z + beta q; <p,q>.
-  auto u = random_field(5), p = random_field(6), zz = random_field(7);
-  q = random_field(8);
+  auto u = random_field(5), p = random_field(6), zz = random_field(7), q = random_field(8);
   auto u_ref = u, p_ref = p, az(q);
   elliptic_apply_cpu(kL, kH, c.data(), st.data(), 2, zz.data(), az.data());
   auto q_ref = q;
@@ -260,6 +248,107 @@ TEST(EllipticKernels, FusedApplyReadsZAtPeriodicImages) {
     expect_bitwise_interior(q2, q1, "q from periodic images");
     expect_bitwise_interior(p2, p1, "p");
     EXPECT_EQ(std::memcmp(o1, o2, 2 * sizeof(double)), 0) << "<p, q>";
+  }
+}
+
+// The ghost ring's edges of a field filled from its periodic images (a neighbour tile's bits).
+std::vector<double> periodic_edges(std::vector<double> x) { return with_ghosts(x, true); }
+
+TEST(EllipticKernels, LineStepAndDirectionEqualThePlainOperations) {
+  for (const int s : {1, 2}) {  // paper 002's operator and laplc's strides
+    SCOPED_TRACE(s);
+    ColumnCouplings h = kH;
+    h.h = h.s = s;
+    h.z_wrap = s == 2 ? kWrapPeriodic : kZeroFlux;
+    const auto c = coefficients(kArea, h, s);
+    const double alpha = 0.37, beta = 0.61;
+    auto st = state_with(alpha, beta);
+    st[state::kIter] = 3.0;
+    // Step: u <- u + alpha p; r <- r - alpha A p; z = M^-1 r; <r,r>, <r,z>, max |r|.
+    const auto p = periodic_edges(random_field(20));
+    auto u = random_field(21), r = random_field(22), z = random_field(23);
+    auto u_ref = u, r_ref = r;
+    std::vector<double> ap(kL.size(), 0.0), z_ref(kL.size(), 0.0);
+    elliptic_apply_cpu(kL, h, c.data(), st.data(), 2, p.data(), ap.data());
+    for (std::size_t n = 0; n < u.size(); ++n) {
+      u_ref[n] = u[n] + alpha * p[n];
+      r_ref[n] = r[n] - alpha * ap[n];
+    }
+    line_precon_cpu(kL, c.data(), st.data(), 2, s, r_ref.data(), z_ref.data());
+    double out[2 * kMaxSums];
+    pcg_line_step_cpu(kL, h, c.data(), st.data(), u.data(), p.data(), r.data(), z.data(), out, false);
+    expect_bitwise_interior(u, u_ref, "u");
+    expect_bitwise_interior(r, r_ref, "r");
+    expect_bitwise_interior(z, z_ref, "z");
+    EXPECT_NEAR(sum_of(out, 0), double(dot_ld(r_ref, r_ref)), 1e-13 * double(dot_ld(r_ref, r_ref)));
+    EXPECT_NEAR(sum_of(out, 1), double(dot_ld(r_ref, z_ref)), 1e-12 * std::fabs(double(dot_ld(r_ref, z_ref))));
+    EXPECT_EQ(out[kMaxAbsAt], interior_max_abs(r_ref)) << "max |r| (the max-norm stopping test)";
+    // Direction: p' = z + beta p (interior and the ghost ring's edges); <p', A p'>.
+    const auto zz = periodic_edges(random_field(24));
+    std::vector<double> pn(kL.size(), 0.0), apn(kL.size(), 0.0);
+    auto pn_ref = pn;
+    for (std::size_t n = 0; n < pn.size(); ++n) pn_ref[n] = zz[n] + beta * p[n];
+    elliptic_apply_cpu(kL, h, c.data(), st.data(), 2, pn_ref.data(), apn.data());
+    pcg_line_direction_cpu(kL, h, c.data(), st.data(), p.data(), zz.data(), pn.data(), out, false);
+    expect_bitwise_interior(pn, pn_ref, "p'");
+    EXPECT_NEAR(sum_of(out, 0), double(dot_ld(pn_ref, apn)), 1e-12 * std::fabs(double(dot_ld(pn_ref, apn))));
+    int ring_differs = 0;  // the edges the next step's stencil reads: the neighbour tile's p'
+    for (int k = 0; k < kL.nz; ++k)
+      for (int d = 1; d <= s; ++d) {
+        for (int j = 0; j < kL.ny; ++j)
+          ring_differs += pn[kL.at(-d, j, k)] != pn_ref[kL.at(-d, j, k)] ||
+                          pn[kL.at(kL.nx - 1 + d, j, k)] != pn_ref[kL.at(kL.nx - 1 + d, j, k)];
+        for (int i = 0; i < kL.nx; ++i)
+          ring_differs += pn[kL.at(i, -d, k)] != pn_ref[kL.at(i, -d, k)] ||
+                          pn[kL.at(i, kL.ny - 1 + d, k)] != pn_ref[kL.at(i, kL.ny - 1 + d, k)];
+      }
+    EXPECT_EQ(ring_differs, 0);
+  }
+}
+
+TEST(EllipticKernels, LineFormReadsPeriodicImagesAndStartsWithoutADirection) {
+  for (const int s : {1, 2}) {
+    SCOPED_TRACE(s);
+    ColumnCouplings h = kH;
+    h.h = h.s = s;
+    const auto c = coefficients(kArea, h, s);
+    auto st = state_with(0.3, 0.45);
+    st[state::kIter] = 2.0;
+    // Periodic: the same bits with the ghost rings poisoned as with them filled from periodic images.
+    const auto p = random_field(30), z0 = random_field(31), r0 = random_field(32), u0 = random_field(33);
+    auto u1 = u0, r1 = r0, z1 = z0, u2 = u0, r2 = r0, z2 = z0;
+    double o1[2 * kMaxSums], o2[2 * kMaxSums];
+    pcg_line_step_cpu(kL, h, c.data(), st.data(), u1.data(), with_ghosts(p, true).data(), r1.data(), z1.data(), o1, false);
+    pcg_line_step_cpu(kL, h, c.data(), st.data(), u2.data(), with_ghosts(p, false).data(), r2.data(), z2.data(), o2, true);
+    expect_bitwise_interior(r2, r1, "step r from periodic images");
+    expect_bitwise_interior(z2, z1, "step z");
+    EXPECT_EQ(std::memcmp(o1, o2, 4 * sizeof(double)), 0) << "<r, r>, <r, z>";
+    std::vector<double> n1(kL.size(), 0.0), n2(kL.size(), 0.0);
+    pcg_line_direction_cpu(kL, h, c.data(), st.data(), with_ghosts(p, true).data(), with_ghosts(z0, true).data(),
+                           n1.data(), o1, false);
+    pcg_line_direction_cpu(kL, h, c.data(), st.data(), with_ghosts(p, false).data(), with_ghosts(z0, false).data(),
+                           n2.data(), o2, true);
+    expect_bitwise_interior(n2, n1, "direction from periodic images");
+    EXPECT_EQ(std::memcmp(o1, o2, 2 * sizeof(double)), 0) << "<p', A p'>";
+    // A solve's first iteration: no direction yet (p full of NaN is not read); u and r stay, p' = z.
+    st[state::kIter] = 0.0;
+    const std::vector<double> nan_p(kL.size(), std::nan(""));
+    auto u3 = u0, r3 = r0, z3 = z0;
+    pcg_line_step_cpu(kL, h, c.data(), st.data(), u3.data(), nan_p.data(), r3.data(), z3.data(), o1, true);
+    EXPECT_EQ(u3, u0);
+    EXPECT_EQ(r3, r0);
+    EXPECT_TRUE(std::isfinite(o1[0]) && std::isfinite(o1[2]));
+    std::vector<double> n3(kL.size(), 0.0);
+    pcg_line_direction_cpu(kL, h, c.data(), st.data(), nan_p.data(), z0.data(), n3.data(), o1, true);
+    expect_bitwise_interior(n3, z0, "the first direction is z");
+    // Done: both leave everything alone.
+    st[state::kDone] = 1.0;
+    std::vector<double> untouched(2 * kMaxSums, 7.0);
+    auto u4 = u0, r4 = r0, z4 = z0;
+    pcg_line_step_cpu(kL, h, c.data(), st.data(), u4.data(), p.data(), r4.data(), z4.data(), untouched.data(), true);
+    pcg_line_direction_cpu(kL, h, c.data(), st.data(), p.data(), z0.data(), n3.data(), untouched.data(), true);
+    EXPECT_TRUE(u4 == u0 && r4 == r0 && z4 == z0);
+    EXPECT_EQ(untouched, std::vector<double>(2 * kMaxSums, 7.0));
   }
 }
 
@@ -410,7 +499,7 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
   const auto st = state_with(0.37, 0.61);
   Dev dc(c), dst(st), dout(2 * kMaxSums, 0.0), scratch(1 << 20, 0.0);
   const std::size_t scratch_needed =
-      std::max({dot_partial_scratch_bytes(kL), pcg_fused_scratch_bytes(kL), gcr_scratch_bytes(kL)});
+      std::max({dot_partial_scratch_bytes(kL), pcg_fused_scratch_bytes(kL), pcg_line_scratch_bytes(kL), gcr_scratch_bytes(kL)});
   ASSERT_LE(scratch_needed, (1u << 20) * sizeof(double));
   double out[2 * kMaxSums];
 
@@ -469,12 +558,6 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
   {  // pcg_fused
     auto r = random_field(62), q = random_field(63), z = random_field(64), u = random_field(65), p = random_field(66);
     Dev dr(r), dq(q), dz(z), du(u), dp(p), o(2 * kMaxSums, 0.0);
-    pcg_fused_precon_cpu(kL, c.data(), st.data(), kH.s, r.data(), q.data(), z.data(), out);
-    pcg_fused_precon_cuda(kL, dc.p, dst.p, kH.s, dr.p, dq.p, dz.p, scratch.p, o.p, 0);
-    expect_same(r, dr.host(), "pcg_fused_precon r");
-    expect_same(z, dz.host(), "pcg_fused_precon z");
-    EXPECT_EQ(std::memcmp(out, o.host().data(), 4 * sizeof(double)), 0) << "pcg_fused_precon sums";
-    EXPECT_EQ(out[kMaxAbsAt], o.host()[kMaxAbsAt]) << "pcg_fused_precon max |r|";
     pcg_fused_apply_cpu(kL, kH, c.data(), st.data(), u.data(), p.data(), z.data(), q.data(), out);
     pcg_fused_apply_cuda(kL, kH, dc.p, dst.p, du.p, dp.p, dz.p, dq.p, scratch.p, o.p, 0);
     expect_same(u, du.host(), "pcg_fused_apply u");
@@ -490,6 +573,30 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
     expect_same(p, dp.host(), "pcg_fused_apply (z periodic) p");
     expect_same(q, dq.host(), "pcg_fused_apply (z periodic) q");
     EXPECT_EQ(std::memcmp(out, o.host().data(), 2 * sizeof(double)), 0) << "pcg_fused_apply (z periodic) sum";
+    // The line form's two kernels, periodic or through the ghost rings, in a first and a later iteration.
+    for (const double iter : {0.0, 4.0})
+      for (const bool periodic : {false, true}) {
+        SCOPED_TRACE(testing::Message() << "iteration " << iter << (periodic ? " periodic" : " ghosts"));
+        auto sl = st;
+        sl[state::kIter] = iter;
+        Dev dsl(sl);
+        auto lu = random_field(90), lp = random_field(91), lr = random_field(92), lz = random_field(93);
+        std::vector<double> ln(kL.size(), 0.0);
+        Dev dlu(lu), dlp(lp), dlr(lr), dlz(lz), dln(ln), lo(2 * kMaxSums, 0.0);
+        std::fill(out, out + 2 * kMaxSums, 0.0);
+        pcg_line_step_cpu(kL, kH, c.data(), sl.data(), lu.data(), lp.data(), lr.data(), lz.data(), out, periodic);
+        pcg_line_step_cuda(kL, kH, dc.p, dsl.p, dlu.p, dlp.p, dlr.p, dlz.p, scratch.p, lo.p, periodic, 0);
+        expect_same(lu, dlu.host(), "pcg_line_step u");
+        expect_same(lr, dlr.host(), "pcg_line_step r");
+        expect_bitwise_interior(lz, dlz.host(), "pcg_line_step z");
+        EXPECT_EQ(std::memcmp(out, lo.host().data(), 4 * sizeof(double)), 0) << "pcg_line_step sums";
+        EXPECT_EQ(out[kMaxAbsAt], lo.host()[kMaxAbsAt]) << "pcg_line_step max |r|";
+        pcg_line_direction_cpu(kL, kH, c.data(), sl.data(), lp.data(), lz.data(), ln.data(), out, periodic);
+        cudaMemcpy(dlz.p, lz.data(), lz.size() * sizeof(double), cudaMemcpyHostToDevice);  // z's ghosts as the CPU's
+        pcg_line_direction_cuda(kL, kH, dc.p, dsl.p, dlp.p, dlz.p, dln.p, scratch.p, lo.p, periodic, 0);
+        expect_same(ln, dln.host(), "pcg_line_direction p' (interior and ring edges)");
+        EXPECT_EQ(std::memcmp(out, lo.host().data(), 2 * sizeof(double)), 0) << "pcg_line_direction sum";
+      }
     // The start of a solve: r = f - A u, p = q = 0 f (u's ghost ring as it is: valid data).
     std::vector<double> rs(kL.size(), 0.0);
     Dev drs(rs);

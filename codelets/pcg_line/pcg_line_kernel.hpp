@@ -1,0 +1,59 @@
+// The line-preconditioned PCG iteration in two passes over the fields, with no q vector:
+//   pcg_line_step (one item per column):
+//       u <- u + alpha p; r <- r - alpha A p (A p formed from p's stencil);
+//       partial <r, r> and max |r| (bottom to top, in the forward Thomas sweep);
+//       z = M^{-1} r (vertical Thomas solves); partial <r, z> (top to bottom, in the backward sweep);
+//   pcg_line_direction (one item per cell):
+//       p' <- z + beta p (into the other direction buffer); partial <p', A p'> (A p' formed from z and p's
+//       stencils, the same bits as p' read back).
+// Against Alg. 2-3 of paper 002 this drops q (A p is formed where it is used, twice per iteration:
+// flops are cheap, field passes are not) and the forward sweep's w, which the backward sweep recomputes
+// from r a chunk of levels at a time; only the last two w of each chunk are stored (in z, whose final
+// values overwrite them). 10 field passes per iteration instead of 14.
+// p' is written beside p (the stencil still reads the old p), so the solver alternates two buffers.
+// periodic: the tile is the whole horizontally periodic domain and ghost rings are not read (neighbours
+// at their periodic images). Otherwise z's ghost ring must be valid for the direction step, which also
+// writes p' on the ghost ring's edges (z + beta p there, the bits the neighbour tile computes), so that
+// the next step reads p' with a valid ghost ring and no exchange.
+// The first iteration of a solve (state iteration 0) has no direction yet: the step leaves u and r alone
+// and the direction is z itself; p is not read.
+#pragma once
+#include "../column_operator/column_operator.hpp"
+#include "../common/fixed_order_sum.hpp"
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+#include <cuda_runtime_api.h>
+#endif
+
+namespace tdc {
+
+// The backward sweep's chunk: w is recomputed for this many levels at a time.
+constexpr int kLineChunk = 16;
+
+// out: 2 compensated sums (<r, r>, <r, z>) and max |r| at kMaxAbsAt. Skipped once done >= 1.
+void pcg_line_step_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
+                       double* u, const double* p, double* r, double* z, double* out, bool periodic);
+// out: 1 compensated sum (<p', A p'>). Skipped once done >= 1.
+void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
+                            const double* p, const double* z, double* p_next, double* out, bool periodic);
+#if defined(TASKDYCORE_HAVE_CUDA)
+void pcg_line_step_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
+                        double* u, const double* p, double* r, double* z, void* groups, double* out, bool periodic,
+                        cudaStream_t stream);
+void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
+                             const double* p, const double* z, double* p_next, void* groups, double* out,
+                             bool periodic, cudaStream_t stream);
+#endif
+// Device scratch both kernels need (group partials).
+std::size_t pcg_line_scratch_bytes(const TileLayout& L);
+
+// The value of the new direction at a neighbour, formed from z and the old direction (first: z).
+template <class X>
+struct DirectionAt {
+  X z, p;
+  double beta;
+  bool first;
+  TDC_HD double operator()(int di, int dj, int kk) const { return first ? z(di, dj, kk) : z(di, dj, kk) + beta * p(di, dj, kk); }
+};
+
+}  // namespace tdc
