@@ -721,6 +721,42 @@ if want session13e; then
   python3 -c "import json; print('GCR 256^3 checksum', json.load(open('$res/s13e_tg256_gcr_1/summary.json'))['velocity_checksum'])"
   bench_elliptic s13e_ell STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 3
 fi
+if want session14; then
+  # Session 14: the line-preconditioned PCG in two passes (codelets/pcg_line: no q, the forward sweep's
+  # w recomputed in chunks) against the session-13 build (bin/taskdycore_base), alternating, with
+  # cuSPARSE in the first round; 2x2 tiles (ghost rings and the ring update) and 512x512x128; the
+  # thin-shell case GPU (1 tile) vs 16 CPUs (4x4 tiles) bitwise; ncu of the two new kernels.
+  e=(--grid 256x256x128 --iterations 50 --repeat 3)
+  for round in 1 2 3; do
+    if [ $round = 1 ]; then bench_elliptic s14_ell_new_$round STARPU_NCPU=0 -- "${e[@]}"
+    else bench_elliptic s14_ell_new_$round STARPU_NCPU=0 -- "${e[@]}" --csr off --tolerances off; fi
+    command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s14_ell_base_$round STARPU_NCPU=0 -- "${e[@]}" --csr off --tolerances off
+  done
+  bench_elliptic s14_ell_2x2 STARPU_NCPU=0 -- "${e[@]}" --tiles 2x2 --csr off --tolerances off
+  command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s14_ell_2x2_base STARPU_NCPU=0 -- "${e[@]}" --tiles 2x2 --csr off --tolerances off
+  bench_elliptic s14_ell_512 STARPU_NCPU=0 -- --grid 512x512x128 --iterations 30 --repeat 3 --csr off --tolerances off
+  ts=(cases/thin_shell_elliptic.toml --set grid.nx=256 --set grid.ny=256 --set grid.nz=128 --set output.fields=false)
+  run s14_ts_gpu_pcg STARPU_NCPU=0 -- "${ts[@]}"
+  run s14_ts_cpu_pcg STARPU_NCUDA=0 STARPU_NCPU=16 -- "${ts[@]}" --set tiles.x=4 --set tiles.y=4
+  run s14_ts_gpu_pcg_2x2 STARPU_NCPU=0 -- "${ts[@]}" --set tiles.x=2 --set tiles.y=2
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+a = json.load(open(f"{r}/s14_ts_gpu_pcg/summary.json"))
+for other in ("s14_ts_cpu_pcg", "s14_ts_gpu_pcg_2x2"):
+    b = json.load(open(f"{r}/{other}/summary.json"))
+    same = a["solver"]["residual_history"] == b["solver"]["residual_history"] and a["solution_checksum"] == b["solution_checksum"]
+    print("thin shell 256x256x128 PCG: GPU 1 tile vs", other, "history and solution bitwise equal:", same)
+print("iterations", a["solver"]["iterations"], "| error_l2", a["validation"]["error_l2"])
+PY
+  if command -v ncu >/dev/null; then
+    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Ipc A'
+    TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 240 ncu --target-processes all --kernel-name regex:'line_step_kernel|line_direction_kernel' \
+      --launch-skip 10 --launch-count 4 --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
+      taskdycore bench elliptic --grid 256x256x128 --iterations 10 --repeat 1 --csr off --tolerances off > "$res/s14_ncu.txt" 2>&1
+    echo "ncu exit $?"; grep -E "$keys" "$res/s14_ncu.txt" | head -60
+  fi
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).

@@ -15,9 +15,28 @@ std::size_t pcg_line_scratch_bytes(const TileLayout& L) {
 
 namespace {
 
-double apply_of(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* x, int i, int j,
-                int k, bool periodic) {
-  return periodic ? apply_cell_from(L, h, coef, i, j, k, PeriodicAt(L, x, i, j, k)) : apply_cell(L, h, coef, x, i, j, k);
+template <bool Periodic>
+struct FieldAt {
+  using type = ArrayAt;
+};
+template <>
+struct FieldAt<true> {
+  using type = PeriodicAt;
+};
+
+// A p for one row (j, k) of the interior, into ap[0 .. nx).
+template <bool Periodic>
+void apply_row(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* x, int j, int k,
+               double* ap) {
+  using At = typename FieldAt<Periodic>::type;
+  for (int i = 0; i < L.nx; ++i) ap[i] = apply_cell_from(L, h, coef, i, j, k, At(L, x, i, j, k));
+}
+void apply_row(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* x, int j, int k,
+               double* ap, bool periodic) {
+  if (periodic)
+    apply_row<true>(L, h, coef, x, j, k, ap);
+  else
+    apply_row<false>(L, h, coef, x, j, k, ap);
 }
 
 }  // namespace
@@ -32,20 +51,22 @@ void pcg_line_step_cpu(const TileLayout& L, const ColumnCouplings& h, const doub
   const std::ptrdiff_t P = L.plane();
   ItemReducer<2> red;
   std::vector<Sums<2>> row(L.nx);
+  std::vector<double> ap(L.nx);
   double r_max = 0.0;
   for (int j = 0; j < L.ny; ++j) {
     std::fill(row.begin(), row.end(), Sums<2>{});
     const std::ptrdiff_t o0 = L.at(0, j, 0);
     for (int k = 0; k < nz; ++k) {
       const std::ptrdiff_t o = o0 + P * k;
-      for (int i = 0; i < L.nx; ++i) {
-        double rs = r[o + i];
-        if (!first) {
-          const double ap = apply_of(L, h, coef, p, i, j, k, periodic);
+      if (!first) {
+        apply_row(L, h, coef, p, j, k, ap.data(), periodic);
+        for (int i = 0; i < L.nx; ++i) {
           u[o + i] = u[o + i] + alpha * p[o + i];
-          rs = rs - alpha * ap;
-          r[o + i] = rs;
+          r[o + i] = r[o + i] - alpha * ap[i];
         }
+      }
+      for (int i = 0; i < L.nx; ++i) {
+        const double rs = r[o + i];
         r_max = std::max(r_max, std::fabs(rs));
         row[i].v[0] = dd_add(row[i].v[0], rs * rs);
         z[o + i] = thomas_forward(coef, nz, k, rs, k >= s ? z[o - s * P + i] : 0.0);
@@ -73,25 +94,31 @@ void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const
   if (solver_skips(st, 1)) return;
   const double beta = st[state::kBeta];
   const bool first = st[state::kIter] == 0.0;
-  const int w = periodic ? 0 : h.h;  // the ghost-ring edges the next step's stencil reads
-  for (int k = 0; k < L.nz; ++k)
-    for (int j = -w; j < L.ny + w; ++j)
-      for (int i = -w; i < L.nx + w; ++i) {
-        const bool corner = (i < 0 || i >= L.nx) && (j < 0 || j >= L.ny);
-        if (corner) continue;
-        const std::ptrdiff_t o = L.at(i, j, k);
-        p_next[o] = first ? z[o] : z[o] + beta * p[o];
-      }
+  const int w = periodic ? 0 : h.h;  // the ghost-ring edges the next step's stencil reads (no corners)
+  auto set_row = [&](int j, int k, int i0, int i1) {
+    const std::ptrdiff_t o = L.at(0, j, k);
+    if (first)
+      for (int i = i0; i < i1; ++i) p_next[o + i] = z[o + i];
+    else
+      for (int i = i0; i < i1; ++i) p_next[o + i] = z[o + i] + beta * p[o + i];
+  };
+  std::vector<double> ap(L.nx);
   ItemReducer<1> red;
+  for (int k = 0; k < L.nz; ++k) {
+    for (int j = -w; j < 0; ++j) set_row(j, k, 0, L.nx);
+    for (int j = 0; j < L.ny; ++j) set_row(j, k, -w, L.nx + w);
+    for (int j = L.ny; j < L.ny + w; ++j) set_row(j, k, 0, L.nx);
+  }
   for (int k = 0; k < L.nz; ++k)
-    for (int j = 0; j < L.ny; ++j)
+    for (int j = 0; j < L.ny; ++j) {
+      apply_row(L, h, coef, p_next, j, k, ap.data(), periodic);
+      const std::ptrdiff_t o = L.at(0, j, k);
       for (int i = 0; i < L.nx; ++i) {
-        const double ps = p_next[L.at(i, j, k)];
-        const double ap = apply_of(L, h, coef, p_next, i, j, k, periodic);
         Sums<1> sum{};
-        sum.v[0] = dd_add(sum.v[0], ps * ap);
+        sum.v[0] = dd_add(sum.v[0], p_next[o + i] * ap[i]);
         red.push(sum);
       }
+    }
   red.finish(out);
 }
 
