@@ -203,13 +203,13 @@ void EllipticSolver::pcg_line_iteration(const TiledField& u) {
   const ScalarsArgs after_step = scalars_args(int(ScalarOp::PcgFusedPrecon), 2);
   const ScalarsArgs after_direction = scalars_args(int(ScalarOp::PcgFusedApply), 1);
   for (int t = 0; t < d_.tiles(); ++t)
-    insert_pcg_line_step(args_, coef_->handle(), state_->handle(), u.handle(t), p.handle(t), r_->handle(t),
+    insert_pcg_line_step(args_, coef_->handle(), state_->handle(), p.handle(t), r_->handle(t),
                          z_->handle(t), scratch_->handle(), partials_->handle(t), kPrioBody,
                          fold ? &after_step : nullptr, periodic);
   if (!fold) submit_scalars(int(ScalarOp::PcgFusedPrecon), 2);
   if (!periodic) submit_halo_exchange(d_, *z_, *strips_);
   for (int t = 0; t < d_.tiles(); ++t)
-    insert_pcg_line_direction(args_, coef_->handle(), state_->handle(), p.handle(t), z_->handle(t),
+    insert_pcg_line_direction(args_, coef_->handle(), state_->handle(), u.handle(t), p.handle(t), z_->handle(t),
                               p_next.handle(t), scratch_->handle(), partials_->handle(t), kPrioBody,
                               fold ? &after_direction : nullptr, periodic);
   if (!fold) submit_scalars(int(ScalarOp::PcgFusedApply), 1);

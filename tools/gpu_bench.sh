@@ -757,6 +757,22 @@ PY
     echo "ncu exit $?"; grep -E "$keys" "$res/s14_ncu.txt" | head -60
   fi
 fi
+if want session14b; then
+  # Session 14, later calls: the pcg_line kernels after each change, alternating with the session-13
+  # build, and under ncu.
+  e=(--grid 256x256x128 --iterations 50 --repeat 3 --csr off --tolerances off)
+  for round in 1 2; do
+    bench_elliptic s14b_ell_new_$round STARPU_NCPU=0 -- "${e[@]}"
+    command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s14b_ell_base_$round STARPU_NCPU=0 -- "${e[@]}"
+  done
+  if command -v ncu >/dev/null; then
+    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Ipc A|Stall|One or More Eligible'
+    TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 240 ncu --target-processes all --kernel-name regex:'line_step_kernel|line_direction_kernel' \
+      --launch-skip 10 --launch-count 2 --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis \
+      taskdycore bench elliptic --grid 256x256x128 --iterations 10 --repeat 1 --csr off --tolerances off > "$res/s14b_ncu.txt" 2>&1
+    echo "ncu exit $?"; grep -E "$keys" "$res/s14b_ncu.txt" | head -60
+  fi
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).

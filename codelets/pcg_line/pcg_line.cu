@@ -7,33 +7,22 @@
 namespace tdc {
 namespace {
 
-// The forward sweep loads this many levels (r, u, p and p's stencil) before their dependent arithmetic,
+// The forward sweep loads this many levels (r and p's stencil) before their dependent arithmetic,
 // so that a thread keeps many loads in flight: one thread per column leaves too few threads to hide
 // memory latency otherwise.
 constexpr int kBatch = 8;
-
-template <bool Periodic>
-struct FieldAt;
-template <>
-struct FieldAt<true> {
-  using type = PeriodicAt;
-};
-template <>
-struct FieldAt<false> {
-  using type = ArrayAt;
-};
 
 // One thread per column (the Thomas sweeps are sequential in k), blocks of kSumGroup columns.
 // The backward sweep takes the levels in chunks of kLineChunk from the top: it reloads r for the chunk,
 // recomputes the chunk's w from the two w stored below it (the forward sweep left them in z), then
 // eliminates downwards. The recomputed w are the forward sweep's bits: the same r, the same formula.
+// Two blocks per SM (at most 128 registers): 256 blocks of 256 columns then run in one wave.
 template <int S, bool Periodic>
-__global__ void __launch_bounds__(kSumGroup)
+__global__ void __launch_bounds__(kSumGroup, 2)
     line_step_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef, const double* __restrict__ st,
-                     double* __restrict__ u, const double* __restrict__ p, double* __restrict__ r,
-                     double* __restrict__ z, Sums<2>* groups, double* r_max_out) {
+                     const double* __restrict__ p, double* __restrict__ r, double* __restrict__ z,
+                     Sums<2>* groups, double* r_max_out) {
   if (solver_skips(st, 1)) return;
-  using At = typename FieldAt<Periodic>::type;
   h = with_strides<S>(h);
   const int vs = h.s;
   const double alpha = st[state::kAlpha];
@@ -45,19 +34,16 @@ __global__ void __launch_bounds__(kSumGroup)
   if (col < L.nx * L.ny) {
     const int i = col % L.nx, j = col / L.nx;
     const std::ptrdiff_t P = L.plane(), c = L.at(i, j, 0);
+    const NeighbourOffsets d = neighbour_offsets(L, i, j, h.h, Periodic);
     SweepQueue wq;
     for (int k0 = 0; k0 < nz; k0 += kBatch) {
-      double rb[kBatch], ub[kBatch], pb[kBatch], ab[kBatch];
+      double rb[kBatch], ab[kBatch];
 #pragma unroll
       for (int b = 0; b < kBatch; ++b)
         if (k0 + b < nz) {
           const int k = k0 + b;
           rb[b] = r[c + P * k];
-          if (!first) {
-            ub[b] = u[c + P * k];
-            pb[b] = p[c + P * k];
-            ab[b] = apply_cell_from(L, h, coef, i, j, k, At(L, p, i, j, k));
-          }
+          if (!first) ab[b] = apply_cell_from(L, h, coef, i, j, k, OffsetAt{p, c + P * k, P, d, k});
         }
 #pragma unroll
       for (int b = 0; b < kBatch; ++b)
@@ -65,7 +51,6 @@ __global__ void __launch_bounds__(kSumGroup)
           const int k = k0 + b;
           double rs = rb[b];
           if (!first) {
-            u[c + P * k] = ub[b] + alpha * pb[b];
             rs = rs - alpha * ab[b];
             r[c + P * k] = rs;
           }
@@ -106,27 +91,37 @@ __global__ void __launch_bounds__(kSumGroup)
   block_reduce_store(s, groups);
 }
 
-// One thread per cell (item order of fixed_order_sum.hpp), a block per group: p' = z + beta p, and
-// A p' from p' formed at each neighbour.
+// Chunked cell items (fixed_order_sum.hpp: an item sums kCellsPerItem cells 256 cells apart), a block
+// per group: p' = z + beta p, and A p' from p' formed at each neighbour. One dd tree per cell made the
+// reduction most of the kernel's instructions (one item per cell: 181 us at 256x256x128, IPC 2.7).
 template <int S, bool Periodic>
 __global__ void __launch_bounds__(kSumGroup)
     line_direction_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef,
-                          const double* __restrict__ st, const double* __restrict__ p, const double* __restrict__ z,
-                          double* __restrict__ p_next, Sums<1>* groups) {
-  if (solver_skips(st, 1)) return;
-  using At = typename FieldAt<Periodic>::type;
+                          const double* __restrict__ st, double* __restrict__ u, const double* __restrict__ p,
+                          const double* __restrict__ z, double* __restrict__ p_next, Sums<1>* groups) {
+  if (solver_skips(st, 2)) return;
   h = with_strides<S>(h);
-  const double beta = st[state::kBeta];
-  const bool first = st[state::kIter] == 0.0;
-  const long item = long(blockIdx.x) * kSumGroup + threadIdx.x;
-  Sums<1> s{};
-  if (item < cell_items(L)) {
-    int i, j, k;
-    cell_of_item(L, item, i, j, k);
-    const DirectionAt<At> at{At(L, z, i, j, k), At(L, p, i, j, k), beta, first};
+  const double alpha = st[state::kAlpha], beta = st[state::kBeta];
+  const bool first = st[state::kIter] == 0.0, finishing = st[state::kDone] >= 1.0;
+  const long item = long(blockIdx.x) * kSumGroup + threadIdx.x, cells = cell_items(L);
+  const std::ptrdiff_t P = L.plane();
+  auto cell = [&](int i, int j, int k, Sums<1>& s) {
+    const std::ptrdiff_t o = L.at(i, j, k);
+    if (!first) u[o] = u[o] + alpha * p[o];
+    if (finishing) return;
+    const NeighbourOffsets d = neighbour_offsets(L, i, j, h.h, Periodic);
+    const DirectionAt<OffsetAt> at{OffsetAt{z, o, P, d, k}, OffsetAt{p, o, P, d, k}, beta, first};
     const double ps = at(0, 0, k);
-    p_next[L.at(i, j, k)] = ps;
+    p_next[o] = ps;
     s.v[0] = dd_add(s.v[0], ps * apply_cell_from(L, h, coef, i, j, k, at));
+  };
+  Sums<1> s{};
+  ChunkCells cc(L, item);
+  if (chunk_cell(item, kCellsPerItem - 1) < cells) {
+#pragma unroll
+    for (int c = 0; c < kCellsPerItem; ++c, cc.next()) cell(cc.i, cc.j, cc.k, s);
+  } else {
+    for (int c = 0; c < kCellsPerItem && chunk_cell(item, c) < cells; ++c, cc.next()) cell(cc.i, cc.j, cc.k, s);
   }
   block_reduce_store(s, groups);
 }
@@ -135,7 +130,7 @@ __global__ void __launch_bounds__(kSumGroup)
 // exchanged ghost ring and p's (valid from the previous direction step).
 __global__ void line_ring_kernel(TileLayout L, int width, const double* __restrict__ st, const double* __restrict__ p,
                                  const double* __restrict__ z, double* __restrict__ p_next) {
-  if (solver_skips(st, 1)) return;
+  if (solver_skips(st, 1)) return;  // finishing: no new direction
   const double beta = st[state::kBeta];
   const bool first = st[state::kIter] == 0.0;
   const long per_level = 2L * width * (L.nx + L.ny);
@@ -165,7 +160,7 @@ __global__ void line_ring_kernel(TileLayout L, int width, const double* __restri
 }  // namespace
 
 void pcg_line_step_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                        double* u, const double* p, double* r, double* z, void* groups, double* out, bool periodic,
+                        const double* p, double* r, double* z, void* groups, double* out, bool periodic,
                         cudaStream_t stream) {
   const long n = sum_groups(column_items(L));
   auto* g = static_cast<Sums<2>*>(groups);
@@ -173,27 +168,27 @@ void pcg_line_step_cuda(const TileLayout& L, const ColumnCouplings& h, const dou
   with_stride_constant(h, [&](auto S) {
     constexpr int s = decltype(S)::value;
     if (periodic)
-      line_step_kernel<s, true><<<unsigned(n), kSumGroup, 0, stream>>>(L, h, coef, st, u, p, r, z, g, out + kMaxAbsAt);
+      line_step_kernel<s, true><<<unsigned(n), kSumGroup, 0, stream>>>(L, h, coef, st, p, r, z, g, out + kMaxAbsAt);
     else
-      line_step_kernel<s, false><<<unsigned(n), kSumGroup, 0, stream>>>(L, h, coef, st, u, p, r, z, g, out + kMaxAbsAt);
+      line_step_kernel<s, false><<<unsigned(n), kSumGroup, 0, stream>>>(L, h, coef, st, p, r, z, g, out + kMaxAbsAt);
   });
   TDC_CUDA_CHECK(cudaGetLastError());
   finish_groups_cuda<2>(g, n, out, stream, st + state::kDone, 1.0);
 }
 
 void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                             const double* p, const double* z, double* p_next, void* groups, double* out,
+                             double* u, const double* p, const double* z, double* p_next, void* groups, double* out,
                              bool periodic, cudaStream_t stream) {
-  const long n = sum_groups(cell_items(L));
+  const long n = chunk_groups(L);
   auto* g = static_cast<Sums<1>*>(groups);
-  launch_gated(gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, p, z, p_next, groups, periodic),
-               st + state::kDone, 1.0, stream, [&](cudaStream_t capture) {
+  launch_gated(gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, u, p, z, p_next, groups, periodic),
+               st + state::kDone, 2.0, stream, [&](cudaStream_t capture) {
                  with_stride_constant(h, [&](auto S) {
                    constexpr int s = decltype(S)::value;
                    if (periodic)
-                     line_direction_kernel<s, true><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, p, z, p_next, g);
+                     line_direction_kernel<s, true><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, u, p, z, p_next, g);
                    else
-                     line_direction_kernel<s, false><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, p, z, p_next, g);
+                     line_direction_kernel<s, false><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, u, p, z, p_next, g);
                  });
                  TDC_CUDA_CHECK(cudaGetLastError());
                  if (!periodic) {
@@ -202,7 +197,7 @@ void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, cons
                    TDC_CUDA_CHECK(cudaGetLastError());
                  }
                });
-  finish_groups_cuda<1>(g, n, out, stream, st + state::kDone, 1.0);
+  finish_groups_cuda<1>(g, n, out, stream, st + state::kDone, 2.0);
 }
 
 }  // namespace tdc

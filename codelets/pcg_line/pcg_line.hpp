@@ -11,14 +11,14 @@ namespace tdc {
 // then: the solver_scalars step on this task's partial `out`, run inside the task, which then writes
 // the state (a single tile on one rank: a task fewer); null: a separate solver_scalars task follows.
 // periodic: the tile is the whole horizontally periodic domain; no ghost ring is read.
-// u += alpha p, r -= alpha A p, z = M^-1 r; out: <r, r>, <r, z>, max |r|.
+// r -= alpha A p, z = M^-1 r; out: <r, r>, <r, z>, max |r|.
 void insert_pcg_line_step(const EllipticTaskArgs& a, starpu_data_handle_t coef, starpu_data_handle_t state,
-                          starpu_data_handle_t u, starpu_data_handle_t p, starpu_data_handle_t r,
+                          starpu_data_handle_t p, starpu_data_handle_t r,
                           starpu_data_handle_t z, starpu_data_handle_t scratch, starpu_data_handle_t out,
                           int priority, const ScalarsArgs* then, bool periodic);
-// p_next = z + beta p (also on the ghost ring's edges unless periodic); out: <p_next, A p_next>.
+// u += alpha p; p_next = z + beta p (also on the ghost ring's edges unless periodic); out: <p_next, A p_next>.
 void insert_pcg_line_direction(const EllipticTaskArgs& a, starpu_data_handle_t coef, starpu_data_handle_t state,
-                               starpu_data_handle_t p, starpu_data_handle_t z, starpu_data_handle_t p_next,
+                               starpu_data_handle_t u, starpu_data_handle_t p, starpu_data_handle_t z, starpu_data_handle_t p_next,
                                starpu_data_handle_t scratch, starpu_data_handle_t out, int priority,
                                const ScalarsArgs* then, bool periodic);
 

@@ -9,41 +9,25 @@ namespace tdc {
 
 std::size_t pcg_line_scratch_bytes(const TileLayout& L) {
   const long step = sum_groups(column_items(L)) * sizeof(Sums<2>);
-  const long direction = sum_groups(cell_items(L)) * sizeof(Sums<1>);
+  const long direction = chunk_groups(L) * sizeof(Sums<1>);
   return std::size_t(std::max(step, direction));
 }
 
 namespace {
 
-template <bool Periodic>
-struct FieldAt {
-  using type = ArrayAt;
-};
-template <>
-struct FieldAt<true> {
-  using type = PeriodicAt;
-};
-
-// A p for one row (j, k) of the interior, into ap[0 .. nx).
-template <bool Periodic>
+// A x for one row (j, k) of the interior, into ax[0 .. nx).
 void apply_row(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* x, int j, int k,
-               double* ap) {
-  using At = typename FieldAt<Periodic>::type;
-  for (int i = 0; i < L.nx; ++i) ap[i] = apply_cell_from(L, h, coef, i, j, k, At(L, x, i, j, k));
-}
-void apply_row(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* x, int j, int k,
-               double* ap, bool periodic) {
-  if (periodic)
-    apply_row<true>(L, h, coef, x, j, k, ap);
-  else
-    apply_row<false>(L, h, coef, x, j, k, ap);
+               double* ax, bool periodic) {
+  const std::ptrdiff_t P = L.plane();
+  for (int i = 0; i < L.nx; ++i)
+    ax[i] = apply_cell_from(L, h, coef, i, j, k, OffsetAt{x, L.at(i, j, k), P, neighbour_offsets(L, i, j, h.h, periodic), k});
 }
 
 }  // namespace
 
 // The CPU keeps w whole (in z): the same arithmetic as the GPU's chunked recomputation, in a row loop.
 void pcg_line_step_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                       double* u, const double* p, double* r, double* z, double* out, bool periodic) {
+                       const double* p, double* r, double* z, double* out, bool periodic) {
   if (solver_skips(st, 1)) return;
   const double alpha = st[state::kAlpha];
   const bool first = st[state::kIter] == 0.0;
@@ -60,10 +44,7 @@ void pcg_line_step_cpu(const TileLayout& L, const ColumnCouplings& h, const doub
       const std::ptrdiff_t o = o0 + P * k;
       if (!first) {
         apply_row(L, h, coef, p, j, k, ap.data(), periodic);
-        for (int i = 0; i < L.nx; ++i) {
-          u[o + i] = u[o + i] + alpha * p[o + i];
-          r[o + i] = r[o + i] - alpha * ap[i];
-        }
+        for (int i = 0; i < L.nx; ++i) r[o + i] = r[o + i] - alpha * ap[i];
       }
       for (int i = 0; i < L.nx; ++i) {
         const double rs = r[o + i];
@@ -87,13 +68,23 @@ void pcg_line_step_cpu(const TileLayout& L, const ColumnCouplings& h, const doub
   out[kMaxAbsAt + 1] = 0.0;
 }
 
-// p' first (interior and ghost-ring edges), then <p', A p'> from p' read back: the same bits as the
-// GPU's p' formed at each neighbour.
+// u += alpha p (the previous step's, pending), then p' (interior and ghost-ring edges), then <p', A p'>
+// from p' read back: the same bits as the GPU's p' formed at each neighbour.
 void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                            const double* p, const double* z, double* p_next, double* out, bool periodic) {
-  if (solver_skips(st, 1)) return;
-  const double beta = st[state::kBeta];
-  const bool first = st[state::kIter] == 0.0;
+                            double* u, const double* p, const double* z, double* p_next, double* out, bool periodic) {
+  if (solver_skips(st, 2)) return;
+  const double alpha = st[state::kAlpha], beta = st[state::kBeta];
+  const bool first = st[state::kIter] == 0.0, finishing = st[state::kDone] >= 1.0;
+  if (!first)
+    for (int k = 0; k < L.nz; ++k)
+      for (int j = 0; j < L.ny; ++j) {
+        const std::ptrdiff_t o = L.at(0, j, k);
+        for (int i = 0; i < L.nx; ++i) u[o + i] = u[o + i] + alpha * p[o + i];
+      }
+  if (finishing) {  // the pending u update only; zero sums, as the GPU's cells leave then
+    out[0] = out[1] = 0.0;
+    return;
+  }
   const int w = periodic ? 0 : h.h;  // the ghost-ring edges the next step's stencil reads (no corners)
   auto set_row = [&](int j, int k, int i0, int i1) {
     const std::ptrdiff_t o = L.at(0, j, k);
@@ -103,7 +94,7 @@ void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const
       for (int i = i0; i < i1; ++i) p_next[o + i] = z[o + i] + beta * p[o + i];
   };
   std::vector<double> ap(L.nx);
-  ItemReducer<1> red;
+  ChunkedCellReducer<1> red;
   for (int k = 0; k < L.nz; ++k) {
     for (int j = -w; j < 0; ++j) set_row(j, k, 0, L.nx);
     for (int j = 0; j < L.ny; ++j) set_row(j, k, -w, L.nx + w);
@@ -113,11 +104,7 @@ void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const
     for (int j = 0; j < L.ny; ++j) {
       apply_row(L, h, coef, p_next, j, k, ap.data(), periodic);
       const std::ptrdiff_t o = L.at(0, j, k);
-      for (int i = 0; i < L.nx; ++i) {
-        Sums<1> sum{};
-        sum.v[0] = dd_add(sum.v[0], p_next[o + i] * ap[i]);
-        red.push(sum);
-      }
+      for (int i = 0; i < L.nx; ++i) red.push({p_next[o + i] * ap[i]});
     }
   red.finish(out);
 }

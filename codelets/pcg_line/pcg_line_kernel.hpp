@@ -1,9 +1,10 @@
 // The line-preconditioned PCG iteration in two passes over the fields, with no q vector:
 //   pcg_line_step (one item per column):
-//       u <- u + alpha p; r <- r - alpha A p (A p formed from p's stencil);
+//       r <- r - alpha A p (A p formed from p's stencil);
 //       partial <r, r> and max |r| (bottom to top, in the forward Thomas sweep);
 //       z = M^{-1} r (vertical Thomas solves); partial <r, z> (top to bottom, in the backward sweep);
-//   pcg_line_direction (one item per cell):
+//   pcg_line_direction (chunked cell items):
+//       u <- u + alpha p (the step's alpha and p, pending as in Alg. 2: done only when finishing);
 //       p' <- z + beta p (into the other direction buffer); partial <p', A p'> (A p' formed from z and p's
 //       stencils, the same bits as p' read back).
 // Against Alg. 2-3 of paper 002 this drops q (A p is formed where it is used, twice per iteration:
@@ -15,8 +16,9 @@
 // at their periodic images). Otherwise z's ghost ring must be valid for the direction step, which also
 // writes p' on the ghost ring's edges (z + beta p there, the bits the neighbour tile computes), so that
 // the next step reads p' with a valid ghost ring and no exchange.
-// The first iteration of a solve (state iteration 0) has no direction yet: the step leaves u and r alone
-// and the direction is z itself; p is not read.
+// The first iteration of a solve (state iteration 0) has no direction yet: r and u stay as they are
+// and the direction is z itself; p is not read. The u update sits in the cell-parallel kernel because
+// the column kernel is latency-bound (one thread per column).
 #pragma once
 #include "../column_operator/column_operator.hpp"
 #include "../common/fixed_order_sum.hpp"
@@ -32,16 +34,16 @@ constexpr int kLineChunk = 16;
 
 // out: 2 compensated sums (<r, r>, <r, z>) and max |r| at kMaxAbsAt. Skipped once done >= 1.
 void pcg_line_step_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                       double* u, const double* p, double* r, double* z, double* out, bool periodic);
-// out: 1 compensated sum (<p', A p'>). Skipped once done >= 1.
+                       const double* p, double* r, double* z, double* out, bool periodic);
+// out: 1 compensated sum (<p', A p'>). Only u's update once done == 1; skipped once done >= 2.
 void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                            const double* p, const double* z, double* p_next, double* out, bool periodic);
+                            double* u, const double* p, const double* z, double* p_next, double* out, bool periodic);
 #if defined(TASKDYCORE_HAVE_CUDA)
 void pcg_line_step_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                        double* u, const double* p, double* r, double* z, void* groups, double* out, bool periodic,
+                        const double* p, double* r, double* z, void* groups, double* out, bool periodic,
                         cudaStream_t stream);
 void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                             const double* p, const double* z, double* p_next, void* groups, double* out,
+                             double* u, const double* p, const double* z, double* p_next, void* groups, double* out,
                              bool periodic, cudaStream_t stream);
 #endif
 // Device scratch both kernels need (group partials).
