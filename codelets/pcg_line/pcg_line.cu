@@ -94,8 +94,10 @@ __global__ void __launch_bounds__(kSumGroup, 2)
 // Chunked cell items (fixed_order_sum.hpp: an item sums kCellsPerItem cells 256 cells apart), a block
 // per group: p' = z + beta p, and A p' from p' formed at each neighbour. One dd tree per cell made the
 // reduction most of the kernel's instructions (one item per cell: 181 us at 256x256x128, IPC 2.7).
+// Four blocks per SM (at most 64 registers): at 72 registers (three blocks) the kernel was latency-bound,
+// 218 against 103 us at 256x256x128 (ncu, same build).
 template <int S, bool Periodic>
-__global__ void __launch_bounds__(kSumGroup)
+__global__ void __launch_bounds__(kSumGroup, 4)
     line_direction_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef,
                           const double* __restrict__ st, double* __restrict__ u, const double* __restrict__ p,
                           const double* __restrict__ z, double* __restrict__ p_next, Sums<1>* groups) {
