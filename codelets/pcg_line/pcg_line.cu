@@ -91,31 +91,37 @@ __global__ void __launch_bounds__(kSumGroup, 2)
   block_reduce_store(s, groups);
 }
 
-// Chunked cell items (fixed_order_sum.hpp: an item sums kCellsPerItem cells 256 cells apart), a block
-// per group: p' = z + beta p, and A p' from p' formed at each neighbour. One dd tree per cell made the
-// reduction most of the kernel's instructions (one item per cell: 181 us at 256x256x128, IPC 2.7).
-// Four blocks per SM (at most 64 registers): at 72 registers (three blocks) the kernel was latency-bound,
-// 218 against 103 us at 256x256x128 (ncu, same build).
-template <int S, bool Periodic>
-__global__ void __launch_bounds__(kSumGroup, 4)
-    line_direction_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef,
-                          const double* __restrict__ st, double* __restrict__ u, const double* __restrict__ p,
-                          const double* __restrict__ z, double* __restrict__ p_next, Sums<1>* groups) {
+// The direction step in two kernels: u <- u + alpha p and p' = z + beta p cell by cell, then <p', A p'>
+// from p' read back with its stencil. Forming p' at each of the stencil's 7 cells instead (one kernel,
+// 14 loads a cell) took 219 us a task at 256x256x128 against 7 field passes in 231 us for Alg. 2's apply.
+__global__ void line_update_kernel(TileLayout L, const double* __restrict__ st, double* __restrict__ u,
+                                   const double* __restrict__ p, const double* __restrict__ z,
+                                   double* __restrict__ p_next) {
   if (solver_skips(st, 2)) return;
-  h = with_strides<S>(h);
   const double alpha = st[state::kAlpha], beta = st[state::kBeta];
   const bool first = st[state::kIter] == 0.0, finishing = st[state::kDone] >= 1.0;
+  for_each_cell(L.nx, L.ny, [&](int i, int j, int k) {
+    const std::ptrdiff_t o = L.at(i, j, k);
+    const double po = first ? 0.0 : p[o];
+    if (!first) u[o] = u[o] + alpha * po;
+    if (!finishing) p_next[o] = first ? z[o] : z[o] + beta * po;
+  });
+}
+
+// Chunked cell items (fixed_order_sum.hpp: an item sums kCellsPerItem cells 256 cells apart), a block
+// per group: one dd tree per cell made the reduction most of a kernel's instructions.
+template <int S, bool Periodic>
+__global__ void __launch_bounds__(kSumGroup)
+    line_direction_dot_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef,
+                              const double* __restrict__ st, const double* __restrict__ p_next, Sums<1>* groups) {
+  if (solver_skips(st, 1)) return;
+  h = with_strides<S>(h);
   const long item = long(blockIdx.x) * kSumGroup + threadIdx.x, cells = cell_items(L);
   const std::ptrdiff_t P = L.plane();
   auto cell = [&](int i, int j, int k, Sums<1>& s) {
     const std::ptrdiff_t o = L.at(i, j, k);
-    if (!first) u[o] = u[o] + alpha * p[o];
-    if (finishing) return;
-    const NeighbourOffsets d = neighbour_offsets(L, i, j, h.h, Periodic);
-    const DirectionAt<OffsetAt> at{OffsetAt{z, o, P, d, k}, OffsetAt{p, o, P, d, k}, beta, first};
-    const double ps = at(0, 0, k);
-    p_next[o] = ps;
-    s.v[0] = dd_add(s.v[0], ps * apply_cell_from(L, h, coef, i, j, k, at));
+    const OffsetAt at{p_next, o, P, neighbour_offsets(L, i, j, h.h, Periodic), k};
+    s.v[0] = dd_add(s.v[0], at(0, 0, k) * apply_cell_from(L, h, coef, i, j, k, at));
   };
   Sums<1> s{};
   ChunkCells cc(L, item);
@@ -185,21 +191,23 @@ void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, cons
   auto* g = static_cast<Sums<1>*>(groups);
   launch_gated(gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, u, p, z, p_next, groups, periodic),
                st + state::kDone, 2.0, stream, [&](cudaStream_t capture) {
-                 with_stride_constant(h, [&](auto S) {
-                   constexpr int s = decltype(S)::value;
-                   if (periodic)
-                     line_direction_kernel<s, true><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, u, p, z, p_next, g);
-                   else
-                     line_direction_kernel<s, false><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, u, p, z, p_next, g);
-                 });
+                 line_update_kernel<<<cell_grid(L.nx, L.ny, L.nz), cell_block(), 0, capture>>>(L, st, u, p, z, p_next);
                  TDC_CUDA_CHECK(cudaGetLastError());
                  if (!periodic) {
                    const long ring = 2L * h.h * (L.nx + L.ny) * L.nz;
                    line_ring_kernel<<<unsigned((ring + 255) / 256), 256, 0, capture>>>(L, h.h, st, p, z, p_next);
                    TDC_CUDA_CHECK(cudaGetLastError());
                  }
+                 with_stride_constant(h, [&](auto S) {
+                   constexpr int s = decltype(S)::value;
+                   if (periodic)
+                     line_direction_dot_kernel<s, true><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, p_next, g);
+                   else
+                     line_direction_dot_kernel<s, false><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, p_next, g);
+                 });
+                 TDC_CUDA_CHECK(cudaGetLastError());
                });
-  finish_groups_cuda<1>(g, n, out, stream, st + state::kDone, 2.0);
+  finish_groups_cuda<1>(g, n, out, stream, st + state::kDone, 1.0);  // finishing: no sum
 }
 
 }  // namespace tdc

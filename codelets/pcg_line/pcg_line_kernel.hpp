@@ -3,7 +3,7 @@
 //       r <- r - alpha A p (A p formed from p's stencil);
 //       partial <r, r> and max |r| (bottom to top, in the forward Thomas sweep);
 //       z = M^{-1} r (vertical Thomas solves); partial <r, z> (top to bottom, in the backward sweep);
-//   pcg_line_direction (chunked cell items):
+//   pcg_line_direction (cell by cell, then chunked cell items for the sum):
 //       u <- u + alpha p (the step's alpha and p, pending as in Alg. 2: done only when finishing);
 //       p' <- z + beta p (into the other direction buffer); partial <p', A p'> (A p' formed from z and p's
 //       stencils, the same bits as p' read back).
@@ -35,7 +35,7 @@ constexpr int kLineChunk = 16;
 // out: 2 compensated sums (<r, r>, <r, z>) and max |r| at kMaxAbsAt. Skipped once done >= 1.
 void pcg_line_step_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                        const double* p, double* r, double* z, double* out, bool periodic);
-// out: 1 compensated sum (<p', A p'>). Only u's update once done == 1; skipped once done >= 2.
+// out: 1 compensated sum (<p', A p'>). Only u's update once done == 1 (out untouched); skipped once done >= 2.
 void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                             double* u, const double* p, const double* z, double* p_next, double* out, bool periodic);
 #if defined(TASKDYCORE_HAVE_CUDA)

@@ -608,7 +608,7 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
         expect_same(lu, dlu.host(), "pcg_line_direction u");
         expect_same(ln, dln.host(), "pcg_line_direction p' (interior and ring edges)");
         EXPECT_EQ(std::memcmp(out, lo.host().data(), 2 * sizeof(double)), 0) << "pcg_line_direction sum";
-        // Finishing: the pending u update only, and zero sums.
+        // Finishing: the pending u update only (the sums are left as they were).
         sl[state::kDone] = 1.0;
         cudaMemcpy(dsl.p, sl.data(), sl.size() * sizeof(double), cudaMemcpyHostToDevice);
         pcg_line_direction_cpu(kL, kH, c.data(), sl.data(), lu.data(), lp.data(), lz.data(), ln.data(), out, periodic);
