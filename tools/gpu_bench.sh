@@ -773,25 +773,9 @@ if want session14b; then
     echo "ncu exit $?"; grep -E "$keys" "$res/s14b_ncu.txt" | head -60
   fi
 fi
-if want session14c; then
-  # Session 14: the direction kernel capped at 64 registers (4 blocks per SM) against the uncapped one.
-  e=(--grid 256x256x128 --iterations 50 --repeat 3 --csr off --tolerances off)
-  for round in 1 2; do
-    bench_elliptic s14c_ell_new_$round STARPU_NCPU=0 -- "${e[@]}"
-    bench_elliptic s14c_ell_four_$round STARPU_NCPU=0 TASKDYCORE_LINE_BLOCKS=4 -- "${e[@]}"
-    command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s14c_ell_base_$round STARPU_NCPU=0 -- "${e[@]}"
-  done
-  if command -v ncu >/dev/null; then
-    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Achieved Occupancy|Registers Per|Executed Ipc A|One or More Eligible'
-    TASKDYCORE_LINE_BLOCKS=4 TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 240 ncu --target-processes all --kernel-name regex:'line_direction_kernel' \
-      --launch-skip 10 --launch-count 1 --section SpeedOfLight --section Occupancy --section LaunchStats --section SchedulerStats \
-      taskdycore bench elliptic --grid 256x256x128 --iterations 10 --repeat 1 --csr off --tolerances off > "$res/s14c_ncu.txt" 2>&1
-    echo "ncu exit $?"; grep -E "$keys" "$res/s14c_ncu.txt" | head -20
-  fi
-fi
 if want session14d; then
-  # Session 14: the committed pcg_line (direction kernel at 4 blocks per SM) against the session-13
-  # build, and a trace of a thin-shell solve (55 iterations to 1e-5) for the time between kernels.
+  # Session 14, last form of pcg_line against the session-13 build (bin/taskdycore_base), cuSPARSE in the
+  # first round, and traces of a thin-shell solve (55 iterations to 1e-5) for the task times.
   e=(--grid 256x256x128 --iterations 50 --repeat 3 --tolerances off)
   for round in 1 2; do
     if [ $round = 1 ]; then bench_elliptic s14d_ell_new_$round STARPU_NCPU=0 -- "${e[@]}"
