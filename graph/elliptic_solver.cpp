@@ -339,10 +339,25 @@ void EllipticSolver::submit_iteration(const TiledField& u) {
     pcg_unfused_iteration(u);
 }
 
+void EllipticSolver::submit_iterations(const TiledField& u, int count) {
+  if (count <= 0) return;
+  if (line_form() && d_.tiles() == 1 && d_.ranks() == 1) {
+    // One task for the lot: no StarPU round trip between the kernels (they run back to back on the
+    // worker's stream; the scalars steps run on the device).
+    insert_pcg_line_iterations(args_, coef_->handle(), state_->handle(), u.handle(0), p_->handle(0), q_->handle(0),
+                               r_->handle(0), z_->handle(0), scratch_->handle(), partials_->handle(0), kPrioBody,
+                               scalars_args(int(ScalarOp::PcgFusedPrecon), 2),
+                               scalars_args(int(ScalarOp::PcgFusedApply), 1), line_iteration_ % 2, count);
+    line_iteration_ += count;
+    return;
+  }
+  for (int n = 0; n < count; ++n) submit_iteration(u);
+}
+
 void EllipticSolver::submit_solve(const TiledField& u, const TiledField& f, int iterations) {
   submit_start(u, f);
   // Fused PCG needs one more pass than iterations to finish (the pending u update).
-  for (int n = 0; n <= std::min(iterations, s_.max_iter); ++n) submit_iteration(u);
+  submit_iterations(u, std::min(iterations, s_.max_iter) + 1);
 }
 
 SolveResult EllipticSolver::solve(const TiledField& u, const TiledField& f) {
@@ -353,8 +368,9 @@ SolveResult EllipticSolver::solve(const TiledField& u, const TiledField& f) {
   SolveResult res;
   int submitted = 0;
   for (;;) {
-    const int batch = std::max(1, s_.check_every);
-    for (int n = 0; n < batch && submitted <= s_.max_iter; ++n, ++submitted) submit_iteration(u);
+    const int batch = std::min(std::max(1, s_.check_every), s_.max_iter + 1 - submitted);
+    submit_iterations(u, batch);
+    submitted += batch;
     res = read_state();
     if (res.iterations >= 0) break;
     if (submitted > s_.max_iter) throw std::logic_error("elliptic solver: state did not finish after max_iter");

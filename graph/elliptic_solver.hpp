@@ -90,6 +90,8 @@ class EllipticSolver {
   SolveResult result_of(const double* state) const;
   void submit_start(const TiledField& u, const TiledField& f);
   void submit_iteration(const TiledField& u);
+  // `count` iterations: one task for them all in the line form on a single tile, else one by one.
+  void submit_iterations(const TiledField& u, int count);
   void zero(const TiledField& y, const TiledField& any_finite);
   ScalarsArgs scalars_args(int op, int sums, const std::vector<int>& slots = {}, int new_slot = 0) const;
   void submit_scalars(int op, int sums, const std::vector<int>& slots = {}, int new_slot = 0);

@@ -786,7 +786,14 @@ if want session14d; then
     --set output.fields=false --set shell.rhs=random --set solver.tol_rel=1e-5 --trace "$res/s14d_ts_trace"
   command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base run s14d_ts_trace_base STARPU_NCPU=0 -- cases/thin_shell_elliptic.toml --set grid.nx=256 --set grid.ny=256 --set grid.nz=128 \
     --set output.fields=false --set shell.rhs=random --set solver.tol_rel=1e-5 --trace "$res/s14d_ts_trace_base"
-  ls "$res/s14d_ts_trace" | head
+  if command -v ncu >/dev/null; then
+    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Achieved Occupancy|Registers Per|Executed Ipc A'
+    TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 240 ncu --target-processes all \
+      --kernel-name regex:'line_step_kernel|line_update_kernel|line_direction_dot_kernel|finish_groups' \
+      --launch-skip 40 --launch-count 8 --section SpeedOfLight --section Occupancy --section LaunchStats \
+      taskdycore bench elliptic --grid 256x256x128 --iterations 10 --repeat 1 --csr off --tolerances off > "$res/s14d_ncu.txt" 2>&1
+    echo "ncu exit $?"; grep -E "$keys" "$res/s14d_ncu.txt" | sed 's/(TileLayout.*//' | head -50
+  fi
 fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its

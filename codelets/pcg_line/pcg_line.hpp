@@ -22,4 +22,13 @@ void insert_pcg_line_direction(const EllipticTaskArgs& a, starpu_data_handle_t c
                                starpu_data_handle_t scratch, starpu_data_handle_t out, int priority,
                                const ScalarsArgs* then, bool periodic);
 
+// `count` iterations (step, scalars, direction, scalars each) of a single tile on one rank, periodic, as
+// one task: p alternates between direction0 and direction1, starting in direction<parity>.
+void insert_pcg_line_iterations(const EllipticTaskArgs& a, starpu_data_handle_t coef, starpu_data_handle_t state,
+                                starpu_data_handle_t u, starpu_data_handle_t direction0,
+                                starpu_data_handle_t direction1, starpu_data_handle_t r, starpu_data_handle_t z,
+                                starpu_data_handle_t scratch, starpu_data_handle_t out, int priority,
+                                const ScalarsArgs& after_step, const ScalarsArgs& after_direction, int parity,
+                                int count);
+
 }  // namespace tdc

@@ -30,6 +30,45 @@ void direction_cpu(void* b[], void* arg) {
                          block_ptr(b, 4), block_ptr(b, 5), vector_ptr(b, 7), a.periodic != 0);
   fold_scalars_cpu(a.then, vector_ptr(b, 1), vector_ptr(b, 7));
 }
+// Several iterations of a single tile on one rank as one task: each step and direction with its scalars
+// step, back to back. The same kernels in the same order as the two tasks per iteration.
+struct Iterations {
+  EllipticTaskArgs e;
+  ScalarsArgs after_step, after_direction;
+  int parity = 0;  // which of the two direction buffers holds p in the first iteration
+  int count = 0;
+};
+// Buffers: coef, state (RW), u (RW), direction 0 (RW), direction 1 (RW), r (RW), z (W), scratch, out.
+void iterations_cpu(void* b[], void* arg) {
+  Iterations a;
+  starpu_codelet_unpack_args(arg, &a);
+  double *coef = vector_ptr(b, 0), *st = vector_ptr(b, 1), *out = vector_ptr(b, 8);
+  double* dir[2] = {block_ptr(b, 3), block_ptr(b, 4)};
+  for (int m = 0; m < a.count; ++m) {
+    double *p = dir[(a.parity + m) % 2], *p_next = dir[(a.parity + m + 1) % 2];
+    pcg_line_step_cpu(a.e.L, a.e.h, coef, st, p, block_ptr(b, 5), block_ptr(b, 6), out, true);
+    fold_scalars_cpu(a.after_step, st, out);
+    pcg_line_direction_cpu(a.e.L, a.e.h, coef, st, block_ptr(b, 2), p, block_ptr(b, 6), p_next, out, true);
+    fold_scalars_cpu(a.after_direction, st, out);
+  }
+}
+#if defined(TASKDYCORE_HAVE_CUDA)
+void iterations_cuda(void* b[], void* arg) {
+  Iterations a;
+  starpu_codelet_unpack_args(arg, &a);
+  double *coef = vector_ptr(b, 0), *st = vector_ptr(b, 1), *out = vector_ptr(b, 8);
+  double* dir[2] = {block_ptr(b, 3), block_ptr(b, 4)};
+  const cudaStream_t stream = starpu_cuda_get_local_stream();
+  for (int m = 0; m < a.count; ++m) {
+    double *p = dir[(a.parity + m) % 2], *p_next = dir[(a.parity + m + 1) % 2];
+    pcg_line_step_cuda(a.e.L, a.e.h, coef, st, p, block_ptr(b, 5), block_ptr(b, 6), vector_ptr(b, 7), out, true, stream);
+    fold_scalars_cuda(a.after_step, st, out, stream);
+    pcg_line_direction_cuda(a.e.L, a.e.h, coef, st, block_ptr(b, 2), p, block_ptr(b, 6), p_next, vector_ptr(b, 7), out,
+                            true, stream);
+    fold_scalars_cuda(a.after_direction, st, out, stream);
+  }
+}
+#endif
 #if defined(TASKDYCORE_HAVE_CUDA)
 void step_cuda(void* b[], void* arg) {
   Args a;
@@ -48,6 +87,7 @@ void direction_cuda(void* b[], void* arg) {
   fold_scalars_cuda(a.then, vector_ptr(b, 1), vector_ptr(b, 7), starpu_cuda_get_local_stream());
 }
 #else
+constexpr starpu_cuda_func_t iterations_cuda = nullptr;
 constexpr starpu_cuda_func_t step_cuda = nullptr;
 constexpr starpu_cuda_func_t direction_cuda = nullptr;
 #endif
@@ -71,7 +111,27 @@ Codelet& direction_codelet(bool writes_state) {
   return writes_state ? writes : reads;
 }
 
+Codelet& iterations_codelet() {
+  static Codelet cl("pcg_line_iterations",
+                    {STARPU_R, STARPU_RW, STARPU_RW, STARPU_RW, STARPU_RW, STARPU_RW, STARPU_W, STARPU_SCRATCH, STARPU_W},
+                    iterations_cpu, iterations_cuda);
+  return cl;
+}
+
 }  // namespace
+
+void insert_pcg_line_iterations(const EllipticTaskArgs& e, starpu_data_handle_t coef, starpu_data_handle_t state,
+                                starpu_data_handle_t u, starpu_data_handle_t direction0,
+                                starpu_data_handle_t direction1, starpu_data_handle_t r, starpu_data_handle_t z,
+                                starpu_data_handle_t scratch, starpu_data_handle_t out, int priority,
+                                const ScalarsArgs& after_step, const ScalarsArgs& after_direction, int parity,
+                                int count) {
+  const Iterations a{e, after_step, after_direction, parity, count};
+  Codelet& cl = iterations_codelet();
+  insert_task(cl, STARPU_VALUE, &a, sizeof(a), STARPU_R, coef, STARPU_RW, state, STARPU_RW, u, STARPU_RW, direction0,
+              STARPU_RW, direction1, STARPU_RW, r, STARPU_W, z, STARPU_SCRATCH, scratch, STARPU_W, out,
+              STARPU_PRIORITY, priority, STARPU_NAME, cl.name());
+}
 
 void insert_pcg_line_step(const EllipticTaskArgs& e, starpu_data_handle_t coef, starpu_data_handle_t state,
                           starpu_data_handle_t p, starpu_data_handle_t r,
