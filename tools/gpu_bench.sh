@@ -795,6 +795,20 @@ if want session14d; then
     echo "ncu exit $?"; grep -E "$keys" "$res/s14d_ncu.txt" | sed 's/(TileLayout.*//' | head -50
   fi
 fi
+if want session14e; then
+  # Session 14 experiment: the step kernel's forward batch (levels loaded ahead), 4, 8, 16 (a run-time
+  # switch TASKDYCORE_LINE_BATCH in that build only; the code keeps 4).
+  e=(--grid 256x256x128 --iterations 50 --repeat 3 --csr off --tolerances off)
+  for round in 1 2; do
+    for b in 4 8 16; do bench_elliptic s14e_ell_b${b}_$round STARPU_NCPU=0 TASKDYCORE_LINE_BATCH=$b -- "${e[@]}"; done
+  done
+  if command -v ncu >/dev/null; then
+    TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 240 ncu --target-processes all \
+      --kernel-name regex:'line_direction_dot_kernel' --launch-skip 10 --launch-count 1 --section SpeedOfLight --section Occupancy --section LaunchStats \
+      taskdycore bench elliptic --grid 256x256x128 --iterations 10 --repeat 1 --csr off --tolerances off > "$res/s14e_ncu.txt" 2>&1
+    echo "ncu exit $?"; grep -E 'Duration|DRAM Throughput|Achieved Occupancy|Registers Per' "$res/s14e_ncu.txt" | head
+  fi
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).
