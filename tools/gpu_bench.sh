@@ -751,8 +751,8 @@ print("iterations", a["solver"]["iterations"], "| error_l2", a["validation"]["er
 PY
   if command -v ncu >/dev/null; then
     keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Ipc A'
-    TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 240 ncu --target-processes all --kernel-name regex:'line_step_kernel|line_direction_kernel' \
-      --launch-skip 10 --launch-count 4 --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
+    TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 240 ncu --target-processes all --kernel-name regex:'line_step_kernel|line_update_kernel|line_direction_dot_kernel' \
+      --launch-skip 30 --launch-count 6 --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
       taskdycore bench elliptic --grid 256x256x128 --iterations 10 --repeat 1 --csr off --tolerances off > "$res/s14_ncu.txt" 2>&1
     echo "ncu exit $?"; grep -E "$keys" "$res/s14_ncu.txt" | head -60
   fi
