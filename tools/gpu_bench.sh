@@ -809,6 +809,15 @@ if want session14e; then
     echo "ncu exit $?"; grep -E 'Duration|DRAM Throughput|Achieved Occupancy|Registers Per' "$res/s14e_ncu.txt" | head
   fi
 fi
+if want session14f; then
+  # Session 14: why 2x2 tiles on the one GPU got slower: traces of a thin-shell solve, this build and
+  # the session-13 build.
+  for exe in taskdycore taskdycore_base; do
+    command -v $exe >/dev/null || continue
+    TDC_EXE=$exe run s14f_ts_2x2_${exe} STARPU_NCPU=0 -- cases/thin_shell_elliptic.toml --set grid.nx=256 --set grid.ny=256 --set grid.nz=128 \
+      --set output.fields=false --set shell.rhs=random --set solver.tol_rel=1e-5 --set tiles.x=2 --set tiles.y=2 --trace "$res/s14f_ts_2x2_${exe}_trace"
+  done
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).
