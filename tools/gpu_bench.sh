@@ -818,6 +818,17 @@ if want session14f; then
       --set output.fields=false --set shell.rhs=random --set solver.tol_rel=1e-5 --set tiles.x=2 --set tiles.y=2 --trace "$res/s14f_ts_2x2_${exe}_trace"
   done
 fi
+if want session14g; then
+  # Session 14: the step kernel with w stored for small tiles (fewer column blocks than SMs), 1x1 and
+  # 2x2 tiles against the session-13 build, alternating.
+  e=(--grid 256x256x128 --iterations 50 --repeat 3 --csr off --tolerances off)
+  for round in 1 2; do
+    for t in 1x1 2x2; do
+      bench_elliptic s14g_ell_new_${t}_$round STARPU_NCPU=0 -- "${e[@]}" --tiles $t
+      command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s14g_ell_base_${t}_$round STARPU_NCPU=0 -- "${e[@]}" --tiles $t
+    done
+  done
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).
