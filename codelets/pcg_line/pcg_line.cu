@@ -17,12 +17,8 @@ constexpr int kBatch = 4;
 // The backward sweep takes the levels in chunks of kLineChunk from the top: it reloads r for the chunk,
 // recomputes the chunk's w from the two w stored below it (the forward sweep left them in z), then
 // eliminates downwards. The recomputed w are the forward sweep's bits: the same r, the same formula.
-// Recompute false: the forward sweep stores every w and the backward sweep loads them (two passes more,
-// a shorter dependent chain): for tiles with fewer column blocks than the GPU has SMs, where latency,
-// not traffic, sets the time (a 128x128 tile's step took 0.126 ms recomputing, against the stored
-// form's 0.075 ms in session 13).
 // Two blocks per SM (at most 128 registers): 256 blocks of 256 columns then run in one wave.
-template <int S, bool Periodic, bool Recompute>
+template <int S, bool Periodic>
 __global__ void __launch_bounds__(kSumGroup, 2)
     line_step_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef, const double* __restrict__ st,
                      const double* __restrict__ p, double* __restrict__ r, double* __restrict__ z,
@@ -63,28 +59,24 @@ __global__ void __launch_bounds__(kSumGroup, 2)
           s.v[0] = dd_add(s.v[0], rs * rs);
           const double w = thomas_forward(coef, nz, k, rs, wq.back(vs));
           wq.push(w);
-          if (!Recompute || (k + 2) % kLineChunk < 2) z[c + P * k] = w;  // (the two w below a chunk)
+          if ((k + 2) % kLineChunk < 2) z[c + P * k] = w;  // the two w below a chunk
         }
     }
     SweepQueue zq;
     for (int k0 = (nz - 1) / kLineChunk * kLineChunk; k0 >= 0; k0 -= kLineChunk) {
       double rb[kLineChunk], wb[kLineChunk];
       SweepQueue cq;  // the two w below the chunk
-      if (Recompute && k0 >= 2) cq.push(z[c + P * (k0 - 2)]);
-      if (Recompute && k0 >= 1) cq.push(z[c + P * (k0 - 1)]);
+      if (k0 >= 2) cq.push(z[c + P * (k0 - 2)]);
+      if (k0 >= 1) cq.push(z[c + P * (k0 - 1)]);
+#pragma unroll
+      for (int b = 0; b < kLineChunk; ++b)
+        if (k0 + b < nz) rb[b] = r[c + P * (k0 + b)];
 #pragma unroll
       for (int b = 0; b < kLineChunk; ++b)
         if (k0 + b < nz) {
-          rb[b] = r[c + P * (k0 + b)];
-          if (!Recompute) wb[b] = z[c + P * (k0 + b)];
+          wb[b] = thomas_forward(coef, nz, k0 + b, rb[b], cq.back(vs));
+          cq.push(wb[b]);
         }
-      if (Recompute)
-#pragma unroll
-        for (int b = 0; b < kLineChunk; ++b)
-          if (k0 + b < nz) {
-            wb[b] = thomas_forward(coef, nz, k0 + b, rb[b], cq.back(vs));
-            cq.push(wb[b]);
-          }
 #pragma unroll
       for (int b = kLineChunk - 1; b >= 0; --b)
         if (k0 + b < nz) {
@@ -183,26 +175,16 @@ __global__ void line_ring_kernel(TileLayout L, int width, const double* __restri
 
 void pcg_line_step_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                         const double* p, double* r, double* z, void* groups, double* out, bool periodic,
-                        cudaStream_t stream, int recompute_w) {
+                        cudaStream_t stream) {
   const long n = sum_groups(column_items(L));
   auto* g = static_cast<Sums<2>*>(groups);
   zero_max_cuda(out + kMaxAbsAt, stream);
-  static const int sms = [] {
-    int device = 0, count = 0;
-    TDC_CUDA_CHECK(cudaGetDevice(&device));
-    TDC_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-    return count;
-  }();
-  const bool recompute = recompute_w < 0 ? n >= sms : recompute_w != 0;
   with_stride_constant(h, [&](auto S) {
     constexpr int s = decltype(S)::value;
-    const auto launch = [&](auto kernel) {
-      kernel<<<unsigned(n), kSumGroup, 0, stream>>>(L, h, coef, st, p, r, z, g, out + kMaxAbsAt);
-    };
-    if (periodic && recompute) launch(line_step_kernel<s, true, true>);
-    else if (periodic) launch(line_step_kernel<s, true, false>);
-    else if (recompute) launch(line_step_kernel<s, false, true>);
-    else launch(line_step_kernel<s, false, false>);
+    if (periodic)
+      line_step_kernel<s, true><<<unsigned(n), kSumGroup, 0, stream>>>(L, h, coef, st, p, r, z, g, out + kMaxAbsAt);
+    else
+      line_step_kernel<s, false><<<unsigned(n), kSumGroup, 0, stream>>>(L, h, coef, st, p, r, z, g, out + kMaxAbsAt);
   });
   TDC_CUDA_CHECK(cudaGetLastError());
   finish_groups_cuda<2>(g, n, out, stream, st + state::kDone, 1.0);

@@ -39,12 +39,9 @@ void pcg_line_step_cpu(const TileLayout& L, const ColumnCouplings& h, const doub
 void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                             double* u, const double* p, const double* z, double* p_next, double* out, bool periodic);
 #if defined(TASKDYCORE_HAVE_CUDA)
-// recompute_w: 1 the backward sweep recomputes w from r (z holds two w per chunk), 0 it stores and
-// loads every w (a tile with fewer column blocks than SMs: latency-bound), -1 chooses by that rule.
-// The same bits either way.
 void pcg_line_step_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                         const double* p, double* r, double* z, void* groups, double* out, bool periodic,
-                        cudaStream_t stream, int recompute_w = -1);
+                        cudaStream_t stream);
 void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                              double* u, const double* p, const double* z, double* p_next, void* groups, double* out,
                              bool periodic, cudaStream_t stream);
