@@ -819,8 +819,8 @@ if want session14f; then
   done
 fi
 if want session14g; then
-  # Session 14: the step kernel with w stored for small tiles (fewer column blocks than SMs; tried at
-  # commit 34e5b0b-era code, then reverted: 2x2 0.988-1.018 ms against the session-13 build's
+  # Session 14: the step kernel with w stored for small tiles (fewer column blocks than SMs; commit
+  # cf6a934, reverted in the next: 2x2 0.988-1.018 ms against the session-13 build's
   # 0.861-0.891), 1x1 and 2x2 tiles against the session-13 build, alternating.
   e=(--grid 256x256x128 --iterations 50 --repeat 3 --csr off --tolerances off)
   for round in 1 2; do
