@@ -830,6 +830,17 @@ if want session14g; then
     done
   done
 fi
+if want session14h && command -v ncu >/dev/null; then
+  # Session 14: the 2x2-tile step kernel under ncu, this build and the session-13 build's precon kernel.
+  keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Achieved Occupancy|Registers Per|Executed Ipc A|One or More Eligible|L1/TEX Hit|L2 Hit|Block Limit Reg|Waves'
+  secs=(--section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats --section SchedulerStats)
+  STARPU_NCPU=0 timeout 200 ncu --target-processes all --kernel-name regex:'line_step_kernel' --launch-skip 40 --launch-count 2 "${secs[@]}" \
+    taskdycore bench elliptic --grid 256x256x128 --tiles 2x2 --iterations 10 --repeat 1 --csr off --tolerances off > "$res/s14h_ncu.txt" 2>&1
+  echo "ncu exit $?"; grep -E "$keys" "$res/s14h_ncu.txt" | sed 's/(TileLayout.*//' | head -30
+  command -v taskdycore_base >/dev/null && STARPU_NCPU=0 timeout 200 ncu --target-processes all --kernel-name regex:'fused_precon_kernel' --launch-skip 40 --launch-count 2 "${secs[@]}" \
+    taskdycore_base bench elliptic --grid 256x256x128 --tiles 2x2 --iterations 10 --repeat 1 --csr off --tolerances off > "$res/s14h_ncu_base.txt" 2>&1
+  echo "ncu base exit $?"; grep -E "$keys" "$res/s14h_ncu_base.txt" | sed 's/(TileLayout.*//' | head -30
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).
