@@ -30,7 +30,8 @@ __global__ void __launch_bounds__(kSumGroup, 2)
   const bool first = st[state::kIter] == 0.0;
   const int nz = L.nz;
   const int col = blockIdx.x * kSumGroup + threadIdx.x;
-  double rr = 0.0, rz = 0.0, r_max = 0.0;  // the column's sums (an item: see pcg_line_kernel.hpp)
+  Sums<2> s{};
+  double r_max = 0.0;
   if (col < L.nx * L.ny) {
     const int i = col % L.nx, j = col / L.nx;
     const std::ptrdiff_t P = L.plane(), c = L.at(i, j, 0);
@@ -55,7 +56,7 @@ __global__ void __launch_bounds__(kSumGroup, 2)
             r[c + P * k] = rs;
           }
           r_max = fmax(r_max, fabs(rs));
-          rr = rr + rs * rs;
+          s.v[0] = dd_add(s.v[0], rs * rs);
           const double w = thomas_forward(coef, nz, k, rs, wq.back(vs));
           wq.push(w);
           if ((k + 2) % kLineChunk < 2) z[c + P * k] = w;  // the two w below a chunk
@@ -83,14 +84,11 @@ __global__ void __launch_bounds__(kSumGroup, 2)
           const double zk = thomas_backward(coef, nz, k, wb[b], zq.back(vs));
           zq.push(zk);
           z[c + P * k] = zk;
-          rz = rz + zk * rb[b];
+          s.v[1] = dd_add(s.v[1], zk * rb[b]);
         }
     }
   }
   block_max_atomic(r_max, r_max_out);
-  Sums<2> s{};
-  s.v[0].hi = rr;
-  s.v[1].hi = rz;
   block_reduce_store(s, groups);
 }
 

@@ -34,11 +34,11 @@ void pcg_line_step_cpu(const TileLayout& L, const ColumnCouplings& h, const doub
   const int nz = L.nz, s = h.s;
   const std::ptrdiff_t P = L.plane();
   ItemReducer<2> red;
-  std::vector<double> rr(L.nx), rz(L.nx), ap(L.nx);  // each column's sums (plain: see the header)
+  std::vector<Sums<2>> row(L.nx);
+  std::vector<double> ap(L.nx);
   double r_max = 0.0;
   for (int j = 0; j < L.ny; ++j) {
-    std::fill(rr.begin(), rr.end(), 0.0);
-    std::fill(rz.begin(), rz.end(), 0.0);
+    std::fill(row.begin(), row.end(), Sums<2>{});
     const std::ptrdiff_t o0 = L.at(0, j, 0);
     for (int k = 0; k < nz; ++k) {
       const std::ptrdiff_t o = o0 + P * k;
@@ -49,7 +49,7 @@ void pcg_line_step_cpu(const TileLayout& L, const ColumnCouplings& h, const doub
       for (int i = 0; i < L.nx; ++i) {
         const double rs = r[o + i];
         r_max = std::max(r_max, std::fabs(rs));
-        rr[i] = rr[i] + rs * rs;
+        row[i].v[0] = dd_add(row[i].v[0], rs * rs);
         z[o + i] = thomas_forward(coef, nz, k, rs, k >= s ? z[o - s * P + i] : 0.0);
       }
     }
@@ -58,15 +58,10 @@ void pcg_line_step_cpu(const TileLayout& L, const ColumnCouplings& h, const doub
       for (int i = 0; i < L.nx; ++i) {
         const double zs = thomas_backward(coef, nz, k, z[o + i], k + s < nz ? z[o + s * P + i] : 0.0);
         z[o + i] = zs;
-        rz[i] = rz[i] + zs * r[o + i];
+        row[i].v[1] = dd_add(row[i].v[1], zs * r[o + i]);
       }
     }
-    for (int i = 0; i < L.nx; ++i) {
-      Sums<2> item{};
-      item.v[0].hi = rr[i];
-      item.v[1].hi = rz[i];
-      red.push(item);
-    }
+    for (int i = 0; i < L.nx; ++i) red.push(row[i]);
   }
   red.finish(out);
   out[kMaxAbsAt] = r_max;

@@ -16,11 +16,6 @@
 // at their periodic images). Otherwise z's ghost ring must be valid for the direction step, which also
 // writes p' on the ghost ring's edges (z + beta p there, the bits the neighbour tile computes), so that
 // the next step reads p' with a valid ghost ring and no exchange.
-// The step's sums have one item per column, summed in plain double along the column (bottom to top for
-// <r, r>, top to bottom for <r, z>) and then compensated across columns: a column is whole in every
-// tile layout and rank, so the items, and the sums, do not depend on the layout (a compensated sum
-// along the column cost 20 dependent flops a cell in a latency-bound kernel). The direction's items
-// are chunks of cells, which do depend on the layout: compensated throughout.
 // The first iteration of a solve (state iteration 0) has no direction yet: r and u stay as they are
 // and the direction is z itself; p is not read. The u update sits in the cell-parallel kernel because
 // the column kernel is latency-bound (one thread per column).
