@@ -70,6 +70,7 @@ EllipticSolver::EllipticSolver(const Decomposition& d, int rank, const ColumnCou
   if (s.method == KrylovMethod::Pcg) {
     p_ = std::make_unique<TiledField>("solver_p", d, rank);
     q_ = std::make_unique<TiledField>("solver_q", d, rank);
+    if (line_form()) ap_ = std::make_unique<TiledField>("solver_ap", d, rank);
   } else {
     for (int k = 0; k < s.restart; ++k) {
       gp_.push_back(std::make_unique<TiledField>("solver_p" + std::to_string(k), d, rank));
@@ -193,8 +194,8 @@ void EllipticSolver::pcg_fused_iteration(const TiledField& u) {
 }
 
 void EllipticSolver::pcg_line_iteration(const TiledField& u) {
-  // Two tasks per tile (pcg_line_kernel.hpp): no q, no stored forward sweep. The direction alternates
-  // between p_ and q_ (the new one is written while the stencil still reads the old one).
+  // Two tasks per tile (pcg_line_kernel.hpp): no q recurrence, no stored forward sweep. The direction
+  // alternates between p_ and q_ (the new one is written while the old one is still read); ap_ holds A p.
   const bool fold = d_.tiles() == 1 && d_.ranks() == 1;
   const bool periodic = fold;  // the single tile is the whole horizontally periodic domain
   const TiledField& p = line_iteration_ % 2 == 0 ? *p_ : *q_;
@@ -203,14 +204,13 @@ void EllipticSolver::pcg_line_iteration(const TiledField& u) {
   const ScalarsArgs after_step = scalars_args(int(ScalarOp::PcgFusedPrecon), 2);
   const ScalarsArgs after_direction = scalars_args(int(ScalarOp::PcgFusedApply), 1);
   for (int t = 0; t < d_.tiles(); ++t)
-    insert_pcg_line_step(args_, coef_->handle(), state_->handle(), p.handle(t), r_->handle(t),
-                         z_->handle(t), scratch_->handle(), partials_->handle(t), kPrioBody,
-                         fold ? &after_step : nullptr, periodic);
+    insert_pcg_line_step(args_, coef_->handle(), state_->handle(), ap_->handle(t), r_->handle(t), z_->handle(t),
+                         scratch_->handle(), partials_->handle(t), kPrioBody, fold ? &after_step : nullptr);
   if (!fold) submit_scalars(int(ScalarOp::PcgFusedPrecon), 2);
   if (!periodic) submit_halo_exchange(d_, *z_, *strips_);
   for (int t = 0; t < d_.tiles(); ++t)
     insert_pcg_line_direction(args_, coef_->handle(), state_->handle(), u.handle(t), p.handle(t), z_->handle(t),
-                              p_next.handle(t), scratch_->handle(), partials_->handle(t), kPrioBody,
+                              p_next.handle(t), ap_->handle(t), scratch_->handle(), partials_->handle(t), kPrioBody,
                               fold ? &after_direction : nullptr, periodic);
   if (!fold) submit_scalars(int(ScalarOp::PcgFusedApply), 1);
 }
@@ -345,7 +345,7 @@ void EllipticSolver::submit_iterations(const TiledField& u, int count) {
     // One task for the lot: no StarPU round trip between the kernels (they run back to back on the
     // worker's stream; the scalars steps run on the device).
     insert_pcg_line_iterations(args_, coef_->handle(), state_->handle(), u.handle(0), p_->handle(0), q_->handle(0),
-                               r_->handle(0), z_->handle(0), scratch_->handle(), partials_->handle(0), kPrioBody,
+                               ap_->handle(0), r_->handle(0), z_->handle(0), scratch_->handle(), partials_->handle(0), kPrioBody,
                                scalars_args(int(ScalarOp::PcgFusedPrecon), 2),
                                scalars_args(int(ScalarOp::PcgFusedApply), 1), line_iteration_ % 2, count);
     line_iteration_ += count;

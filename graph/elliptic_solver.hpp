@@ -114,6 +114,7 @@ class EllipticSolver {
   std::unique_ptr<TileVectors> partials_;
   std::unique_ptr<ScratchBuffer> scratch_;
   std::unique_ptr<TiledField> r_, z_, p_, q_;
+  std::unique_ptr<TiledField> ap_;  // line form: A p, from the direction step to the next step
   std::unique_ptr<MultigridPreconditioner> mg_;
   std::unique_ptr<SpectralPreconditioner> spectral_;
   // The preconditioner step is one task on the single tile (the multigrid or spectral one-task forms).

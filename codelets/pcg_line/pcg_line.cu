@@ -7,7 +7,7 @@
 namespace tdc {
 namespace {
 
-// The forward sweep loads this many levels (r and p's stencil) before their dependent arithmetic,
+// The forward sweep loads this many levels (r and A p) before their dependent arithmetic,
 // so that a thread keeps many loads in flight: one thread per column leaves too few threads to hide
 // memory latency otherwise. 4, 8 and 16 levels took 0.402-0.406, 0.408-0.412 and 0.426-0.446 ms per
 // thin-shell iteration (256x256x128, two rounds in one call).
@@ -18,10 +18,10 @@ constexpr int kBatch = 4;
 // recomputes the chunk's w from the two w stored below it (the forward sweep left them in z), then
 // eliminates downwards. The recomputed w are the forward sweep's bits: the same r, the same formula.
 // Two blocks per SM (at most 128 registers): 256 blocks of 256 columns then run in one wave.
-template <int S, bool Periodic>
+template <int S>
 __global__ void __launch_bounds__(kSumGroup, 2)
     line_step_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef, const double* __restrict__ st,
-                     const double* __restrict__ p, double* __restrict__ r, double* __restrict__ z,
+                     const double* __restrict__ ap, double* __restrict__ r, double* __restrict__ z,
                      Sums<2>* groups, double* r_max_out) {
   if (solver_skips(st, 1)) return;
   h = with_strides<S>(h);
@@ -33,9 +33,7 @@ __global__ void __launch_bounds__(kSumGroup, 2)
   Sums<2> s{};
   double r_max = 0.0;
   if (col < L.nx * L.ny) {
-    const int i = col % L.nx, j = col / L.nx;
-    const std::ptrdiff_t P = L.plane(), c = L.at(i, j, 0);
-    const NeighbourOffsets d = neighbour_offsets(L, i, j, h.h, Periodic);
+    const std::ptrdiff_t P = L.plane(), c = L.at(col % L.nx, col / L.nx, 0);
     SweepQueue wq;
     for (int k0 = 0; k0 < nz; k0 += kBatch) {
       double rb[kBatch], ab[kBatch];
@@ -44,7 +42,7 @@ __global__ void __launch_bounds__(kSumGroup, 2)
         if (k0 + b < nz) {
           const int k = k0 + b;
           rb[b] = r[c + P * k];
-          if (!first) ab[b] = apply_cell_from(L, h, coef, i, j, k, OffsetAt{p, c + P * k, P, d, k});
+          if (!first) ab[b] = ap[c + P * k];
         }
 #pragma unroll
       for (int b = 0; b < kBatch; ++b)
@@ -92,8 +90,8 @@ __global__ void __launch_bounds__(kSumGroup, 2)
   block_reduce_store(s, groups);
 }
 
-// The direction step in two kernels: u <- u + alpha p and p' = z + beta p cell by cell, then <p', A p'>
-// from p' read back with its stencil. Forming p' at each of the stencil's 7 cells instead (one kernel,
+// The direction step in two kernels: u <- u + alpha p and p' = z + beta p cell by cell, then A p' and
+// <p', A p'> from p' read back with its stencil. Forming p' at each of the stencil's 7 cells instead (one kernel,
 // 14 loads a cell) took 219 us a task at 256x256x128 against 7 field passes in 231 us for Alg. 2's apply.
 __global__ void line_update_kernel(TileLayout L, const double* __restrict__ st, double* __restrict__ u,
                                    const double* __restrict__ p, const double* __restrict__ z,
@@ -114,7 +112,8 @@ __global__ void line_update_kernel(TileLayout L, const double* __restrict__ st, 
 template <int S, bool Periodic>
 __global__ void __launch_bounds__(kSumGroup)
     line_direction_dot_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef,
-                              const double* __restrict__ st, const double* __restrict__ p_next, Sums<1>* groups) {
+                              const double* __restrict__ st, const double* __restrict__ p_next,
+                              double* __restrict__ ap_next, Sums<1>* groups) {
   if (solver_skips(st, 1)) return;
   h = with_strides<S>(h);
   const long item = long(blockIdx.x) * kSumGroup + threadIdx.x, cells = cell_items(L);
@@ -122,7 +121,9 @@ __global__ void __launch_bounds__(kSumGroup)
   auto product = [&](int i, int j, int k) {
     const std::ptrdiff_t o = L.at(i, j, k);
     const OffsetAt at{p_next, o, P, neighbour_offsets(L, i, j, h.h, Periodic), k};
-    return at(0, 0, k) * apply_cell_from(L, h, coef, i, j, k, at);
+    const double a = apply_cell_from(L, h, coef, i, j, k, at);
+    ap_next[o] = a;
+    return at(0, 0, k) * a;
   };
   Sums<1> s{};
   ChunkCells cc(L, item);
@@ -174,28 +175,23 @@ __global__ void line_ring_kernel(TileLayout L, int width, const double* __restri
 }  // namespace
 
 void pcg_line_step_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                        const double* p, double* r, double* z, void* groups, double* out, bool periodic,
-                        cudaStream_t stream) {
+                        const double* ap, double* r, double* z, void* groups, double* out, cudaStream_t stream) {
   const long n = sum_groups(column_items(L));
   auto* g = static_cast<Sums<2>*>(groups);
   zero_max_cuda(out + kMaxAbsAt, stream);
   with_stride_constant(h, [&](auto S) {
-    constexpr int s = decltype(S)::value;
-    if (periodic)
-      line_step_kernel<s, true><<<unsigned(n), kSumGroup, 0, stream>>>(L, h, coef, st, p, r, z, g, out + kMaxAbsAt);
-    else
-      line_step_kernel<s, false><<<unsigned(n), kSumGroup, 0, stream>>>(L, h, coef, st, p, r, z, g, out + kMaxAbsAt);
+    line_step_kernel<decltype(S)::value><<<unsigned(n), kSumGroup, 0, stream>>>(L, h, coef, st, ap, r, z, g, out + kMaxAbsAt);
   });
   TDC_CUDA_CHECK(cudaGetLastError());
   finish_groups_cuda<2>(g, n, out, stream, st + state::kDone, 1.0);
 }
 
 void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                             double* u, const double* p, const double* z, double* p_next, void* groups, double* out,
-                             bool periodic, cudaStream_t stream) {
+                             double* u, const double* p, const double* z, double* p_next, double* ap_next,
+                             void* groups, double* out, bool periodic, cudaStream_t stream) {
   const long n = chunk_groups(L);
   auto* g = static_cast<Sums<1>*>(groups);
-  launch_gated(gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, u, p, z, p_next, groups, periodic),
+  launch_gated(gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, u, p, z, p_next, ap_next, groups, periodic),
                st + state::kDone, 2.0, stream, [&](cudaStream_t capture) {
                  line_update_kernel<<<cell_grid(L.nx, L.ny, L.nz), cell_block(), 0, capture>>>(L, st, u, p, z, p_next);
                  TDC_CUDA_CHECK(cudaGetLastError());
@@ -207,9 +203,9 @@ void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, cons
                  with_stride_constant(h, [&](auto S) {
                    constexpr int s = decltype(S)::value;
                    if (periodic)
-                     line_direction_dot_kernel<s, true><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, p_next, g);
+                     line_direction_dot_kernel<s, true><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, p_next, ap_next, g);
                    else
-                     line_direction_dot_kernel<s, false><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, p_next, g);
+                     line_direction_dot_kernel<s, false><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, p_next, ap_next, g);
                  });
                  TDC_CUDA_CHECK(cudaGetLastError());
                });

@@ -10,25 +10,25 @@ namespace tdc {
 
 // then: the solver_scalars step on this task's partial `out`, run inside the task, which then writes
 // the state (a single tile on one rank: a task fewer); null: a separate solver_scalars task follows.
-// periodic: the tile is the whole horizontally periodic domain; no ghost ring is read.
-// r -= alpha A p, z = M^-1 r; out: <r, r>, <r, z>, max |r|.
+// periodic (direction): the tile is the whole horizontally periodic domain; no ghost ring is read.
+// r -= alpha A p (A p as the direction step stored it), z = M^-1 r; out: <r, r>, <r, z>, max |r|.
 void insert_pcg_line_step(const EllipticTaskArgs& a, starpu_data_handle_t coef, starpu_data_handle_t state,
-                          starpu_data_handle_t p, starpu_data_handle_t r,
-                          starpu_data_handle_t z, starpu_data_handle_t scratch, starpu_data_handle_t out,
-                          int priority, const ScalarsArgs* then, bool periodic);
-// u += alpha p; p_next = z + beta p (also on the ghost ring's edges unless periodic); out: <p_next, A p_next>.
+                          starpu_data_handle_t ap, starpu_data_handle_t r, starpu_data_handle_t z,
+                          starpu_data_handle_t scratch, starpu_data_handle_t out, int priority,
+                          const ScalarsArgs* then);
+// u += alpha p; p_next = z + beta p (also on the ghost ring's edges unless periodic); A p_next (interior);
+// out: <p_next, A p_next>.
 void insert_pcg_line_direction(const EllipticTaskArgs& a, starpu_data_handle_t coef, starpu_data_handle_t state,
-                               starpu_data_handle_t u, starpu_data_handle_t p, starpu_data_handle_t z, starpu_data_handle_t p_next,
-                               starpu_data_handle_t scratch, starpu_data_handle_t out, int priority,
-                               const ScalarsArgs* then, bool periodic);
-
+                               starpu_data_handle_t u, starpu_data_handle_t p, starpu_data_handle_t z,
+                               starpu_data_handle_t p_next, starpu_data_handle_t ap_next, starpu_data_handle_t scratch,
+                               starpu_data_handle_t out, int priority, const ScalarsArgs* then, bool periodic);
 // `count` iterations (step, scalars, direction, scalars each) of a single tile on one rank, periodic, as
 // one task: p alternates between direction0 and direction1, starting in direction<parity>.
 void insert_pcg_line_iterations(const EllipticTaskArgs& a, starpu_data_handle_t coef, starpu_data_handle_t state,
                                 starpu_data_handle_t u, starpu_data_handle_t direction0,
-                                starpu_data_handle_t direction1, starpu_data_handle_t r, starpu_data_handle_t z,
-                                starpu_data_handle_t scratch, starpu_data_handle_t out, int priority,
-                                const ScalarsArgs& after_step, const ScalarsArgs& after_direction, int parity,
-                                int count);
+                                starpu_data_handle_t direction1, starpu_data_handle_t ap, starpu_data_handle_t r,
+                                starpu_data_handle_t z, starpu_data_handle_t scratch, starpu_data_handle_t out,
+                                int priority, const ScalarsArgs& after_step, const ScalarsArgs& after_direction,
+                                int parity, int count);
 
 }  // namespace tdc

@@ -6,30 +6,31 @@
 namespace tdc {
 namespace {
 
-// The task's arguments: the tile's, the scalars step folded in (then.tiles == 0: none), and whether the
-// tile is the whole horizontally periodic domain.
+// The task's arguments: the tile's, the scalars step folded in (then.tiles == 0: none), and (direction)
+// whether the tile is the whole horizontally periodic domain.
 struct Args {
   EllipticTaskArgs e;
   ScalarsArgs then;
   int periodic = 0;
 };
 
-// Buffers: coef, state, p, r (RW), z (W), scratch, out.
+// Buffers: coef, state, A p, r (RW), z (W), scratch, out.
 void step_cpu(void* b[], void* arg) {
   Args a;
   starpu_codelet_unpack_args(arg, &a);
   pcg_line_step_cpu(a.e.L, a.e.h, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3),
-                    block_ptr(b, 4), vector_ptr(b, 6), a.periodic != 0);
+                    block_ptr(b, 4), vector_ptr(b, 6));
   fold_scalars_cpu(a.then, vector_ptr(b, 1), vector_ptr(b, 6));
 }
-// Buffers: coef, state, u (RW), p, z, p_next (W), scratch, out.
+// Buffers: coef, state, u (RW), p, z, p_next (W), A p_next (W), scratch, out.
 void direction_cpu(void* b[], void* arg) {
   Args a;
   starpu_codelet_unpack_args(arg, &a);
   pcg_line_direction_cpu(a.e.L, a.e.h, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3),
-                         block_ptr(b, 4), block_ptr(b, 5), vector_ptr(b, 7), a.periodic != 0);
-  fold_scalars_cpu(a.then, vector_ptr(b, 1), vector_ptr(b, 7));
+                         block_ptr(b, 4), block_ptr(b, 5), block_ptr(b, 6), vector_ptr(b, 8), a.periodic != 0);
+  fold_scalars_cpu(a.then, vector_ptr(b, 1), vector_ptr(b, 8));
 }
+
 // Several iterations of a single tile on one rank as one task: each step and direction with its scalars
 // step, back to back. The same kernels in the same order as the two tasks per iteration.
 struct Iterations {
@@ -38,53 +39,54 @@ struct Iterations {
   int parity = 0;  // which of the two direction buffers holds p in the first iteration
   int count = 0;
 };
-// Buffers: coef, state (RW), u (RW), direction 0 (RW), direction 1 (RW), r (RW), z (W), scratch, out.
+// Buffers: coef, state (RW), u (RW), direction 0 (RW), direction 1 (RW), A p (RW), r (RW), z (W),
+// scratch, out.
+struct IterationBuffers {
+  double *coef, *st, *u, *dir[2], *ap, *r, *z, *scratch, *out;
+  explicit IterationBuffers(void* b[])
+      : coef(vector_ptr(b, 0)), st(vector_ptr(b, 1)), u(block_ptr(b, 2)), dir{block_ptr(b, 3), block_ptr(b, 4)},
+        ap(block_ptr(b, 5)), r(block_ptr(b, 6)), z(block_ptr(b, 7)), scratch(vector_ptr(b, 8)), out(vector_ptr(b, 9)) {}
+};
 void iterations_cpu(void* b[], void* arg) {
   Iterations a;
   starpu_codelet_unpack_args(arg, &a);
-  double *coef = vector_ptr(b, 0), *st = vector_ptr(b, 1), *out = vector_ptr(b, 8);
-  double* dir[2] = {block_ptr(b, 3), block_ptr(b, 4)};
+  const IterationBuffers x(b);
   for (int m = 0; m < a.count; ++m) {
-    double *p = dir[(a.parity + m) % 2], *p_next = dir[(a.parity + m + 1) % 2];
-    pcg_line_step_cpu(a.e.L, a.e.h, coef, st, p, block_ptr(b, 5), block_ptr(b, 6), out, true);
-    fold_scalars_cpu(a.after_step, st, out);
-    pcg_line_direction_cpu(a.e.L, a.e.h, coef, st, block_ptr(b, 2), p, block_ptr(b, 6), p_next, out, true);
-    fold_scalars_cpu(a.after_direction, st, out);
+    double *p = x.dir[(a.parity + m) % 2], *p_next = x.dir[(a.parity + m + 1) % 2];
+    pcg_line_step_cpu(a.e.L, a.e.h, x.coef, x.st, x.ap, x.r, x.z, x.out);
+    fold_scalars_cpu(a.after_step, x.st, x.out);
+    pcg_line_direction_cpu(a.e.L, a.e.h, x.coef, x.st, x.u, p, x.z, p_next, x.ap, x.out, true);
+    fold_scalars_cpu(a.after_direction, x.st, x.out);
   }
 }
 #if defined(TASKDYCORE_HAVE_CUDA)
 void iterations_cuda(void* b[], void* arg) {
   Iterations a;
   starpu_codelet_unpack_args(arg, &a);
-  double *coef = vector_ptr(b, 0), *st = vector_ptr(b, 1), *out = vector_ptr(b, 8);
-  double* dir[2] = {block_ptr(b, 3), block_ptr(b, 4)};
+  const IterationBuffers x(b);
   const cudaStream_t stream = starpu_cuda_get_local_stream();
   for (int m = 0; m < a.count; ++m) {
-    double *p = dir[(a.parity + m) % 2], *p_next = dir[(a.parity + m + 1) % 2];
-    pcg_line_step_cuda(a.e.L, a.e.h, coef, st, p, block_ptr(b, 5), block_ptr(b, 6), vector_ptr(b, 7), out, true, stream);
-    fold_scalars_cuda(a.after_step, st, out, stream);
-    pcg_line_direction_cuda(a.e.L, a.e.h, coef, st, block_ptr(b, 2), p, block_ptr(b, 6), p_next, vector_ptr(b, 7), out,
-                            true, stream);
-    fold_scalars_cuda(a.after_direction, st, out, stream);
+    double *p = x.dir[(a.parity + m) % 2], *p_next = x.dir[(a.parity + m + 1) % 2];
+    pcg_line_step_cuda(a.e.L, a.e.h, x.coef, x.st, x.ap, x.r, x.z, x.scratch, x.out, stream);
+    fold_scalars_cuda(a.after_step, x.st, x.out, stream);
+    pcg_line_direction_cuda(a.e.L, a.e.h, x.coef, x.st, x.u, p, x.z, p_next, x.ap, x.scratch, x.out, true, stream);
+    fold_scalars_cuda(a.after_direction, x.st, x.out, stream);
   }
 }
-#endif
-#if defined(TASKDYCORE_HAVE_CUDA)
 void step_cuda(void* b[], void* arg) {
   Args a;
   starpu_codelet_unpack_args(arg, &a);
   pcg_line_step_cuda(a.e.L, a.e.h, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3),
-                     block_ptr(b, 4), vector_ptr(b, 5), vector_ptr(b, 6), a.periodic != 0,
-                     starpu_cuda_get_local_stream());
+                     block_ptr(b, 4), vector_ptr(b, 5), vector_ptr(b, 6), starpu_cuda_get_local_stream());
   fold_scalars_cuda(a.then, vector_ptr(b, 1), vector_ptr(b, 6), starpu_cuda_get_local_stream());
 }
 void direction_cuda(void* b[], void* arg) {
   Args a;
   starpu_codelet_unpack_args(arg, &a);
   pcg_line_direction_cuda(a.e.L, a.e.h, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3),
-                          block_ptr(b, 4), block_ptr(b, 5), vector_ptr(b, 6), vector_ptr(b, 7), a.periodic != 0,
-                          starpu_cuda_get_local_stream());
-  fold_scalars_cuda(a.then, vector_ptr(b, 1), vector_ptr(b, 7), starpu_cuda_get_local_stream());
+                          block_ptr(b, 4), block_ptr(b, 5), block_ptr(b, 6), vector_ptr(b, 7), vector_ptr(b, 8),
+                          a.periodic != 0, starpu_cuda_get_local_stream());
+  fold_scalars_cuda(a.then, vector_ptr(b, 1), vector_ptr(b, 8), starpu_cuda_get_local_stream());
 }
 #else
 constexpr starpu_cuda_func_t iterations_cuda = nullptr;
@@ -103,17 +105,17 @@ Codelet& step_codelet(bool writes_state) {
 }
 Codelet& direction_codelet(bool writes_state) {
   static Codelet reads("pcg_line_direction",
-                       {STARPU_R, STARPU_R, STARPU_RW, STARPU_R, STARPU_R, STARPU_W, STARPU_SCRATCH, STARPU_W},
+                       {STARPU_R, STARPU_R, STARPU_RW, STARPU_R, STARPU_R, STARPU_W, STARPU_W, STARPU_SCRATCH, STARPU_W},
                        direction_cpu, direction_cuda);
   static Codelet writes("pcg_line_direction_scalars",
-                        {STARPU_R, STARPU_RW, STARPU_RW, STARPU_R, STARPU_R, STARPU_W, STARPU_SCRATCH, STARPU_W},
+                        {STARPU_R, STARPU_RW, STARPU_RW, STARPU_R, STARPU_R, STARPU_W, STARPU_W, STARPU_SCRATCH, STARPU_W},
                         direction_cpu, direction_cuda);
   return writes_state ? writes : reads;
 }
-
 Codelet& iterations_codelet() {
   static Codelet cl("pcg_line_iterations",
-                    {STARPU_R, STARPU_RW, STARPU_RW, STARPU_RW, STARPU_RW, STARPU_RW, STARPU_W, STARPU_SCRATCH, STARPU_W},
+                    {STARPU_R, STARPU_RW, STARPU_RW, STARPU_RW, STARPU_RW, STARPU_RW, STARPU_RW, STARPU_W,
+                     STARPU_SCRATCH, STARPU_W},
                     iterations_cpu, iterations_cuda);
   return cl;
 }
@@ -122,37 +124,37 @@ Codelet& iterations_codelet() {
 
 void insert_pcg_line_iterations(const EllipticTaskArgs& e, starpu_data_handle_t coef, starpu_data_handle_t state,
                                 starpu_data_handle_t u, starpu_data_handle_t direction0,
-                                starpu_data_handle_t direction1, starpu_data_handle_t r, starpu_data_handle_t z,
-                                starpu_data_handle_t scratch, starpu_data_handle_t out, int priority,
-                                const ScalarsArgs& after_step, const ScalarsArgs& after_direction, int parity,
-                                int count) {
+                                starpu_data_handle_t direction1, starpu_data_handle_t ap, starpu_data_handle_t r,
+                                starpu_data_handle_t z, starpu_data_handle_t scratch, starpu_data_handle_t out,
+                                int priority, const ScalarsArgs& after_step, const ScalarsArgs& after_direction,
+                                int parity, int count) {
   const Iterations a{e, after_step, after_direction, parity, count};
   Codelet& cl = iterations_codelet();
   insert_task(cl, STARPU_VALUE, &a, sizeof(a), STARPU_R, coef, STARPU_RW, state, STARPU_RW, u, STARPU_RW, direction0,
-              STARPU_RW, direction1, STARPU_RW, r, STARPU_W, z, STARPU_SCRATCH, scratch, STARPU_W, out,
+              STARPU_RW, direction1, STARPU_RW, ap, STARPU_RW, r, STARPU_W, z, STARPU_SCRATCH, scratch, STARPU_W, out,
               STARPU_PRIORITY, priority, STARPU_NAME, cl.name());
 }
 
 void insert_pcg_line_step(const EllipticTaskArgs& e, starpu_data_handle_t coef, starpu_data_handle_t state,
-                          starpu_data_handle_t p, starpu_data_handle_t r,
-                          starpu_data_handle_t z, starpu_data_handle_t scratch, starpu_data_handle_t out,
-                          int priority, const ScalarsArgs* then, bool periodic) {
-  const Args a{e, then ? *then : ScalarsArgs{}, periodic ? 1 : 0};
+                          starpu_data_handle_t ap, starpu_data_handle_t r, starpu_data_handle_t z,
+                          starpu_data_handle_t scratch, starpu_data_handle_t out, int priority,
+                          const ScalarsArgs* then) {
+  const Args a{e, then ? *then : ScalarsArgs{}, 0};
   Codelet& cl = step_codelet(then != nullptr);
-  insert_task(cl, STARPU_VALUE, &a, sizeof(a), STARPU_R, coef, then ? STARPU_RW : STARPU_R, state, STARPU_R, p,
-              STARPU_RW, r, STARPU_W, z, STARPU_SCRATCH, scratch, STARPU_W, out, STARPU_PRIORITY,
-              priority, STARPU_NAME, cl.name());
+  insert_task(cl, STARPU_VALUE, &a, sizeof(a), STARPU_R, coef, then ? STARPU_RW : STARPU_R, state, STARPU_R, ap,
+              STARPU_RW, r, STARPU_W, z, STARPU_SCRATCH, scratch, STARPU_W, out, STARPU_PRIORITY, priority,
+              STARPU_NAME, cl.name());
 }
 
 void insert_pcg_line_direction(const EllipticTaskArgs& e, starpu_data_handle_t coef, starpu_data_handle_t state,
-                               starpu_data_handle_t u, starpu_data_handle_t p, starpu_data_handle_t z, starpu_data_handle_t p_next,
-                               starpu_data_handle_t scratch, starpu_data_handle_t out, int priority,
-                               const ScalarsArgs* then, bool periodic) {
+                               starpu_data_handle_t u, starpu_data_handle_t p, starpu_data_handle_t z,
+                               starpu_data_handle_t p_next, starpu_data_handle_t ap_next, starpu_data_handle_t scratch,
+                               starpu_data_handle_t out, int priority, const ScalarsArgs* then, bool periodic) {
   const Args a{e, then ? *then : ScalarsArgs{}, periodic ? 1 : 0};
   Codelet& cl = direction_codelet(then != nullptr);
   insert_task(cl, STARPU_VALUE, &a, sizeof(a), STARPU_R, coef, then ? STARPU_RW : STARPU_R, state, STARPU_RW, u,
-              STARPU_R, p, STARPU_R, z, STARPU_W, p_next, STARPU_SCRATCH, scratch, STARPU_W, out, STARPU_PRIORITY, priority,
-              STARPU_NAME, cl.name());
+              STARPU_R, p, STARPU_R, z, STARPU_W, p_next, STARPU_W, ap_next, STARPU_SCRATCH, scratch, STARPU_W, out,
+              STARPU_PRIORITY, priority, STARPU_NAME, cl.name());
 }
 
 }  // namespace tdc

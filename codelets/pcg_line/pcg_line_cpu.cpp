@@ -27,7 +27,7 @@ void apply_row(const TileLayout& L, const ColumnCouplings& h, const double* coef
 
 // The CPU keeps w whole (in z): the same arithmetic as the GPU's chunked recomputation, in a row loop.
 void pcg_line_step_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                       const double* p, double* r, double* z, double* out, bool periodic) {
+                       const double* ap, double* r, double* z, double* out) {
   if (solver_skips(st, 1)) return;
   const double alpha = st[state::kAlpha];
   const bool first = st[state::kIter] == 0.0;
@@ -35,17 +35,14 @@ void pcg_line_step_cpu(const TileLayout& L, const ColumnCouplings& h, const doub
   const std::ptrdiff_t P = L.plane();
   ItemReducer<2> red;
   std::vector<Sums<2>> row(L.nx);
-  std::vector<double> ap(L.nx);
   double r_max = 0.0;
   for (int j = 0; j < L.ny; ++j) {
     std::fill(row.begin(), row.end(), Sums<2>{});
     const std::ptrdiff_t o0 = L.at(0, j, 0);
     for (int k = 0; k < nz; ++k) {
       const std::ptrdiff_t o = o0 + P * k;
-      if (!first) {
-        apply_row(L, h, coef, p, j, k, ap.data(), periodic);
-        for (int i = 0; i < L.nx; ++i) r[o + i] = r[o + i] - alpha * ap[i];
-      }
+      if (!first)
+        for (int i = 0; i < L.nx; ++i) r[o + i] = r[o + i] - alpha * ap[o + i];
       for (int i = 0; i < L.nx; ++i) {
         const double rs = r[o + i];
         r_max = std::max(r_max, std::fabs(rs));
@@ -68,10 +65,11 @@ void pcg_line_step_cpu(const TileLayout& L, const ColumnCouplings& h, const doub
   out[kMaxAbsAt + 1] = 0.0;
 }
 
-// u += alpha p (the previous step's, pending), then p' (interior and ghost-ring edges), then <p', A p'>
-// from p' read back: the same bits as the GPU's p' formed at each neighbour.
+// u += alpha p (the previous step's, pending), then p' (interior and ghost-ring edges), then A p' and
+// <p', A p'> from p' read back.
 void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                            double* u, const double* p, const double* z, double* p_next, double* out, bool periodic) {
+                            double* u, const double* p, const double* z, double* p_next, double* ap_next, double* out,
+                            bool periodic) {
   if (solver_skips(st, 2)) return;
   const double alpha = st[state::kAlpha], beta = st[state::kBeta];
   const bool first = st[state::kIter] == 0.0, finishing = st[state::kDone] >= 1.0;
@@ -90,7 +88,6 @@ void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const
     else
       for (int i = i0; i < i1; ++i) p_next[o + i] = z[o + i] + beta * p[o + i];
   };
-  std::vector<double> ap(L.nx);
   ChunkedCellReducer<1> red;
   for (int k = 0; k < L.nz; ++k) {
     for (int j = -w; j < 0; ++j) set_row(j, k, 0, L.nx);
@@ -99,9 +96,9 @@ void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const
   }
   for (int k = 0; k < L.nz; ++k)
     for (int j = 0; j < L.ny; ++j) {
-      apply_row(L, h, coef, p_next, j, k, ap.data(), periodic);
       const std::ptrdiff_t o = L.at(0, j, k);
-      for (int i = 0; i < L.nx; ++i) red.push({p_next[o + i] * ap[i]});
+      apply_row(L, h, coef, p_next, j, k, ap_next + o, periodic);
+      for (int i = 0; i < L.nx; ++i) red.push({p_next[o + i] * ap_next[o + i]});
     }
   red.finish(out);
 }

@@ -1,21 +1,23 @@
 // The line-preconditioned PCG iteration in two passes over the fields, with no q vector:
 //   pcg_line_step (one item per column):
-//       r <- r - alpha A p (A p formed from p's stencil);
+//       r <- r - alpha A p (A p as the direction step left it);
 //       partial <r, r> and max |r| (bottom to top, in the forward Thomas sweep);
 //       z = M^{-1} r (vertical Thomas solves); partial <r, z> (top to bottom, in the backward sweep);
 //   pcg_line_direction (cell by cell, then chunked cell items for the sum):
 //       u <- u + alpha p (the step's alpha and p, pending as in Alg. 2: done only when finishing);
-//       p' <- z + beta p (into the other direction buffer); partial <p', A p'> (A p' formed from z and p's
-//       stencils, the same bits as p' read back).
-// Against Alg. 2-3 of paper 002 this drops q (A p is formed where it is used, twice per iteration:
-// flops are cheap, field passes are not) and the forward sweep's w, which the backward sweep recomputes
-// from r a chunk of levels at a time; only the last two w of each chunk are stored (in z, whose final
-// values overwrite them). 10 field passes per iteration instead of 14.
+//       p' <- z + beta p (into the other direction buffer); A p' from p' read back (stored for the next
+//       step), partial <p', A p'>.
+// Against Alg. 2-3 of paper 002 this drops the recurrence q = A z + beta q (A p' is applied to p' itself,
+// once) and the forward sweep's w, which the backward sweep recomputes from r a chunk of levels at a
+// time; only the last two w of each chunk are stored (in z, whose final values overwrite them). 12
+// field passes per iteration instead of 14. (Forming A p from p's stencil inside the step instead of
+// storing it saved a pass but lengthened the column kernel's dependent chain: 0.126 against 0.075 ms
+// a 128x128 tile.)
 // p' is written beside p (the stencil still reads the old p), so the solver alternates two buffers.
 // periodic: the tile is the whole horizontally periodic domain and ghost rings are not read (neighbours
 // at their periodic images). Otherwise z's ghost ring must be valid for the direction step, which also
 // writes p' on the ghost ring's edges (z + beta p there, the bits the neighbour tile computes), so that
-// the next step reads p' with a valid ghost ring and no exchange.
+// A p' reads p' with a valid ghost ring and no exchange of p.
 // The first iteration of a solve (state iteration 0) has no direction yet: r and u stay as they are
 // and the direction is z itself; p is not read. The u update sits in the cell-parallel kernel because
 // the column kernel is latency-bound (one thread per column).
@@ -32,30 +34,23 @@ namespace tdc {
 // The backward sweep's chunk: w is recomputed for this many levels at a time.
 constexpr int kLineChunk = 16;
 
-// out: 2 compensated sums (<r, r>, <r, z>) and max |r| at kMaxAbsAt. Skipped once done >= 1.
+// ap: A p (interior). out: 2 compensated sums (<r, r>, <r, z>) and max |r| at kMaxAbsAt. Skipped once
+// done >= 1.
 void pcg_line_step_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                       const double* p, double* r, double* z, double* out, bool periodic);
-// out: 1 compensated sum (<p', A p'>). Only u's update once done == 1 (out untouched); skipped once done >= 2.
+                       const double* ap, double* r, double* z, double* out);
+// ap_next: A p' (interior). out: 1 compensated sum (<p', A p'>). Only u's update once done == 1 (out
+// untouched); skipped once done >= 2.
 void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                            double* u, const double* p, const double* z, double* p_next, double* out, bool periodic);
+                            double* u, const double* p, const double* z, double* p_next, double* ap_next, double* out,
+                            bool periodic);
 #if defined(TASKDYCORE_HAVE_CUDA)
 void pcg_line_step_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                        const double* p, double* r, double* z, void* groups, double* out, bool periodic,
-                        cudaStream_t stream);
+                        const double* ap, double* r, double* z, void* groups, double* out, cudaStream_t stream);
 void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                             double* u, const double* p, const double* z, double* p_next, void* groups, double* out,
-                             bool periodic, cudaStream_t stream);
+                             double* u, const double* p, const double* z, double* p_next, double* ap_next,
+                             void* groups, double* out, bool periodic, cudaStream_t stream);
 #endif
 // Device scratch both kernels need (group partials).
 std::size_t pcg_line_scratch_bytes(const TileLayout& L);
-
-// The value of the new direction at a neighbour, formed from z and the old direction (first: z).
-template <class X>
-struct DirectionAt {
-  X z, p;
-  double beta;
-  bool first;
-  TDC_HD double operator()(int di, int dj, int kk) const { return first ? z(di, dj, kk) : z(di, dj, kk) + beta * p(di, dj, kk); }
-};
 
 }  // namespace tdc

@@ -264,7 +264,7 @@ TEST(EllipticKernels, LineStepAndDirectionEqualThePlainOperations) {
     const double alpha = 0.37, beta = 0.61;
     auto st = state_with(alpha, beta);
     st[state::kIter] = 3.0;
-    // Step: r <- r - alpha A p; z = M^-1 r; <r,r>, <r,z>, max |r|.
+    // Step: r <- r - alpha A p (A p given); z = M^-1 r; <r,r>, <r,z>, max |r|.
     const auto p = periodic_edges(random_field(20));
     auto u = random_field(21), r = random_field(22), z = random_field(23);
     auto u_ref = u, r_ref = r;
@@ -276,23 +276,25 @@ TEST(EllipticKernels, LineStepAndDirectionEqualThePlainOperations) {
     }
     line_precon_cpu(kL, c.data(), st.data(), 2, s, r_ref.data(), z_ref.data());
     double out[2 * kMaxSums];
-    pcg_line_step_cpu(kL, h, c.data(), st.data(), p.data(), r.data(), z.data(), out, false);
+    pcg_line_step_cpu(kL, h, c.data(), st.data(), ap.data(), r.data(), z.data(), out);
     expect_bitwise_interior(r, r_ref, "r");
     expect_bitwise_interior(z, z_ref, "z");
     EXPECT_NEAR(sum_of(out, 0), double(dot_ld(r_ref, r_ref)), 1e-13 * double(dot_ld(r_ref, r_ref)));
     EXPECT_NEAR(sum_of(out, 1), double(dot_ld(r_ref, z_ref)), 1e-12 * std::fabs(double(dot_ld(r_ref, z_ref))));
     EXPECT_EQ(out[kMaxAbsAt], interior_max_abs(r_ref)) << "max |r| (the max-norm stopping test)";
-    // Direction: u <- u + alpha p; p' = z + beta p (interior and the ghost ring's edges); <p', A p'>.
+    // Direction: u <- u + alpha p; p' = z + beta p (interior and the ghost ring's edges); A p', <p', A p'>.
     const auto zz = periodic_edges(random_field(24));
-    std::vector<double> pn(kL.size(), 0.0), apn(kL.size(), 0.0);
+    std::vector<double> pn(kL.size(), 0.0), apn(kL.size(), 0.0), apn_out(kL.size(), 0.0);
     auto pn_ref = pn;
     for (std::size_t n = 0; n < pn.size(); ++n) pn_ref[n] = zz[n] + beta * p[n];
     elliptic_apply_cpu(kL, h, c.data(), st.data(), 2, pn_ref.data(), apn.data());
-    pcg_line_direction_cpu(kL, h, c.data(), st.data(), u.data(), p.data(), zz.data(), pn.data(), out, false);
+    pcg_line_direction_cpu(kL, h, c.data(), st.data(), u.data(), p.data(), zz.data(), pn.data(), apn_out.data(), out,
+                           false);
     expect_bitwise_interior(u, u_ref, "u");
     expect_bitwise_interior(pn, pn_ref, "p'");
+    expect_bitwise_interior(apn_out, apn, "A p' (the next step's A p)");
     EXPECT_NEAR(sum_of(out, 0), double(dot_ld(pn_ref, apn)), 1e-12 * std::fabs(double(dot_ld(pn_ref, apn))));
-    int ring_differs = 0;  // the edges the next step's stencil reads: the neighbour tile's p'
+    int ring_differs = 0;  // the edges the next A p' reads: the neighbour tile's p'
     for (int k = 0; k < kL.nz; ++k)
       for (int d = 1; d <= s; ++d) {
         for (int j = 0; j < kL.ny; ++j)
@@ -306,7 +308,7 @@ TEST(EllipticKernels, LineStepAndDirectionEqualThePlainOperations) {
   }
 }
 
-TEST(EllipticKernels, LineFormReadsPeriodicImagesAndStartsWithoutADirection) {
+TEST(EllipticKernels, LineDirectionReadsPeriodicImagesAndStartsWithoutADirection) {
   for (const int s : {1, 2}) {
     SCOPED_TRACE(s);
     ColumnCouplings h = kH;
@@ -316,30 +318,28 @@ TEST(EllipticKernels, LineFormReadsPeriodicImagesAndStartsWithoutADirection) {
     st[state::kIter] = 2.0;
     // Periodic: the same bits with the ghost rings poisoned as with them filled from periodic images.
     const auto p = random_field(30), z0 = random_field(31), r0 = random_field(32), u0 = random_field(33);
-    auto u1 = u0, r1 = r0, z1 = z0, u2 = u0, r2 = r0, z2 = z0;
+    auto u1 = u0, u2 = u0;
     double o1[2 * kMaxSums], o2[2 * kMaxSums];
-    pcg_line_step_cpu(kL, h, c.data(), st.data(), with_ghosts(p, true).data(), r1.data(), z1.data(), o1, false);
-    pcg_line_step_cpu(kL, h, c.data(), st.data(), with_ghosts(p, false).data(), r2.data(), z2.data(), o2, true);
-    expect_bitwise_interior(r2, r1, "step r from periodic images");
-    expect_bitwise_interior(z2, z1, "step z");
-    EXPECT_EQ(std::memcmp(o1, o2, 4 * sizeof(double)), 0) << "<r, r>, <r, z>";
-    std::vector<double> n1(kL.size(), 0.0), n2(kL.size(), 0.0);
+    std::vector<double> n1(kL.size(), 0.0), n2(kL.size(), 0.0), a1(kL.size(), 0.0), a2(kL.size(), 0.0);
     pcg_line_direction_cpu(kL, h, c.data(), st.data(), u1.data(), with_ghosts(p, true).data(),
-                           with_ghosts(z0, true).data(), n1.data(), o1, false);
+                           with_ghosts(z0, true).data(), n1.data(), a1.data(), o1, false);
     pcg_line_direction_cpu(kL, h, c.data(), st.data(), u2.data(), with_ghosts(p, false).data(),
-                           with_ghosts(z0, false).data(), n2.data(), o2, true);
+                           with_ghosts(z0, false).data(), n2.data(), a2.data(), o2, true);
     expect_bitwise_interior(n2, n1, "direction from periodic images");
+    expect_bitwise_interior(a2, a1, "A p' from periodic images");
     expect_bitwise_interior(u2, u1, "u");
     EXPECT_EQ(std::memcmp(o1, o2, 2 * sizeof(double)), 0) << "<p', A p'>";
-    // A solve's first iteration: no direction yet (p full of NaN is not read); u and r stay, p' = z.
+    // A solve's first iteration: no direction yet (p and A p full of NaN are not read); u and r stay,
+    // p' = z.
     st[state::kIter] = 0.0;
     const std::vector<double> nan_p(kL.size(), std::nan(""));
     auto u3 = u0, r3 = r0, z3 = z0;
-    pcg_line_step_cpu(kL, h, c.data(), st.data(), nan_p.data(), r3.data(), z3.data(), o1, true);
+    pcg_line_step_cpu(kL, h, c.data(), st.data(), nan_p.data(), r3.data(), z3.data(), o1);
     EXPECT_EQ(r3, r0);
     EXPECT_TRUE(std::isfinite(o1[0]) && std::isfinite(o1[2]));
-    std::vector<double> n3(kL.size(), 0.0);
-    pcg_line_direction_cpu(kL, h, c.data(), st.data(), u3.data(), nan_p.data(), z0.data(), n3.data(), o1, true);
+    std::vector<double> n3(kL.size(), 0.0), a3(kL.size(), 0.0);
+    pcg_line_direction_cpu(kL, h, c.data(), st.data(), u3.data(), nan_p.data(), z0.data(), n3.data(), a3.data(), o1,
+                           true);
     EXPECT_EQ(u3, u0);
     expect_bitwise_interior(n3, z0, "the first direction is z");
     // Finishing (done 1): the step does nothing, the direction only adds the pending alpha p to u.
@@ -347,18 +347,21 @@ TEST(EllipticKernels, LineFormReadsPeriodicImagesAndStartsWithoutADirection) {
     st[state::kDone] = 1.0;
     std::vector<double> untouched(2 * kMaxSums, 7.0);
     auto u4 = u0, r4 = r0, z4 = z0, n4 = n3;
-    pcg_line_step_cpu(kL, h, c.data(), st.data(), p.data(), r4.data(), z4.data(), untouched.data(), true);
+    pcg_line_step_cpu(kL, h, c.data(), st.data(), p.data(), r4.data(), z4.data(), untouched.data());
     EXPECT_TRUE(r4 == r0 && z4 == z0);
     EXPECT_EQ(untouched, std::vector<double>(2 * kMaxSums, 7.0));
-    pcg_line_direction_cpu(kL, h, c.data(), st.data(), u4.data(), p.data(), z0.data(), n4.data(), o1, true);
+    auto a4 = a3;
+    pcg_line_direction_cpu(kL, h, c.data(), st.data(), u4.data(), p.data(), z0.data(), n4.data(), a4.data(), o1, true);
     auto u4_ref = u0;
     for (std::size_t n = 0; n < u0.size(); ++n) u4_ref[n] = u0[n] + 0.3 * p[n];
     expect_bitwise_interior(u4, u4_ref, "the pending u update");
     EXPECT_EQ(n4, n3) << "no new direction when finishing";
+    EXPECT_EQ(a4, a3) << "no new A p' when finishing";
     // Done (2): nothing.
     st[state::kDone] = 2.0;
     auto u5 = u0;
-    pcg_line_direction_cpu(kL, h, c.data(), st.data(), u5.data(), p.data(), z0.data(), n4.data(), untouched.data(), true);
+    pcg_line_direction_cpu(kL, h, c.data(), st.data(), u5.data(), p.data(), z0.data(), n4.data(), a4.data(),
+                           untouched.data(), true);
     EXPECT_EQ(u5, u0);
     EXPECT_EQ(untouched, std::vector<double>(2 * kMaxSums, 7.0));
   }
@@ -592,28 +595,33 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
         auto sl = st;
         sl[state::kIter] = iter;
         Dev dsl(sl);
-        auto lu = random_field(90), lp = random_field(91), lr = random_field(92), lz = random_field(93);
+        auto lu = random_field(90), lp = random_field(91), lr = random_field(92), lz = random_field(93),
+             la = random_field(94);
         std::vector<double> ln(kL.size(), 0.0);
-        Dev dlu(lu), dlp(lp), dlr(lr), dlz(lz), dln(ln), lo(2 * kMaxSums, 0.0);
+        Dev dlu(lu), dlp(lp), dlr(lr), dlz(lz), dla(la), dln(ln), lo(2 * kMaxSums, 0.0);
         std::fill(out, out + 2 * kMaxSums, 0.0);
-        pcg_line_step_cpu(kL, kH, c.data(), sl.data(), lp.data(), lr.data(), lz.data(), out, periodic);
-        pcg_line_step_cuda(kL, kH, dc.p, dsl.p, dlp.p, dlr.p, dlz.p, scratch.p, lo.p, periodic, 0);
+        pcg_line_step_cpu(kL, kH, c.data(), sl.data(), la.data(), lr.data(), lz.data(), out);
+        pcg_line_step_cuda(kL, kH, dc.p, dsl.p, dla.p, dlr.p, dlz.p, scratch.p, lo.p, 0);
         expect_same(lr, dlr.host(), "pcg_line_step r");
         expect_bitwise_interior(lz, dlz.host(), "pcg_line_step z");
         EXPECT_EQ(std::memcmp(out, lo.host().data(), 4 * sizeof(double)), 0) << "pcg_line_step sums";
         EXPECT_EQ(out[kMaxAbsAt], lo.host()[kMaxAbsAt]) << "pcg_line_step max |r|";
-        pcg_line_direction_cpu(kL, kH, c.data(), sl.data(), lu.data(), lp.data(), lz.data(), ln.data(), out, periodic);
+        pcg_line_direction_cpu(kL, kH, c.data(), sl.data(), lu.data(), lp.data(), lz.data(), ln.data(), la.data(), out,
+                               periodic);
         cudaMemcpy(dlz.p, lz.data(), lz.size() * sizeof(double), cudaMemcpyHostToDevice);  // z's ghosts as the CPU's
-        pcg_line_direction_cuda(kL, kH, dc.p, dsl.p, dlu.p, dlp.p, dlz.p, dln.p, scratch.p, lo.p, periodic, 0);
+        pcg_line_direction_cuda(kL, kH, dc.p, dsl.p, dlu.p, dlp.p, dlz.p, dln.p, dla.p, scratch.p, lo.p, periodic, 0);
         expect_same(lu, dlu.host(), "pcg_line_direction u");
         expect_same(ln, dln.host(), "pcg_line_direction p' (interior and ring edges)");
+        expect_same(la, dla.host(), "pcg_line_direction A p'");
         EXPECT_EQ(std::memcmp(out, lo.host().data(), 2 * sizeof(double)), 0) << "pcg_line_direction sum";
         // Finishing: the pending u update only (the sums are left as they were).
         sl[state::kDone] = 1.0;
         cudaMemcpy(dsl.p, sl.data(), sl.size() * sizeof(double), cudaMemcpyHostToDevice);
-        pcg_line_direction_cpu(kL, kH, c.data(), sl.data(), lu.data(), lp.data(), lz.data(), ln.data(), out, periodic);
-        pcg_line_direction_cuda(kL, kH, dc.p, dsl.p, dlu.p, dlp.p, dlz.p, dln.p, scratch.p, lo.p, periodic, 0);
+        pcg_line_direction_cpu(kL, kH, c.data(), sl.data(), lu.data(), lp.data(), lz.data(), ln.data(), la.data(), out,
+                               periodic);
+        pcg_line_direction_cuda(kL, kH, dc.p, dsl.p, dlu.p, dlp.p, dlz.p, dln.p, dla.p, scratch.p, lo.p, periodic, 0);
         expect_same(lu, dlu.host(), "pcg_line_direction u (finishing)");
+        expect_same(la, dla.host(), "pcg_line_direction A p' untouched (finishing)");
         expect_same(ln, dln.host(), "pcg_line_direction p' untouched (finishing)");
         EXPECT_EQ(std::memcmp(out, lo.host().data(), 2 * sizeof(double)), 0) << "pcg_line_direction sum (finishing)";
       }
