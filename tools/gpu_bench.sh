@@ -841,6 +841,17 @@ if want session14h && command -v ncu >/dev/null; then
     taskdycore_base bench elliptic --grid 256x256x128 --tiles 2x2 --iterations 10 --repeat 1 --csr off --tolerances off > "$res/s14h_ncu_base.txt" 2>&1
   echo "ncu base exit $?"; grep -E "$keys" "$res/s14h_ncu_base.txt" | sed 's/(TileLayout.*//' | head -30
 fi
+if want session14i; then
+  # Session 14: pcg_line's dot kernel reading p' through PeriodicAt/ArrayAt against the per-cell
+  # neighbour offsets it had (that build carried as bin/taskdycore_base), alternating; 1x1 and 2x2.
+  e=(--grid 256x256x128 --iterations 50 --repeat 3 --csr off --tolerances off)
+  for round in 1 2 3; do
+    for t in 1x1 2x2; do
+      bench_elliptic s14i_ell_new_${t}_$round STARPU_NCPU=0 -- "${e[@]}" --tiles $t
+      command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s14i_ell_offsets_${t}_$round STARPU_NCPU=0 -- "${e[@]}" --tiles $t
+    done
+  done
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).

@@ -110,31 +110,6 @@ struct PeriodicAt {
   }
 };
 
-// The offsets of a cell's four horizontal neighbours at distance hh, through the ghost ring or (periodic:
-// the tile is the whole horizontally periodic domain) at their periodic images. Worked out once per
-// cell or column and shared by every array read at those neighbours.
-struct NeighbourOffsets {
-  std::ptrdiff_t e, w, n, s;
-};
-TDC_HD NeighbourOffsets neighbour_offsets(const TileLayout& L, int i, int j, int hh, bool periodic) {
-  const std::ptrdiff_t sx = L.sx();
-  if (!periodic) return {hh, -hh, hh * sx, -hh * sx};
-  return {periodic_image(i + hh, L.nx) - i, periodic_image(i - hh, L.nx) - i,
-          (periodic_image(j + hh, L.ny) - j) * sx, (periodic_image(j - hh, L.ny) - j) * sx};
-}
-// An array's accessor for apply_cell_from at the cell of offset o and level k, its horizontal
-// neighbours at the given offsets (di, dj: 0 or +-h.h, one of them 0).
-struct OffsetAt {
-  const double* x;
-  std::ptrdiff_t o, plane;
-  NeighbourOffsets d;
-  int k;
-  TDC_HD double operator()(int di, int dj, int kk) const {
-    const std::ptrdiff_t h = di > 0 ? d.e : di < 0 ? d.w : dj > 0 ? d.n : dj < 0 ? d.s : 0;
-    return x[o + h + plane * (kk - k)];
-  }
-};
-
 // y at cell (i, j, k) of x; x must hold valid halo cells (width >= h.h).
 TDC_HD double apply_cell(const TileLayout& L, const ColumnCouplings& h, const double* c, const double* x, int i,
                          int j, int k) {

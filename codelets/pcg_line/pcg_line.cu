@@ -1,3 +1,5 @@
+#include <type_traits>
+
 #include "../common/cell_loop.cuh"
 #include "../common/fixed_order_sum.cuh"
 #include "../common/gated_graph.hpp"
@@ -117,12 +119,11 @@ __global__ void __launch_bounds__(kSumGroup)
   if (solver_skips(st, 1)) return;
   h = with_strides<S>(h);
   const long item = long(blockIdx.x) * kSumGroup + threadIdx.x, cells = cell_items(L);
-  const std::ptrdiff_t P = L.plane();
+  using At = std::conditional_t<Periodic, PeriodicAt, ArrayAt>;
   auto product = [&](int i, int j, int k) {
-    const std::ptrdiff_t o = L.at(i, j, k);
-    const OffsetAt at{p_next, o, P, neighbour_offsets(L, i, j, h.h, Periodic), k};
+    const At at(L, p_next, i, j, k);
     const double a = apply_cell_from(L, h, coef, i, j, k, at);
-    ap_next[o] = a;
+    ap_next[L.at(i, j, k)] = a;
     return at(0, 0, k) * a;
   };
   Sums<1> s{};

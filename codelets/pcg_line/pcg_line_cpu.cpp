@@ -18,9 +18,10 @@ namespace {
 // A x for one row (j, k) of the interior, into ax[0 .. nx).
 void apply_row(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* x, int j, int k,
                double* ax, bool periodic) {
-  const std::ptrdiff_t P = L.plane();
-  for (int i = 0; i < L.nx; ++i)
-    ax[i] = apply_cell_from(L, h, coef, i, j, k, OffsetAt{x, L.at(i, j, k), P, neighbour_offsets(L, i, j, h.h, periodic), k});
+  if (periodic)
+    for (int i = 0; i < L.nx; ++i) ax[i] = apply_cell_from(L, h, coef, i, j, k, PeriodicAt(L, x, i, j, k));
+  else
+    for (int i = 0; i < L.nx; ++i) ax[i] = apply_cell(L, h, coef, x, i, j, k);
 }
 
 }  // namespace
