@@ -81,7 +81,7 @@ void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const
         for (int i = 0; i < L.nx; ++i) u[o + i] = u[o + i] + alpha * p[o + i];
       }
   if (finishing) return;  // the pending u update only
-  const int w = periodic ? 0 : h.h;  // the ghost-ring edges the next step's stencil reads (no corners)
+  const int w = periodic ? 0 : h.h;  // the ghost-ring edges A p' reads (no corners)
   auto set_row = [&](int j, int k, int i0, int i1) {
     const std::ptrdiff_t o = L.at(0, j, k);
     if (first)

@@ -1,4 +1,4 @@
-// The line-preconditioned PCG iteration in two passes over the fields, with no q vector:
+// The line-preconditioned PCG iteration in two kernels' worth of passes, without Alg. 2's q recurrence:
 //   pcg_line_step (one item per column):
 //       r <- r - alpha A p (A p as the direction step left it);
 //       partial <r, r> and max |r| (bottom to top, in the forward Thomas sweep);
@@ -13,7 +13,7 @@
 // field passes per iteration instead of 14. (Forming A p from p's stencil inside the step instead of
 // storing it saved a pass but lengthened the column kernel's dependent chain: 0.126 against 0.075 ms
 // a 128x128 tile.)
-// p' is written beside p (the stencil still reads the old p), so the solver alternates two buffers.
+// p' is written beside p (other cells still read the old p), so the solver alternates two buffers.
 // periodic: the tile is the whole horizontally periodic domain and ghost rings are not read (neighbours
 // at their periodic images). Otherwise z's ghost ring must be valid for the direction step, which also
 // writes p' on the ghost ring's edges (z + beta p there, the bits the neighbour tile computes), so that
