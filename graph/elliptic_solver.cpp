@@ -156,7 +156,7 @@ void EllipticSolver::precondition(const TiledField& r, const TiledField& z, int 
 void EllipticSolver::pcg_fused_iteration(const TiledField& u) {
   // A single tile on one rank: each half-iteration's scalars step runs inside the task that made its
   // partial (two StarPU tasks fewer per iteration).
-  const bool fold = d_.tiles() == 1 && d_.ranks() == 1;
+  const bool fold = one_tile();
   const ScalarsArgs after_precon = scalars_args(int(ScalarOp::PcgFusedPrecon), 2);
   const ScalarsArgs after_apply = scalars_args(int(ScalarOp::PcgFusedApply), 1);
   if (mg_ && mg_->one_task()) {
@@ -196,23 +196,20 @@ void EllipticSolver::pcg_fused_iteration(const TiledField& u) {
 void EllipticSolver::pcg_line_iteration(const TiledField& u) {
   // Two tasks per tile (pcg_line_kernel.hpp): no q recurrence, no stored forward sweep. The direction
   // alternates between p_ and q_ (the new one is written while the old one is still read); ap_ holds A p.
-  const bool fold = d_.tiles() == 1 && d_.ranks() == 1;
-  const bool periodic = fold;  // the single tile is the whole horizontally periodic domain
+  // Several tiles or ranks only: a single tile runs its iterations as pcg_line_iterations tasks
+  // (submit_iterations).
   const TiledField& p = line_iteration_ % 2 == 0 ? *p_ : *q_;
   const TiledField& p_next = line_iteration_ % 2 == 0 ? *q_ : *p_;
   ++line_iteration_;
-  const ScalarsArgs after_step = scalars_args(int(ScalarOp::PcgFusedPrecon), 2);
-  const ScalarsArgs after_direction = scalars_args(int(ScalarOp::PcgFusedApply), 1);
   for (int t = 0; t < d_.tiles(); ++t)
     insert_pcg_line_step(args_, coef_->handle(), state_->handle(), ap_->handle(t), r_->handle(t), z_->handle(t),
-                         scratch_->handle(), partials_->handle(t), kPrioBody, fold ? &after_step : nullptr);
-  if (!fold) submit_scalars(int(ScalarOp::PcgFusedPrecon), 2);
-  if (!periodic) submit_halo_exchange(d_, *z_, *strips_);
+                         scratch_->handle(), partials_->handle(t), kPrioBody);
+  submit_scalars(int(ScalarOp::PcgFusedPrecon), 2);
+  submit_halo_exchange(d_, *z_, *strips_);
   for (int t = 0; t < d_.tiles(); ++t)
     insert_pcg_line_direction(args_, coef_->handle(), state_->handle(), u.handle(t), p.handle(t), z_->handle(t),
-                              p_next.handle(t), ap_->handle(t), scratch_->handle(), partials_->handle(t), kPrioBody,
-                              fold ? &after_direction : nullptr, periodic);
-  if (!fold) submit_scalars(int(ScalarOp::PcgFusedApply), 1);
+                              p_next.handle(t), ap_->handle(t), scratch_->handle(), partials_->handle(t), kPrioBody);
+  submit_scalars(int(ScalarOp::PcgFusedApply), 1);
 }
 
 void EllipticSolver::pcg_unfused_iteration(const TiledField& u) {
@@ -341,11 +338,12 @@ void EllipticSolver::submit_iteration(const TiledField& u) {
 
 void EllipticSolver::submit_iterations(const TiledField& u, int count) {
   if (count <= 0) return;
-  if (line_form() && d_.tiles() == 1 && d_.ranks() == 1) {
+  if (line_form() && one_tile()) {
     // One task for the lot: no StarPU round trip between the kernels (they run back to back on the
     // worker's stream; the scalars steps run on the device).
     insert_pcg_line_iterations(args_, coef_->handle(), state_->handle(), u.handle(0), p_->handle(0), q_->handle(0),
-                               ap_->handle(0), r_->handle(0), z_->handle(0), scratch_->handle(), partials_->handle(0), kPrioBody,
+                               ap_->handle(0), r_->handle(0), z_->handle(0), scratch_->handle(), partials_->handle(0),
+                               kPrioBody,
                                scalars_args(int(ScalarOp::PcgFusedPrecon), 2),
                                scalars_args(int(ScalarOp::PcgFusedApply), 1), line_iteration_ % 2, count);
     line_iteration_ += count;

@@ -101,6 +101,9 @@ class EllipticSolver {
   void pcg_line_iteration(const TiledField& u);
   void pcg_unfused_iteration(const TiledField& u);
   // PCG, fused, with the line preconditioner: the two-task iteration of codelets/pcg_line.
+  // A single tile on one rank (the scalars steps can run inside the tasks; the tile is the whole
+  // horizontally periodic domain).
+  bool one_tile() const { return d_.tiles() == 1 && d_.ranks() == 1; }
   bool line_form() const { return s_.method == KrylovMethod::Pcg && s_.fused && !mg_ && !spectral_; }
   void gcr_iteration(const TiledField& x);
 
