@@ -852,6 +852,106 @@ if want session14i; then
     done
   done
 fi
+if want session15; then
+  # Session 15: pcg_line's direction step as one 2.5D kernel (u += alpha p, p', A p' and <p', A p'> in
+  # one pass over u, p and z) against the session-14 build (bin/taskdycore_base), alternating, with
+  # cuSPARSE in the first round; the elliptic kernel and solver tests; the thin-shell case bitwise on
+  # GPU 1 tile, GPU 2x2 tiles and 16 CPUs (4x4 tiles); ncu of the iteration's two kernels.
+  timeout 240 test_kernels --gtest_filter='Elliptic*' > "$res/s15_test_kernels.txt" 2>&1
+  echo "elliptic kernel tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$res/s15_test_kernels.txt" | tr '\n' ' ')"
+  STARPU_NCPU=2 timeout 240 test_model --gtest_filter='EllipticSolver*' > "$res/s15_test_model.txt" 2>&1
+  echo "elliptic solver tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$res/s15_test_model.txt" | tr '\n' ' ')"
+  e=(--grid 256x256x128 --iterations 50 --repeat 3)
+  for round in 1 2 3; do
+    for t in 1x1 2x2; do
+      if [ $round = 1 ] && [ $t = 1x1 ]; then bench_elliptic s15_ell_new_${t}_$round STARPU_NCPU=0 -- "${e[@]}" --tiles $t
+      else bench_elliptic s15_ell_new_${t}_$round STARPU_NCPU=0 -- "${e[@]}" --tiles $t --csr off --tolerances off; fi
+      command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s15_ell_base_${t}_$round STARPU_NCPU=0 -- "${e[@]}" --tiles $t --csr off --tolerances off
+    done
+  done
+  bench_elliptic s15_ell_512 STARPU_NCPU=0 -- --grid 512x512x128 --iterations 30 --repeat 3 --csr off --tolerances off
+  ts=(cases/thin_shell_elliptic.toml --set grid.nx=256 --set grid.ny=256 --set grid.nz=128 --set output.fields=false)
+  run s15_ts_gpu STARPU_NCPU=0 -- "${ts[@]}"
+  run s15_ts_cpu STARPU_NCUDA=0 STARPU_NCPU=16 -- "${ts[@]}" --set tiles.x=4 --set tiles.y=4
+  run s15_ts_gpu_2x2 STARPU_NCPU=0 -- "${ts[@]}" --set tiles.x=2 --set tiles.y=2
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+a = json.load(open(f"{r}/s15_ts_gpu/summary.json"))
+for other in ("s15_ts_cpu", "s15_ts_gpu_2x2"):
+    b = json.load(open(f"{r}/{other}/summary.json"))
+    same = a["solver"]["residual_history"] == b["solver"]["residual_history"] and a["solution_checksum"] == b["solution_checksum"]
+    print("thin shell 256x256x128 PCG: GPU 1 tile vs", other, "history and solution bitwise equal:", same)
+print("iterations", a["solver"]["iterations"], "| error_l2", a["validation"]["error_l2"])
+PY
+  if command -v ncu >/dev/null; then
+    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Ipc A|One or More Eligible|Block Limit'
+    TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 240 ncu --target-processes all --kernel-name regex:'line_step_kernel|line_direction_kernel' \
+      --launch-skip 20 --launch-count 4 --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats --section SchedulerStats \
+      taskdycore bench elliptic --grid 256x256x128 --iterations 10 --repeat 1 --csr off --tolerances off > "$res/s15_ncu.txt" 2>&1
+    echo "ncu exit $?"; grep -E "$keys" "$res/s15_ncu.txt" | sed 's/(TileLayout.*//' | head -60
+  fi
+fi
+if want session15b; then
+  # Session 15: variants of the 2.5D direction kernel (levels per chunk, levels loaded ahead), carried as
+  # bin/taskdycore_<variant>, against the session-14 build, alternating; ncu of a direction kernel of a
+  # solve's later iterations (not the first or the finishing one) in each.
+  e=(--grid 256x256x128 --iterations 50 --repeat 3 --csr off --tolerances off)
+  variants=(main kc16 p2 kc64 kc16p2 base)
+  for round in 1 2; do
+    for v in "${variants[@]}"; do
+      command -v taskdycore_$v >/dev/null && TDC_EXE=taskdycore_$v bench_elliptic s15b_${v}_1x1_$round STARPU_NCPU=0 -- "${e[@]}"
+    done
+  done
+  for v in main kc16 base; do
+    command -v taskdycore_$v >/dev/null && TDC_EXE=taskdycore_$v bench_elliptic s15b_${v}_2x2 STARPU_NCPU=0 -- "${e[@]}" --tiles 2x2
+  done
+  if command -v ncu >/dev/null; then
+    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|Registers Per|Compute \(SM\) Throughput|One or More Eligible|Stall|Warp Cycles Per Issued'
+    secs=(--section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats --section SchedulerStats --section WarpStateStats)
+    for v in main kc16 p2 kc64 kc16p2; do
+      command -v taskdycore_$v >/dev/null || continue
+      TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 200 ncu --target-processes all --kernel-name regex:'line_direction_kernel' \
+        --launch-skip 3 --launch-count 1 "${secs[@]}" \
+        taskdycore_$v bench elliptic --grid 256x256x128 --iterations 10 --repeat 1 --csr off --tolerances off > "$res/s15b_ncu_$v.txt" 2>&1
+      echo "ncu $v exit $?"; grep -E "$keys" "$res/s15b_ncu_$v.txt" | sed 's/(TileLayout.*//' | head -20
+    done
+    command -v taskdycore_base >/dev/null && TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 200 ncu --target-processes all \
+      --kernel-name regex:'line_update_kernel|line_direction_dot_kernel' --launch-skip 6 --launch-count 2 "${secs[@]}" \
+      taskdycore_base bench elliptic --grid 256x256x128 --iterations 10 --repeat 1 --csr off --tolerances off > "$res/s15b_ncu_base.txt" 2>&1
+    echo "ncu base exit $?"; grep -E "$keys" "$res/s15b_ncu_base.txt" | sed 's/(TileLayout.*//' | head -40
+  fi
+fi
+if want session15c; then
+  # Session 15: the 2.5D direction kernel with ring loads spread over the warps and the level's
+  # coefficients loaded before the barrier (main), against 3 levels loaded ahead (a3), at most 48
+  # registers (mb5), the coefficients loaded after the barrier (late), the first form with 2 levels
+  # ahead (p2) and the session-14 build (base), alternating; elliptic kernel tests; ncu with stall reasons.
+  timeout 240 test_kernels --gtest_filter='Elliptic*' > "$res/s15c_test_kernels.txt" 2>&1
+  echo "elliptic kernel tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$res/s15c_test_kernels.txt" | tr '\n' ' ')"
+  e=(--grid 256x256x128 --iterations 50 --repeat 3 --csr off --tolerances off)
+  variants=(main a3 mb5 late p2 base)
+  for round in 1 2; do
+    for v in "${variants[@]}"; do
+      command -v taskdycore_$v >/dev/null && TDC_EXE=taskdycore_$v bench_elliptic s15c_${v}_1x1_$round STARPU_NCPU=0 -- "${e[@]}"
+    done
+  done
+  bench_elliptic s15c_main_csr STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 3
+  for v in main base; do
+    command -v taskdycore_$v >/dev/null && TDC_EXE=taskdycore_$v bench_elliptic s15c_${v}_2x2 STARPU_NCPU=0 -- "${e[@]}" --tiles 2x2
+  done
+  if command -v ncu >/dev/null; then
+    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|L2 Hit|Achieved Occupancy|Registers Per|Compute \(SM\) Throughput|One or More Eligible|Warp Cycles Per Issued|Est. Speedup|spends'
+    secs=(--section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats --section SchedulerStats --section WarpStateStats)
+    for v in main a3 mb5 late; do
+      command -v taskdycore_$v >/dev/null || continue
+      TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 200 ncu --target-processes all --kernel-name regex:'line_direction_kernel|line_step_kernel' \
+        --launch-skip 6 --launch-count 2 "${secs[@]}" \
+        taskdycore_$v bench elliptic --grid 256x256x128 --iterations 10 --repeat 1 --csr off --tolerances off > "$res/s15c_ncu_$v.txt" 2>&1
+      echo "ncu $v exit $?"; grep -E "$keys" "$res/s15c_ncu_$v.txt" | sed 's/(TileLayout.*//' | head -30
+    done
+  fi
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).

@@ -92,85 +92,154 @@ __global__ void __launch_bounds__(kSumGroup, 2)
   block_reduce_store(s, groups);
 }
 
-// The direction step in two kernels: u <- u + alpha p and p' = z + beta p cell by cell, then A p' and
-// <p', A p'> from p' read back with its stencil. Forming p' at each of the stencil's 7 cells instead (one kernel,
-// 14 loads a cell) took 219 us a task at 256x256x128 against 7 field passes in 231 us for Alg. 2's apply.
-__global__ void line_update_kernel(TileLayout L, const double* __restrict__ st, double* __restrict__ u,
-                                   const double* __restrict__ p, const double* __restrict__ z,
-                                   double* __restrict__ p_next) {
-  if (solver_skips(st, 2)) return;
-  const double alpha = st[state::kAlpha], beta = st[state::kBeta];
-  const bool first = st[state::kIter] == 0.0, finishing = st[state::kDone] >= 1.0;
-  for_each_cell(L.nx, L.ny, [&](int i, int j, int k) {
-    const std::ptrdiff_t o = L.at(i, j, k);
-    const double po = first ? 0.0 : p[o];
-    if (!first) u[o] = u[o] + alpha * po;
-    if (!finishing) p_next[o] = first ? z[o] : z[o] + beta * po;
-  });
+// The direction step in one kernel, marching up a chunk of kDirectionLevels levels (2.5D blocking):
+// at level l it forms p'_l = z_l + beta p_l for its block's columns and the ring of h columns around them
+// (the ring read from z and p, whose ghost rings or periodic images hold the neighbours' values), keeps
+// it in a ring of planes in shared memory, and applies A at level l - s, whose vertical neighbours up to
+// level l are then all formed. u += alpha p at the same pass. p' is written on the tile's ghost-ring
+// edges too (the block nearest to each edge cell writes it), so that the next step reads p with a valid
+// ghost ring. One pass over u (read and written), p and z (read), p' and A p' (written): 6 field passes
+// instead of 7 for the cell-by-cell update followed by A p' from p' read back.
+// Levels loaded ahead. At 256x256x128 (H100, ms per PCG iteration, alternating): 1 level 0.386-0.388,
+// 2 levels 0.365-0.368, 3 levels 0.374-0.380 (80 registers: 3 blocks an SM instead of 4).
+constexpr int kAhead = 2;
+constexpr int kReach = kDirectionReach, kRing = 2 * kReach + 2;  // levels l - 2s .. l in use, l + 1 written
+constexpr int kPlaneX = kDirectionBlockX + 2 * kReach, kPlaneY = kDirectionBlockY + 2 * kReach;
+
+// One horizontal position of the block's plane that a thread forms p' at, level by level.
+struct PlaneCell {
+  bool valid = false, interior = false, ghost_edge = false;  // ghost_edge: this block writes p' there
+  int lx = 0, ly = 0;
+  std::ptrdiff_t o = 0;  // level 0 of the position (its periodic image on a periodic tile)
+};
+
+template <bool Periodic>
+__device__ PlaneCell plane_cell(const TileLayout& L, int h, int bx, int by, int lx, int ly) {
+  PlaneCell c;
+  c.lx = lx;
+  c.ly = ly;
+  const int gi = bx * kDirectionBlockX + lx, gj = by * kDirectionBlockY + ly;
+  c.valid = gi >= -h && gi < L.nx + h && gj >= -h && gj < L.ny + h;
+  if (!c.valid) return c;
+  const bool out_i = gi < 0 || gi >= L.nx, out_j = gj < 0 || gj >= L.ny;
+  c.interior = !out_i && !out_j;
+  c.ghost_edge = !Periodic && out_i != out_j && bx == min(max(gi, 0), L.nx - 1) / kDirectionBlockX &&
+                 by == min(max(gj, 0), L.ny - 1) / kDirectionBlockY;
+  c.o = Periodic ? L.at(periodic_image(gi, L.nx), periodic_image(gj, L.ny), 0) : L.at(gi, gj, 0);
+  return c;
 }
 
-// Chunked cell items (fixed_order_sum.hpp: an item sums kCellsPerItem cells 256 cells apart), a block
-// per group: one dd tree per cell made the reduction most of a kernel's instructions.
+// The values a thread loads for one level: at its own column (z, p, u) and at its ring position (z, p).
+struct LevelLoads {
+  double z0 = 0, p0 = 0, u0 = 0, z1 = 0, p1 = 0;
+};
+
+// No minimum of blocks per SM in the launch bounds: 5 (48 registers) spilled and took 0.437 ms per
+// iteration against 0.373.
 template <int S, bool Periodic>
 __global__ void __launch_bounds__(kSumGroup)
-    line_direction_dot_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef,
-                              const double* __restrict__ st, const double* __restrict__ p_next,
-                              double* __restrict__ ap_next, Sums<1>* groups) {
-  if (solver_skips(st, 1)) return;
+    line_direction_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef, const double* __restrict__ st,
+                          double* __restrict__ u, const double* __restrict__ p, const double* __restrict__ z,
+                          double* __restrict__ p_next, double* __restrict__ ap_next, Sums<1>* groups) {
+  if (solver_skips(st, 2)) return;
   h = with_strides<S>(h);
-  const long item = long(blockIdx.x) * kSumGroup + threadIdx.x, cells = cell_items(L);
-  using At = std::conditional_t<Periodic, PeriodicAt, ArrayAt>;
-  auto product = [&](int i, int j, int k) {
-    const At at(L, p_next, i, j, k);
-    const double a = apply_cell_from(L, h, coef, i, j, k, at);
-    ap_next[L.at(i, j, k)] = a;
-    return at(0, 0, k) * a;
+  const int hh = h.h, s = h.s, nz = L.nz;
+  const double alpha = st[state::kAlpha], beta = st[state::kBeta];
+  const bool first = st[state::kIter] == 0.0, finishing = st[state::kDone] >= 1.0;
+  const DirectionGroups g{(L.nx + kDirectionBlockX - 1) / kDirectionBlockX, (L.ny + kDirectionBlockY - 1) / kDirectionBlockY, 0};
+  const int blk = int(blockIdx.x), bx = blk % g.x, by = blk / g.x % g.y, chunk = blk / (g.x * g.y);
+  const int t = int(threadIdx.x), tx = t % kDirectionBlockX, ty = t / kDirectionBlockX;
+  const int k0 = chunk * kDirectionLevels, k1 = min(nz, k0 + kDirectionLevels);
+  const std::ptrdiff_t P = L.plane();
+  const PlaneCell own = plane_cell<Periodic>(L, hh, bx, by, tx, ty);
+  if (finishing) {  // the pending u update only (block-uniform: no barrier below is reached)
+    if (!first && own.interior)
+      for (int k = k0; k < k1; ++k) u[own.o + P * k] = u[own.o + P * k] + alpha * p[own.o + P * k];
+    return;
+  }
+  // The ring position of this thread, if any: west and east strips (kDirectionBlockY x h), then south and
+  // north (kDirectionBlockX x h); no corners (the operator has no diagonal couplings). (Spreading them over
+  // the warps, so that each has the same loads before a barrier, measured no faster.)
+  PlaneCell ring_cell;
+  {
+    int n = t;
+    const int we = 2 * kDirectionBlockY * hh, sn = 2 * kDirectionBlockX * hh;
+    if (n < we) {
+      const int side = n / (kDirectionBlockY * hh), m = n % (kDirectionBlockY * hh), d = m % hh;
+      ring_cell = plane_cell<Periodic>(L, hh, bx, by, side == 0 ? -1 - d : kDirectionBlockX + d, m / hh);
+    } else if ((n -= we) < sn) {
+      const int side = n / (kDirectionBlockX * hh), m = n % (kDirectionBlockX * hh), d = m / kDirectionBlockX;
+      ring_cell = plane_cell<Periodic>(L, hh, bx, by, m % kDirectionBlockX, side == 0 ? -1 - d : kDirectionBlockY + d);
+    }
+  }
+  __shared__ double plane[kRing][kPlaneY][kPlaneX];
+  const int lo = max(0, k0 - s), hi = min(nz, k1 + s);  // the levels this chunk forms p' at
+  auto in_chunk = [&](int l) { return l >= k0 && l < k1; };
+  auto load = [&](int l) {
+    LevelLoads v;
+    if (own.valid) {
+      v.z0 = z[own.o + P * l];
+      if (!first) {
+        v.p0 = p[own.o + P * l];
+        if (own.interior && in_chunk(l)) v.u0 = u[own.o + P * l];
+      }
+    }
+    if (ring_cell.valid) {
+      v.z1 = z[ring_cell.o + P * l];
+      if (!first) v.p1 = p[ring_cell.o + P * l];
+    }
+    return v;
   };
-  Sums<1> s{};
-  ChunkCells cc(L, item);
-  if (chunk_cell(item, kCellsPerItem - 1) < cells) {
-    // Every product first (their loads all in flight), then the compensated sum in order.
-    double v[kCellsPerItem];
+  auto direction = [&](double zv, double pv) { return first ? zv : zv + beta * pv; };
+  auto commit = [&](int l, const LevelLoads& v) {
+    double(&level)[kPlaneY][kPlaneX] = plane[l % kRing];
+    if (own.valid) {
+      const double pn = direction(v.z0, v.p0);
+      level[ty + kReach][tx + kReach] = pn;
+      if (in_chunk(l) && (own.interior || own.ghost_edge)) {
+        if (own.interior && !first) u[own.o + P * l] = v.u0 + alpha * v.p0;
+        p_next[own.o + P * l] = pn;
+      }
+    }
+    if (ring_cell.valid) {
+      const double pn = direction(v.z1, v.p1);
+      level[ring_cell.ly + kReach][ring_cell.lx + kReach] = pn;
+      if (in_chunk(l) && ring_cell.ghost_edge) p_next[ring_cell.o + P * l] = pn;
+    }
+  };
+  Sums<1> sum{};
+  const int px = tx + kReach, py = ty + kReach;
+  auto consume = [&](int k) {
+    if (!own.interior) return;
+    double(&level)[kPlaneY][kPlaneX] = plane[k % kRing];
+    // Levels k - s .. k + s that this chunk formed are in the ring; others (a periodic lid's wrap) are
+    // formed again from z and p.
+    auto x_at = [&](int di, int dj, int kk) {
+      if (di != 0 || dj != 0) return level[py + dj][px + di];
+      if (kk >= lo && kk < hi && kk >= k - s && kk <= k + s) return plane[kk % kRing][py][px];
+      return direction(z[own.o + P * kk], first ? 0.0 : p[own.o + P * kk]);
+    };
+    const double a = apply_cell_from(L, h, coef, bx * kDirectionBlockX + tx, by * kDirectionBlockY + ty, k, x_at);
+    ap_next[own.o + P * k] = a;
+    sum.v[0] = dd_add(sum.v[0], level[py][px] * a);
+  };
+  // The loads of levels l + 1 .. l + kAhead are in flight while level l is stored and level l - s applied.
+  LevelLoads ahead[kAhead];
 #pragma unroll
-    for (int c = 0; c < kCellsPerItem; ++c, cc.next()) v[c] = product(cc.i, cc.j, cc.k);
+  for (int d = 0; d < kAhead; ++d)
+    if (lo + d < hi) ahead[d] = load(lo + d);
+  for (int l = lo; l < hi; ++l) {
+    LevelLoads next;
+    if (l + kAhead < hi) next = load(l + kAhead);
+    commit(l, ahead[0]);
+    __syncthreads();  // plane l is complete; the slot written next was last read two barriers ago
+    if (l - s >= k0) consume(l - s);
 #pragma unroll
-    for (int c = 0; c < kCellsPerItem; ++c) s.v[0] = dd_add(s.v[0], v[c]);
-  } else {
-    for (int c = 0; c < kCellsPerItem && chunk_cell(item, c) < cells; ++c, cc.next())
-      s.v[0] = dd_add(s.v[0], product(cc.i, cc.j, cc.k));
+    for (int d = 0; d + 1 < kAhead; ++d) ahead[d] = ahead[d + 1];
+    ahead[kAhead - 1] = next;
   }
-  block_reduce_store(s, groups);
-}
-
-// p' on the ghost ring's edges (width h.h; corners are never read): the neighbour tiles' bits, from z's
-// exchanged ghost ring and p's (valid from the previous direction step).
-__global__ void line_ring_kernel(TileLayout L, int width, const double* __restrict__ st, const double* __restrict__ p,
-                                 const double* __restrict__ z, double* __restrict__ p_next) {
-  if (solver_skips(st, 1)) return;  // finishing: no new direction
-  const double beta = st[state::kBeta];
-  const bool first = st[state::kIter] == 0.0;
-  const long per_level = 2L * width * (L.nx + L.ny);
-  const long n = long(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (n >= per_level * L.nz) return;
-  const int k = int(n / per_level);
-  long e = n % per_level;
-  int i, j;
-  if (e < 2L * width * L.ny) {  // west and east edges
-    const int side = int(e / (long(width) * L.ny));
-    e %= long(width) * L.ny;
-    j = int(e / width);
-    const int d = int(e % width);
-    i = side == 0 ? -1 - d : L.nx + d;
-  } else {  // south and north edges
-    e -= 2L * width * L.ny;
-    const int side = int(e / (long(width) * L.nx));
-    e %= long(width) * L.nx;
-    const int d = int(e / L.nx);
-    i = int(e % L.nx);
-    j = side == 0 ? -1 - d : L.ny + d;
-  }
-  const std::ptrdiff_t o = L.at(i, j, k);
-  p_next[o] = first ? z[o] : z[o] + beta * p[o];
+  for (int k = max(k0, hi - s); k < k1; ++k) consume(k);  // the top levels (their neighbours all formed)
+  block_reduce_store(sum, groups);
 }
 
 }  // namespace
@@ -190,23 +259,17 @@ void pcg_line_step_cuda(const TileLayout& L, const ColumnCouplings& h, const dou
 void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                              double* u, const double* p, const double* z, double* p_next, double* ap_next,
                              void* groups, double* out, bool periodic, cudaStream_t stream) {
-  const long n = chunk_groups(L);
+  check_direction_strides(h);
+  const long n = direction_groups(L).count();
   auto* g = static_cast<Sums<1>*>(groups);
   launch_gated(gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, u, p, z, p_next, ap_next, groups, periodic),
                st + state::kDone, 2.0, stream, [&](cudaStream_t capture) {
-                 line_update_kernel<<<cell_grid(L.nx, L.ny, L.nz), cell_block(), 0, capture>>>(L, st, u, p, z, p_next);
-                 TDC_CUDA_CHECK(cudaGetLastError());
-                 if (!periodic) {
-                   const long ring = 2L * h.h * (L.nx + L.ny) * L.nz;
-                   line_ring_kernel<<<unsigned((ring + 255) / 256), 256, 0, capture>>>(L, h.h, st, p, z, p_next);
-                   TDC_CUDA_CHECK(cudaGetLastError());
-                 }
                  with_stride_constant(h, [&](auto S) {
                    constexpr int s = decltype(S)::value;
                    if (periodic)
-                     line_direction_dot_kernel<s, true><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, p_next, ap_next, g);
+                     line_direction_kernel<s, true><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, u, p, z, p_next, ap_next, g);
                    else
-                     line_direction_dot_kernel<s, false><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, p_next, ap_next, g);
+                     line_direction_kernel<s, false><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, u, p, z, p_next, ap_next, g);
                  });
                  TDC_CUDA_CHECK(cudaGetLastError());
                });

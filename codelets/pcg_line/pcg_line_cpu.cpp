@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "../solver_scalars/solver_state.hpp"
@@ -9,8 +11,14 @@ namespace tdc {
 
 std::size_t pcg_line_scratch_bytes(const TileLayout& L) {
   const long step = sum_groups(column_items(L)) * sizeof(Sums<2>);
-  const long direction = chunk_groups(L) * sizeof(Sums<1>);
+  const long direction = direction_groups(L).count() * sizeof(Sums<1>);
   return std::size_t(std::max(step, direction));
+}
+
+void check_direction_strides(const ColumnCouplings& h) {
+  if (h.h < 1 || h.h > kDirectionReach || h.s < 1 || h.s > kDirectionReach)
+    throw std::invalid_argument("pcg_line: the direction step takes horizontal and vertical strides of 1 or 2, not " +
+                                std::to_string(h.h) + " and " + std::to_string(h.s));
 }
 
 namespace {
@@ -67,10 +75,11 @@ void pcg_line_step_cpu(const TileLayout& L, const ColumnCouplings& h, const doub
 }
 
 // u += alpha p (the previous step's, pending), then p' (interior and ghost-ring edges), then A p' and
-// <p', A p'> from p' read back.
+// <p', A p'> from p' read back, summed in the GPU kernel's items (pcg_line_kernel.hpp).
 void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                             double* u, const double* p, const double* z, double* p_next, double* ap_next, double* out,
                             bool periodic) {
+  check_direction_strides(h);
   if (solver_skips(st, 2)) return;
   const double alpha = st[state::kAlpha], beta = st[state::kBeta];
   const bool first = st[state::kIter] == 0.0, finishing = st[state::kDone] >= 1.0;
@@ -89,18 +98,32 @@ void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const
     else
       for (int i = i0; i < i1; ++i) p_next[o + i] = z[o + i] + beta * p[o + i];
   };
-  ChunkedCellReducer<1> red;
   for (int k = 0; k < L.nz; ++k) {
     for (int j = -w; j < 0; ++j) set_row(j, k, 0, L.nx);
     for (int j = 0; j < L.ny; ++j) set_row(j, k, -w, L.nx + w);
     for (int j = L.ny; j < L.ny + w; ++j) set_row(j, k, 0, L.nx);
   }
   for (int k = 0; k < L.nz; ++k)
-    for (int j = 0; j < L.ny; ++j) {
-      const std::ptrdiff_t o = L.at(0, j, k);
-      apply_row(L, h, coef, p_next, j, k, ap_next + o, periodic);
-      for (int i = 0; i < L.nx; ++i) red.push({p_next[o + i] * ap_next[o + i]});
-    }
+    for (int j = 0; j < L.ny; ++j) apply_row(L, h, coef, p_next, j, k, ap_next + L.at(0, j, k), periodic);
+  const DirectionGroups g = direction_groups(L);
+  ItemReducer<1> red;
+  std::vector<Sums<1>> items(kSumGroup);
+  for (int gz = 0; gz < g.z; ++gz)
+    for (int gy = 0; gy < g.y; ++gy)
+      for (int gx = 0; gx < g.x; ++gx) {
+        std::fill(items.begin(), items.end(), Sums<1>{});
+        const int k1 = std::min(L.nz, (gz + 1) * kDirectionLevels);
+        for (int k = gz * kDirectionLevels; k < k1; ++k)
+          for (int ty = 0; ty < kDirectionBlockY; ++ty)
+            for (int tx = 0; tx < kDirectionBlockX; ++tx) {
+              const int i = gx * kDirectionBlockX + tx, j = gy * kDirectionBlockY + ty;
+              if (i >= L.nx || j >= L.ny) continue;
+              const std::ptrdiff_t o = L.at(i, j, k);
+              DD& sum = items[tx + kDirectionBlockX * ty].v[0];
+              sum = dd_add(sum, p_next[o] * ap_next[o]);
+            }
+        for (const auto& item : items) red.push(item);
+      }
   red.finish(out);
 }
 

@@ -3,21 +3,21 @@
 //       r <- r - alpha A p (A p as the direction step left it);
 //       partial <r, r> and max |r| (bottom to top, in the forward Thomas sweep);
 //       z = M^{-1} r (vertical Thomas solves); partial <r, z> (top to bottom, in the backward sweep);
-//   pcg_line_direction (cell by cell, then chunked cell items for the sum):
+//   pcg_line_direction (one pass marching up chunks of levels; items are column chunks, see below):
 //       u <- u + alpha p (the step's alpha and p, pending as in Alg. 2: done only when finishing);
-//       p' <- z + beta p (into the other direction buffer); A p' from p' read back (stored for the next
-//       step), partial <p', A p'>.
+//       p' <- z + beta p (into the other direction buffer); A p' (stored for the next step) from p' as
+//       it is formed (the GPU keeps a few levels of it in shared memory), partial <p', A p'>.
 // Against Alg. 2-3 of paper 002 this drops the recurrence q = A z + beta q (A p' is applied to p' itself,
 // once) and the forward sweep's w, which the backward sweep recomputes from r a chunk of levels at a
-// time; only the last two w of each chunk are stored (in z, whose final values overwrite them). 12
-// field passes per iteration instead of 14. (Forming A p from p's stencil inside the step instead of
+// time; only the last two w of each chunk are stored (in z, whose final values overwrite them). 11
+// field passes per iteration instead of 14 (the step 5, the direction 6). (Forming A p from p's stencil inside the step instead of
 // storing it saved a pass but lengthened the column kernel's dependent chain: 0.126 against 0.075 ms
 // a 128x128 tile.)
 // p' is written beside p (other cells still read the old p), so the solver alternates two buffers.
 // periodic: the tile is the whole horizontally periodic domain and ghost rings are not read (neighbours
 // at their periodic images). Otherwise z's ghost ring must be valid for the direction step, which also
 // writes p' on the ghost ring's edges (z + beta p there, the bits the neighbour tile computes), so that
-// A p' reads p' with a valid ghost ring and no exchange of p.
+// the next direction step reads p with a valid ghost ring and no exchange of p.
 // The first iteration of a solve (state iteration 0) has no direction yet: r and u stay as they are
 // and the direction is z itself; p is not read. The u update sits in the cell-parallel kernel because
 // the column kernel is latency-bound (one thread per column).
@@ -33,6 +33,26 @@ namespace tdc {
 
 // The backward sweep's chunk: w is recomputed for this many levels at a time.
 constexpr int kLineChunk = 16;
+
+// The direction step's sum items: a column's levels in chunks of kDirectionLevels, summed bottom to top.
+// A group (a GPU block) holds the items of kDirectionBlockX x kDirectionBlockY columns (item t: column
+// (t mod X, t / X) of the block, zero outside the tile); groups go x-block fastest, then y-block, then
+// level chunk. The operator's strides must be at most kDirectionReach (1 and 1 for paper 002's operator,
+// 2 and 2 for laplc): the GPU keeps p' of levels k - s .. k + s and a ring of h columns in shared memory.
+// At 256x256x128 on the H100, 32 levels a chunk: 0.365-0.368 ms per PCG iteration, 16 levels 0.371-0.372
+// (and alike for 16, 32 and 64 with one level loaded ahead instead of two).
+constexpr int kDirectionLevels = 32, kDirectionBlockX = 32, kDirectionBlockY = 8, kDirectionReach = 2;
+static_assert(kDirectionBlockX * kDirectionBlockY == kSumGroup, "a block's items are one group");
+struct DirectionGroups {
+  int x = 0, y = 0, z = 0;
+  long count() const { return long(x) * y * z; }
+};
+inline DirectionGroups direction_groups(const TileLayout& L) {
+  return {(L.nx + kDirectionBlockX - 1) / kDirectionBlockX, (L.ny + kDirectionBlockY - 1) / kDirectionBlockY,
+          (L.nz + kDirectionLevels - 1) / kDirectionLevels};
+}
+// Throws std::invalid_argument for strides beyond kDirectionReach.
+void check_direction_strides(const ColumnCouplings& h);
 
 // ap: A p (interior). out: 2 compensated sums (<r, r>, <r, z>) and max |r| at kMaxAbsAt. Skipped once
 // done >= 1.

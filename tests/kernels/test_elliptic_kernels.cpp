@@ -38,8 +38,7 @@ std::vector<double> random_field(unsigned seed, double lo = -1.0, double hi = 1.
 }
 
 // A diagonally dominant column operator with graded-looking coefficients.
-std::vector<double> coefficients(double area, const ColumnCouplings& h, int stride = 1) {
-  const int nz = kL.nz;
+std::vector<double> coefficients(double area, const ColumnCouplings& h, int stride = 1, int nz = kL.nz) {
   std::vector<double> c(std::size_t(kLevelVectors) * nz, 0.0);
   std::mt19937_64 g(7);
   std::uniform_real_distribution<double> u(0.5, 2.0);
@@ -701,8 +700,39 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
   }
   }
 }
+
+// The GPU direction step marches up chunks of kDirectionLevels levels in blocks of columns: a tile with
+// several chunks (the last one partial) and partial blocks, for each vertical boundary rule.
+TEST(EllipticCpuCudaAgreement, LineDirectionOverSeveralLevelChunks) {
+  if (!have_device()) GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
+  const TileLayout L{45, 19, 2 * kDirectionLevels + 6, 2};
+  for (const ColumnCouplings& h : {ColumnCouplings{1.1, 0.9, 1.3, 1.3, 1, 1, kZeroFlux},
+                                   ColumnCouplings{0.7, 0.7, 0.5, 0.5, 2, 2, kWrapPeriodic},
+                                   ColumnCouplings{0.7, 0.6, 0.5, 0.4, 2, 2, kWrapMirror}})
+    for (const bool periodic : {false, true}) {
+      SCOPED_TRACE(testing::Message() << "strides " << h.s << " z rule " << h.z_wrap << (periodic ? " periodic" : " ghosts"));
+      const auto c = coefficients(kArea, h, h.s, L.nz);
+      auto st = state_with(0.37, 0.61);
+      st[state::kIter] = 5.0;
+      auto u = tdc_test::random_values(L.size(), 95, -1.0, 1.0), p = tdc_test::random_values(L.size(), 96, -1.0, 1.0),
+           z = tdc_test::random_values(L.size(), 97, -1.0, 1.0);
+      std::vector<double> pn(L.size(), 0.0), apn(L.size(), 0.0);
+      Dev dc(c), dst(st), du(u), dp(p), dz(z), dpn(pn), dapn(apn), scratch(pcg_line_scratch_bytes(L) / sizeof(double) + 1, 0.0),
+          dout(2 * kMaxSums, 0.0);
+      double out[2 * kMaxSums] = {};
+      pcg_line_direction_cpu(L, h, c.data(), st.data(), u.data(), p.data(), z.data(), pn.data(), apn.data(), out, periodic);
+      pcg_line_direction_cuda(L, h, dc.p, dst.p, du.p, dp.p, dz.p, dpn.p, dapn.p, scratch.p, dout.p, periodic, 0);
+      expect_same(u, du.host(), "u");
+      expect_same(pn, dpn.host(), "p' (interior and ring edges)");
+      expect_same(apn, dapn.host(), "A p'");
+      EXPECT_EQ(std::memcmp(out, dout.host().data(), 2 * sizeof(double)), 0) << "<p', A p'>";
+    }
+}
 #else
 TEST(EllipticCpuCudaAgreement, AllKernels) { GTEST_SKIP() << "built without CUDA (no nvcc): run on a CUDA build"; }
+TEST(EllipticCpuCudaAgreement, LineDirectionOverSeveralLevelChunks) {
+  GTEST_SKIP() << "built without CUDA (no nvcc): run on a CUDA build";
+}
 #endif
 
 }  // namespace
