@@ -952,6 +952,46 @@ if want session15c; then
     done
   fi
 fi
+if want session15d; then
+  # Session 15: pcg_line's step kernel with its levels copied ahead into shared memory (cp.async) against
+  # the build before it (bin/taskdycore_base, commit daab2d5), alternating, 1x1 and 2x2 tiles, cuSPARSE
+  # once; the elliptic kernel and solver tests; thin-shell case bitwise across GPU tiles and 16 CPUs; ncu.
+  timeout 240 test_kernels --gtest_filter='Elliptic*' > "$res/s15d_test_kernels.txt" 2>&1
+  echo "elliptic kernel tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$res/s15d_test_kernels.txt" | tr '\n' ' ')"
+  STARPU_NCPU=2 timeout 240 test_model --gtest_filter='EllipticSolver*' > "$res/s15d_test_model.txt" 2>&1
+  echo "elliptic solver tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$res/s15d_test_model.txt" | tr '\n' ' ')"
+  e=(--grid 256x256x128 --iterations 50 --repeat 3 --csr off --tolerances off)
+  for round in 1 2 3; do
+    for t in 1x1 2x2; do
+      bench_elliptic s15d_new_${t}_$round STARPU_NCPU=0 -- "${e[@]}" --tiles $t
+      command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s15d_base_${t}_$round STARPU_NCPU=0 -- "${e[@]}" --tiles $t
+    done
+  done
+  bench_elliptic s15d_new_csr STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 3
+  bench_elliptic s15d_new_512 STARPU_NCPU=0 -- --grid 512x512x128 --iterations 30 --repeat 3 --csr off --tolerances off
+  ts=(cases/thin_shell_elliptic.toml --set grid.nx=256 --set grid.ny=256 --set grid.nz=128 --set output.fields=false)
+  run s15d_ts_gpu STARPU_NCPU=0 -- "${ts[@]}"
+  run s15d_ts_cpu STARPU_NCUDA=0 STARPU_NCPU=16 -- "${ts[@]}" --set tiles.x=4 --set tiles.y=4
+  run s15d_ts_gpu_2x2 STARPU_NCPU=0 -- "${ts[@]}" --set tiles.x=2 --set tiles.y=2
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+a = json.load(open(f"{r}/s15d_ts_gpu/summary.json"))
+for other in ("s15d_ts_cpu", "s15d_ts_gpu_2x2"):
+    b = json.load(open(f"{r}/{other}/summary.json"))
+    same = a["solver"]["residual_history"] == b["solver"]["residual_history"] and a["solution_checksum"] == b["solution_checksum"]
+    print("thin shell 256x256x128 PCG: GPU 1 tile vs", other, "history and solution bitwise equal:", same)
+print("iterations", a["solver"]["iterations"], "| error_l2", a["validation"]["error_l2"])
+PY
+  if command -v ncu >/dev/null; then
+    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|L2 Hit|Achieved Occupancy|Registers Per|Compute \(SM\) Throughput|One or More Eligible|Warp Cycles Per Issued|spends'
+    secs=(--section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats --section SchedulerStats --section WarpStateStats)
+    TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 200 ncu --target-processes all --kernel-name regex:'line_direction_kernel|line_step_kernel' \
+      --launch-skip 6 --launch-count 2 "${secs[@]}" \
+      taskdycore bench elliptic --grid 256x256x128 --iterations 10 --repeat 1 --csr off --tolerances off > "$res/s15d_ncu.txt" 2>&1
+    echo "ncu exit $?"; grep -E "$keys" "$res/s15d_ncu.txt" | sed 's/(TileLayout.*//' | head -30
+  fi
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).

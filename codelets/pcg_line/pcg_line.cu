@@ -1,3 +1,5 @@
+#include <cuda_pipeline.h>
+
 #include <type_traits>
 
 #include "../common/cell_loop.cuh"
@@ -9,17 +11,23 @@
 namespace tdc {
 namespace {
 
-// The forward sweep loads this many levels (r and A p) before their dependent arithmetic,
-// so that a thread keeps many loads in flight: one thread per column leaves too few threads to hide
-// memory latency otherwise. 4, 8 and 16 levels took 0.402-0.406, 0.408-0.412 and 0.426-0.446 ms per
-// thin-shell iteration (256x256x128, two rounds in one call).
-constexpr int kBatch = 4;
+// One thread per column (the Thomas sweeps are sequential in k), blocks of kSumGroup columns. With
+// 65 536 columns (256 x 256) that is too few threads to hide memory latency with loads into registers, so
+// the levels a thread needs next are copied into shared memory asynchronously (cp.async), many levels
+// ahead, without holding registers: each thread reads back only its own copies (no barrier).
+// The forward sweep: batches of kBatch levels of r and A p, kStages batches in flight.
+// The backward sweep takes the levels in chunks of kLineChunk from the top: it reads r for the chunk
+// again (the next chunk's copies in flight meanwhile), recomputes the chunk's w from the two w stored
+// below it (the forward sweep left them in z), then eliminates downwards. The recomputed w are the
+// forward sweep's bits: the same r, the same formula.
+constexpr int kBatch = 4, kStages = 4, kBackStages = 2;
+constexpr int kForwardDoubles = kStages * kBatch * 2, kBackwardDoubles = kBackStages * kLineChunk;
+constexpr std::size_t kStepSharedBytes = std::size_t(kSumGroup) * sizeof(double) *
+                                         (kForwardDoubles > kBackwardDoubles ? kForwardDoubles : kBackwardDoubles);
 
-// One thread per column (the Thomas sweeps are sequential in k), blocks of kSumGroup columns.
-// The backward sweep takes the levels in chunks of kLineChunk from the top: it reloads r for the chunk,
-// recomputes the chunk's w from the two w stored below it (the forward sweep left them in z), then
-// eliminates downwards. The recomputed w are the forward sweep's bits: the same r, the same formula.
-// Two blocks per SM (at most 128 registers): 256 blocks of 256 columns then run in one wave.
+// An 8-byte asynchronous copy from global to shared memory, and its group bookkeeping.
+__device__ __forceinline__ void copy_async(double* to, const double* from) { __pipeline_memcpy_async(to, from, sizeof(double)); }
+
 template <int S>
 __global__ void __launch_bounds__(kSumGroup, 2)
     line_step_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef, const double* __restrict__ st,
@@ -30,51 +38,87 @@ __global__ void __launch_bounds__(kSumGroup, 2)
   const int vs = h.s;
   const double alpha = st[state::kAlpha];
   const bool first = st[state::kIter] == 0.0;
-  const int nz = L.nz;
-  const int col = blockIdx.x * kSumGroup + threadIdx.x;
+  const int nz = L.nz, t = int(threadIdx.x);
+  const int col = blockIdx.x * kSumGroup + t;
+  extern __shared__ double copies[];  // copies[slot * kSumGroup + t]: this thread's slots
+  auto slot = [&](int n) -> double& { return copies[n * kSumGroup + t]; };
   Sums<2> s{};
   double r_max = 0.0;
   if (col < L.nx * L.ny) {
     const std::ptrdiff_t P = L.plane(), c = L.at(col % L.nx, col / L.nx, 0);
+    const int batches = (nz + kBatch - 1) / kBatch;
+    auto fetch_batch = [&](int q) {  // r and A p of batch q into stage q mod kStages (one group, maybe empty)
+      const int base = q % kStages * kBatch * 2;
+      for (int b = 0; b < kBatch; ++b) {
+        const int k = q * kBatch + b;
+        if (q < batches && k < nz) {
+          copy_async(&slot(base + 2 * b), &r[c + P * k]);
+          if (!first) copy_async(&slot(base + 2 * b + 1), &ap[c + P * k]);
+        }
+      }
+      __pipeline_commit();
+    };
+    for (int q = 0; q < kStages - 1; ++q) fetch_batch(q);
     SweepQueue wq;
-    for (int k0 = 0; k0 < nz; k0 += kBatch) {
+    for (int q = 0; q < batches; ++q) {
+      __pipeline_wait_prior(kStages - 2);  // batch q has landed
+      const int base = q % kStages * kBatch * 2;
       double rb[kBatch], ab[kBatch];
 #pragma unroll
-      for (int b = 0; b < kBatch; ++b)
-        if (k0 + b < nz) {
-          const int k = k0 + b;
-          rb[b] = r[c + P * k];
-          if (!first) ab[b] = ap[c + P * k];
-        }
+      for (int b = 0; b < kBatch; ++b) {
+        rb[b] = slot(base + 2 * b);
+        ab[b] = first ? 0.0 : slot(base + 2 * b + 1);
+      }
+      fetch_batch(q + kStages - 1);  // into the stage read in the previous batch
 #pragma unroll
-      for (int b = 0; b < kBatch; ++b)
-        if (k0 + b < nz) {
-          const int k = k0 + b;
-          double rs = rb[b];
-          if (!first) {
-            rs = rs - alpha * ab[b];
-            r[c + P * k] = rs;
-          }
-          r_max = fmax(r_max, fabs(rs));
-          s.v[0] = dd_add(s.v[0], rs * rs);
-          const double w = thomas_forward(coef, nz, k, rs, wq.back(vs));
-          wq.push(w);
-          if ((k + 2) % kLineChunk < 2) z[c + P * k] = w;  // the two w below a chunk
+      for (int b = 0; b < kBatch; ++b) {
+        const int k = q * kBatch + b;
+        if (k >= nz) break;
+        double rs = rb[b];
+        if (!first) {
+          rs = rs - alpha * ab[b];
+          r[c + P * k] = rs;
         }
+        r_max = fmax(r_max, fabs(rs));
+        s.v[0] = dd_add(s.v[0], rs * rs);
+        const double w = thomas_forward(coef, nz, k, rs, wq.back(vs));
+        wq.push(w);
+        if ((k + 2) % kLineChunk < 2) z[c + P * k] = w;  // the two w below a chunk
+      }
     }
+    __pipeline_wait_prior(0);
+    // The backward sweep reads r and z where this thread has just written them: the copies must see those
+    // stores (an asynchronous copy is not ordered after the thread's own stores without a fence).
+    __threadfence_block();
+    const int top = (nz - 1) / kLineChunk * kLineChunk, chunks = top / kLineChunk + 1;
+    auto fetch_chunk = [&](int m) {  // r of chunk m (from the top) into stage m mod kBackStages
+      const int k0 = top - m * kLineChunk, base = m % kBackStages * kLineChunk;
+      if (m < chunks)
+        for (int b = 0; b < kLineChunk; ++b)
+          if (k0 + b < nz) copy_async(&slot(base + b), &r[c + P * (k0 + b)]);
+      __pipeline_commit();
+    };
+    auto below = [&](int m, SweepQueue& q) {  // the two w stored below chunk m
+      const int k0 = top - m * kLineChunk;
+      if (m < chunks && k0 >= 2) q.push(z[c + P * (k0 - 2)]);
+      if (m < chunks && k0 >= 1) q.push(z[c + P * (k0 - 1)]);
+    };
+    fetch_chunk(0);
+    SweepQueue cq_next;
+    below(0, cq_next);
     SweepQueue zq;
-    for (int k0 = (nz - 1) / kLineChunk * kLineChunk; k0 >= 0; k0 -= kLineChunk) {
-      double rb[kLineChunk], wb[kLineChunk];
-      SweepQueue cq;  // the two w below the chunk
-      if (k0 >= 2) cq.push(z[c + P * (k0 - 2)]);
-      if (k0 >= 1) cq.push(z[c + P * (k0 - 1)]);
-#pragma unroll
-      for (int b = 0; b < kLineChunk; ++b)
-        if (k0 + b < nz) rb[b] = r[c + P * (k0 + b)];
+    for (int m = 0; m < chunks; ++m) {
+      const int k0 = top - m * kLineChunk, base = m % kBackStages * kLineChunk;
+      SweepQueue cq = cq_next;
+      cq_next = SweepQueue{};
+      fetch_chunk(m + 1);
+      below(m + 1, cq_next);
+      __pipeline_wait_prior(1);  // chunk m has landed
+      double wb[kLineChunk];
 #pragma unroll
       for (int b = 0; b < kLineChunk; ++b)
         if (k0 + b < nz) {
-          wb[b] = thomas_forward(coef, nz, k0 + b, rb[b], cq.back(vs));
+          wb[b] = thomas_forward(coef, nz, k0 + b, slot(base + b), cq.back(vs));
           cq.push(wb[b]);
         }
 #pragma unroll
@@ -84,7 +128,7 @@ __global__ void __launch_bounds__(kSumGroup, 2)
           const double zk = thomas_backward(coef, nz, k, wb[b], zq.back(vs));
           zq.push(zk);
           z[c + P * k] = zk;
-          s.v[1] = dd_add(s.v[1], zk * rb[b]);
+          s.v[1] = dd_add(s.v[1], zk * slot(base + b));
         }
     }
   }
@@ -250,7 +294,13 @@ void pcg_line_step_cuda(const TileLayout& L, const ColumnCouplings& h, const dou
   auto* g = static_cast<Sums<2>*>(groups);
   zero_max_cuda(out + kMaxAbsAt, stream);
   with_stride_constant(h, [&](auto S) {
-    line_step_kernel<decltype(S)::value><<<unsigned(n), kSumGroup, 0, stream>>>(L, h, coef, st, ap, r, z, g, out + kMaxAbsAt);
+    auto* kernel = &line_step_kernel<decltype(S)::value>;
+    static const bool sized = [&] {  // once per instantiation: more than the default 48 KB of shared memory
+      TDC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kStepSharedBytes)));
+      return true;
+    }();
+    (void)sized;
+    kernel<<<unsigned(n), kSumGroup, kStepSharedBytes, stream>>>(L, h, coef, st, ap, r, z, g, out + kMaxAbsAt);
   });
   TDC_CUDA_CHECK(cudaGetLastError());
   finish_groups_cuda<2>(g, n, out, stream, st + state::kDone, 1.0);

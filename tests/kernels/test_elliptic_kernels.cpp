@@ -701,9 +701,10 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
   }
 }
 
-// The GPU direction step marches up chunks of kDirectionLevels levels in blocks of columns: a tile with
-// several chunks (the last one partial) and partial blocks, for each vertical boundary rule.
-TEST(EllipticCpuCudaAgreement, LineDirectionOverSeveralLevelChunks) {
+// The GPU kernels take a column's levels in batches and chunks (the step's copies ahead, the direction
+// step's marching chunks): a tile with several of each (the last ones partial) and partial blocks of
+// columns, for each vertical boundary rule.
+TEST(EllipticCpuCudaAgreement, LineKernelsOverSeveralLevelChunks) {
   if (!have_device()) GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
   const TileLayout L{45, 19, 2 * kDirectionLevels + 6, 2};
   for (const ColumnCouplings& h : {ColumnCouplings{1.1, 0.9, 1.3, 1.3, 1, 1, kZeroFlux},
@@ -720,6 +721,23 @@ TEST(EllipticCpuCudaAgreement, LineDirectionOverSeveralLevelChunks) {
       Dev dc(c), dst(st), du(u), dp(p), dz(z), dpn(pn), dapn(apn), scratch(pcg_line_scratch_bytes(L) / sizeof(double) + 1, 0.0),
           dout(2 * kMaxSums, 0.0);
       double out[2 * kMaxSums] = {};
+      if (!periodic) {  // the step (no horizontal neighbours)
+        auto r = tdc_test::random_values(L.size(), 98, -1.0, 1.0), zs = z;
+        const auto ap = tdc_test::random_values(L.size(), 99, -1.0, 1.0);
+        Dev dr(r), dzs(zs), dap(ap);
+        pcg_line_step_cpu(L, h, c.data(), st.data(), ap.data(), r.data(), zs.data(), out);
+        pcg_line_step_cuda(L, h, dc.p, dst.p, dap.p, dr.p, dzs.p, scratch.p, dout.p, 0);
+        expect_same(r, dr.host(), "step r");
+        const auto zg = dzs.host();
+        int differ = 0;
+        for (int k = 0; k < L.nz; ++k)
+          for (int j = 0; j < L.ny; ++j)
+            for (int i = 0; i < L.nx; ++i) differ += std::memcmp(&zs[L.at(i, j, k)], &zg[L.at(i, j, k)], sizeof(double)) != 0;
+        EXPECT_EQ(differ, 0) << "step z";
+        const auto og = dout.host();
+        EXPECT_EQ(std::memcmp(out, og.data(), 4 * sizeof(double)), 0) << "step sums";
+        EXPECT_EQ(out[kMaxAbsAt], og[kMaxAbsAt]) << "step max |r|";
+      }
       pcg_line_direction_cpu(L, h, c.data(), st.data(), u.data(), p.data(), z.data(), pn.data(), apn.data(), out, periodic);
       pcg_line_direction_cuda(L, h, dc.p, dst.p, du.p, dp.p, dz.p, dpn.p, dapn.p, scratch.p, dout.p, periodic, 0);
       expect_same(u, du.host(), "u");
@@ -730,7 +748,7 @@ TEST(EllipticCpuCudaAgreement, LineDirectionOverSeveralLevelChunks) {
 }
 #else
 TEST(EllipticCpuCudaAgreement, AllKernels) { GTEST_SKIP() << "built without CUDA (no nvcc): run on a CUDA build"; }
-TEST(EllipticCpuCudaAgreement, LineDirectionOverSeveralLevelChunks) {
+TEST(EllipticCpuCudaAgreement, LineKernelsOverSeveralLevelChunks) {
   GTEST_SKIP() << "built without CUDA (no nvcc): run on a CUDA build";
 }
 #endif
