@@ -992,6 +992,101 @@ PY
     echo "ncu exit $?"; grep -E "$keys" "$res/s15d_ncu.txt" | sed 's/(TileLayout.*//' | head -30
   fi
 fi
+if want session15e; then
+  # Session 15: the direction kernel with its levels copied ahead into shared memory (cp.async; 4 stages:
+  # main, 6: s6) and the step kernel with 6 forward stages (step6), against the build before them
+  # (bin/taskdycore_base, commit 7a825d2), alternating; elliptic tests; thin-shell bitwise; ncu.
+  timeout 240 test_kernels --gtest_filter='Elliptic*' > "$res/s15e_test_kernels.txt" 2>&1
+  echo "elliptic kernel tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$res/s15e_test_kernels.txt" | tr '\n' ' ')"
+  e=(--grid 256x256x128 --iterations 50 --repeat 3 --csr off --tolerances off)
+  for round in 1 2; do
+    for v in main s6 step6 base; do
+      command -v taskdycore_$v >/dev/null && TDC_EXE=taskdycore_$v bench_elliptic s15e_${v}_1x1_$round STARPU_NCPU=0 -- "${e[@]}"
+    done
+  done
+  for v in main base; do
+    command -v taskdycore_$v >/dev/null && TDC_EXE=taskdycore_$v bench_elliptic s15e_${v}_2x2 STARPU_NCPU=0 -- "${e[@]}" --tiles 2x2
+  done
+  ts=(cases/thin_shell_elliptic.toml --set grid.nx=256 --set grid.ny=256 --set grid.nz=128 --set output.fields=false)
+  TDC_EXE=taskdycore_main run s15e_ts_gpu STARPU_NCPU=0 -- "${ts[@]}"
+  TDC_EXE=taskdycore_main run s15e_ts_cpu STARPU_NCUDA=0 STARPU_NCPU=16 -- "${ts[@]}" --set tiles.x=4 --set tiles.y=4
+  TDC_EXE=taskdycore_main run s15e_ts_gpu_2x2 STARPU_NCPU=0 -- "${ts[@]}" --set tiles.x=2 --set tiles.y=2
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+a = json.load(open(f"{r}/s15e_ts_gpu/summary.json"))
+for other in ("s15e_ts_cpu", "s15e_ts_gpu_2x2"):
+    b = json.load(open(f"{r}/{other}/summary.json"))
+    same = a["solver"]["residual_history"] == b["solver"]["residual_history"] and a["solution_checksum"] == b["solution_checksum"]
+    print("thin shell 256x256x128 PCG: GPU 1 tile vs", other, "history and solution bitwise equal:", same)
+print("iterations", a["solver"]["iterations"], "| error_l2", a["validation"]["error_l2"])
+PY
+  if command -v ncu >/dev/null; then
+    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|L2 Hit|Achieved Occupancy|Registers Per|Compute \(SM\) Throughput|One or More Eligible|Warp Cycles Per Issued|spends|Block Limit Sh'
+    secs=(--section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats --section SchedulerStats --section WarpStateStats)
+    for v in main step6; do
+      TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 200 ncu --target-processes all --kernel-name regex:'line_direction_kernel|line_step_kernel|finish_groups|scalars_kernel' \
+        --launch-skip 12 --launch-count 6 "${secs[@]}" \
+        taskdycore_$v bench elliptic --grid 256x256x128 --iterations 10 --repeat 1 --csr off --tolerances off > "$res/s15e_ncu_$v.txt" 2>&1
+      echo "ncu $v exit $?"; grep -E "$keys" "$res/s15e_ncu_$v.txt" | sed 's/(TileLayout.*//;s/(tdc::.*//' | head -60
+    done
+  fi
+fi
+if want session15f; then
+  # Session 15: pcg_line's sums finished and the scalars folded in one launch per half-iteration, against
+  # the build before (bin/taskdycore_base, commit 7a825d2), alternating; tests; thin-shell bitwise; the
+  # GPU timeline of a few iterations (nsys, when present): kernel times and the gaps between them.
+  timeout 240 test_kernels --gtest_filter='Elliptic*' > "$res/s15f_test_kernels.txt" 2>&1
+  echo "elliptic kernel tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$res/s15f_test_kernels.txt" | tr '\n' ' ')"
+  STARPU_NCPU=2 timeout 240 test_model --gtest_filter='EllipticSolver*' > "$res/s15f_test_model.txt" 2>&1
+  echo "elliptic solver tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$res/s15f_test_model.txt" | tr '\n' ' ')"
+  e=(--grid 256x256x128 --iterations 50 --repeat 3 --csr off --tolerances off)
+  for round in 1 2 3; do
+    for t in 1x1 2x2; do
+      bench_elliptic s15f_new_${t}_$round STARPU_NCPU=0 -- "${e[@]}" --tiles $t
+      command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s15f_base_${t}_$round STARPU_NCPU=0 -- "${e[@]}" --tiles $t
+    done
+  done
+  bench_elliptic s15f_new_csr STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 3
+  bench_elliptic s15f_new_512 STARPU_NCPU=0 -- --grid 512x512x128 --iterations 30 --repeat 3 --csr off --tolerances off
+  ts=(cases/thin_shell_elliptic.toml --set grid.nx=256 --set grid.ny=256 --set grid.nz=128 --set output.fields=false)
+  run s15f_ts_gpu STARPU_NCPU=0 -- "${ts[@]}"
+  run s15f_ts_cpu STARPU_NCUDA=0 STARPU_NCPU=16 -- "${ts[@]}" --set tiles.x=4 --set tiles.y=4
+  run s15f_ts_gpu_2x2 STARPU_NCPU=0 -- "${ts[@]}" --set tiles.x=2 --set tiles.y=2
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+a = json.load(open(f"{r}/s15f_ts_gpu/summary.json"))
+for other in ("s15f_ts_cpu", "s15f_ts_gpu_2x2"):
+    b = json.load(open(f"{r}/{other}/summary.json"))
+    same = a["solver"]["residual_history"] == b["solver"]["residual_history"] and a["solution_checksum"] == b["solution_checksum"]
+    print("thin shell 256x256x128 PCG: GPU 1 tile vs", other, "history and solution bitwise equal:", same)
+print("iterations", a["solver"]["iterations"], "| error_l2", a["validation"]["error_l2"])
+PY
+  if command -v nsys >/dev/null; then
+    STARPU_NCPU=0 timeout 200 nsys profile -o "$res/s15f_nsys" --force-overwrite true -t cuda \
+      taskdycore bench elliptic --grid 256x256x128 --iterations 20 --repeat 1 --csr off --tolerances off > "$res/s15f_nsys.log" 2>&1
+    echo "nsys exit $?"
+    nsys stats -q --report cuda_gpu_trace --format csv --output "$res/s15f_trace" "$res/s15f_nsys.nsys-rep" > /dev/null 2>&1
+    python3 - "$res" <<'PY'
+import csv, glob, sys
+files = glob.glob(sys.argv[1] + "/s15f_trace*.csv")
+if not files: print("no nsys trace"); sys.exit()
+rows = list(csv.DictReader(open(files[0])))
+ev = [(int(r["Start (ns)"]), int(r["Duration (ns)"]), r["Name"][:40]) for r in rows]
+ev.sort()
+# the busiest stretch of line_step kernels: 20 consecutive events starting at the 30th step launch
+steps = [n for n, e in enumerate(ev) if "line_step" in e[2]]
+if len(steps) < 40: print("too few steps", len(steps)); sys.exit()
+a, b = steps[30], steps[35]
+span = ev[b][0] - ev[a][0]
+busy = sum(d for s, d, _ in ev[a:b])
+print(f"5 iterations: {span/5e3:.1f} us per iteration, kernels busy {busy/5e3:.1f} us, gaps {(span-busy)/5e3:.1f} us")
+for s, d, n in ev[a:steps[31]]:
+    print(f"  {n:40s} {d/1e3:8.1f} us")
+PY
+  fi
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).

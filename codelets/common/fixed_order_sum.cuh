@@ -135,9 +135,8 @@ inline void zero_max_cuda(double* out, cudaStream_t stream) {
 // loaded kAhead at a time before it merges them in order: one block, so its time is load latency
 // (at 256^3, 256 groups per lane one load at a time took ~0.3 ms).
 template <int N>
-__global__ void finish_groups_kernel(const Sums<N>* groups, long count, double* out, const double* done,
-                                     double skip_at, const double* group_max, double* max_out) {
-  if (done && *done >= skip_at) return;
+__device__ void finish_groups_block(const Sums<N>* groups, long count, double* out, const double* group_max,
+                                    double* max_out) {
   constexpr int kAhead = 8;
   Sums<N> lane{};
   double m = 0.0;
@@ -158,6 +157,12 @@ __global__ void finish_groups_kernel(const Sums<N>* groups, long count, double* 
   const Sums<N> total = block_tree(lane);
   if (threadIdx.x == 0) store_sums(total, out);
   if (group_max) block_max_store(m, max_out);
+}
+template <int N>
+__global__ void finish_groups_kernel(const Sums<N>* groups, long count, double* out, const double* done,
+                                     double skip_at, const double* group_max, double* max_out) {
+  if (done && *done >= skip_at) return;
+  finish_groups_block(groups, count, out, group_max, max_out);
 }
 
 template <int N>

@@ -5,6 +5,7 @@
 #include "../common/cell_loop.cuh"
 #include "../common/fixed_order_sum.cuh"
 #include "../common/gated_graph.hpp"
+#include "../solver_scalars/solver_scalars_update.hpp"
 #include "../solver_scalars/solver_state.hpp"
 #include "pcg_line_kernel.hpp"
 
@@ -286,10 +287,35 @@ __global__ void __launch_bounds__(kSumGroup)
   block_reduce_store(sum, groups);
 }
 
+// The group partials finished (unless the solver's done level has reached skip_at), then, with
+// fold_state given, the solver's scalars step on this tile's partial (solver_scalars_kernel.hpp: a
+// single tile folds it into its tasks) in the same launch: a one-thread kernel of its own took ~4 us
+// and a launch gap each half-iteration.
+template <int N>
+__global__ void finish_and_fold_kernel(const Sums<N>* groups, long count, double* out, const double* done,
+                                       double skip_at, ScalarsArgs then, double* fold_state) {
+  const bool skip = *done >= skip_at;
+  __syncthreads();  // every thread has read done before thread 0 may change it below
+  if (!skip) finish_groups_block(groups, count, out, static_cast<const double*>(nullptr), nullptr);
+  if (fold_state && threadIdx.x == 0) {
+    const double* partial[1] = {out};
+    solver_scalars_update(then, fold_state, partial);
+  }
+}
+template <int N>
+void finish_and_fold(const Sums<N>* groups, long count, double* out, const double* st, double skip_at,
+                     const ScalarsArgs* then, double* fold_state, cudaStream_t stream) {
+  const bool fold = then && then->tiles > 0;
+  finish_and_fold_kernel<N><<<1, kSumGroup, 0, stream>>>(groups, count, out, st + state::kDone, skip_at,
+                                                          fold ? *then : ScalarsArgs{}, fold ? fold_state : nullptr);
+  TDC_CUDA_CHECK(cudaGetLastError());
+}
+
 }  // namespace
 
 void pcg_line_step_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                        const double* ap, double* r, double* z, void* groups, double* out, cudaStream_t stream) {
+                        const double* ap, double* r, double* z, void* groups, double* out, cudaStream_t stream,
+                        const ScalarsArgs* then, double* fold_state) {
   const long n = sum_groups(column_items(L));
   auto* g = static_cast<Sums<2>*>(groups);
   zero_max_cuda(out + kMaxAbsAt, stream);
@@ -303,12 +329,13 @@ void pcg_line_step_cuda(const TileLayout& L, const ColumnCouplings& h, const dou
     kernel<<<unsigned(n), kSumGroup, kStepSharedBytes, stream>>>(L, h, coef, st, ap, r, z, g, out + kMaxAbsAt);
   });
   TDC_CUDA_CHECK(cudaGetLastError());
-  finish_groups_cuda<2>(g, n, out, stream, st + state::kDone, 1.0);
+  finish_and_fold<2>(g, n, out, st, 1.0, then, fold_state, stream);
 }
 
 void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                              double* u, const double* p, const double* z, double* p_next, double* ap_next,
-                             void* groups, double* out, bool periodic, cudaStream_t stream) {
+                             void* groups, double* out, bool periodic, cudaStream_t stream, const ScalarsArgs* then,
+                             double* fold_state) {
   check_direction_strides(h);
   const long n = direction_groups(L).count();
   auto* g = static_cast<Sums<1>*>(groups);
@@ -323,7 +350,7 @@ void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, cons
                  });
                  TDC_CUDA_CHECK(cudaGetLastError());
                });
-  finish_groups_cuda<1>(g, n, out, stream, st + state::kDone, 1.0);  // finishing: no sum
+  finish_and_fold<1>(g, n, out, st, 1.0, then, fold_state, stream);  // finishing: no sum
 }
 
 }  // namespace tdc

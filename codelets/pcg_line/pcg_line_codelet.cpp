@@ -58,10 +58,9 @@ void iterations_cuda(void* b[], void* arg) {
   const cudaStream_t stream = starpu_cuda_get_local_stream();
   for (int m = 0; m < a.count; ++m) {
     double *p = x.dir[(a.parity + m) % 2], *p_next = x.dir[(a.parity + m + 1) % 2];
-    pcg_line_step_cuda(a.e.L, a.e.h, x.coef, x.st, x.ap, x.r, x.z, x.scratch, x.out, stream);
-    fold_scalars_cuda(a.after_step, x.st, x.out, stream);
-    pcg_line_direction_cuda(a.e.L, a.e.h, x.coef, x.st, x.u, p, x.z, p_next, x.ap, x.scratch, x.out, true, stream);
-    fold_scalars_cuda(a.after_direction, x.st, x.out, stream);
+    pcg_line_step_cuda(a.e.L, a.e.h, x.coef, x.st, x.ap, x.r, x.z, x.scratch, x.out, stream, &a.after_step, x.st);
+    pcg_line_direction_cuda(a.e.L, a.e.h, x.coef, x.st, x.u, p, x.z, p_next, x.ap, x.scratch, x.out, true, stream,
+                            &a.after_direction, x.st);
   }
 }
 void step_cuda(void* b[], void* arg) {

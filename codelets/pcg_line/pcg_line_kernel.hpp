@@ -24,6 +24,7 @@
 #pragma once
 #include "../column_operator/column_operator.hpp"
 #include "../common/fixed_order_sum.hpp"
+#include "../solver_scalars/solver_scalars_kernel.hpp"
 
 #if defined(TASKDYCORE_HAVE_CUDA)
 #include <cuda_runtime_api.h>
@@ -64,11 +65,15 @@ void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const
                             double* u, const double* p, const double* z, double* p_next, double* ap_next, double* out,
                             bool periodic);
 #if defined(TASKDYCORE_HAVE_CUDA)
+// then, fold_state: the solver's scalars step to run on out afterwards, in the kernel that finishes the
+// sums (fold_scalars_cuda's work without a launch of its own); fold_state is the state st points to.
 void pcg_line_step_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                        const double* ap, double* r, double* z, void* groups, double* out, cudaStream_t stream);
+                        const double* ap, double* r, double* z, void* groups, double* out, cudaStream_t stream,
+                        const ScalarsArgs* then = nullptr, double* fold_state = nullptr);
 void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                              double* u, const double* p, const double* z, double* p_next, double* ap_next,
-                             void* groups, double* out, bool periodic, cudaStream_t stream);
+                             void* groups, double* out, bool periodic, cudaStream_t stream,
+                             const ScalarsArgs* then = nullptr, double* fold_state = nullptr);
 #endif
 // Device scratch both kernels need (group partials).
 std::size_t pcg_line_scratch_bytes(const TileLayout& L);
