@@ -1087,6 +1087,30 @@ for s, d, n in ev[a:steps[31]]:
 PY
   fi
 fi
+if want session15g; then
+  # Session 15: the direction kernel's per-level barrier split into arrive and wait (cuda::barrier; the
+  # level s + 1 below applied in between) against the build before (bin/taskdycore_base, commit ef3ce7f),
+  # alternating; the elliptic kernel tests; ncu of the direction kernel.
+  timeout 240 test_kernels --gtest_filter='Elliptic*' > "$res/s15g_test_kernels.txt" 2>&1
+  echo "elliptic kernel tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$res/s15g_test_kernels.txt" | tr '\n' ' ')"
+  e=(--grid 256x256x128 --iterations 50 --repeat 3 --csr off --tolerances off)
+  for round in 1 2 3; do
+    bench_elliptic s15g_new_$round STARPU_NCPU=0 -- "${e[@]}"
+    command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s15g_base_$round STARPU_NCPU=0 -- "${e[@]}"
+  done
+  bench_elliptic s15g_new_2x2 STARPU_NCPU=0 -- "${e[@]}" --tiles 2x2
+  command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s15g_base_2x2 STARPU_NCPU=0 -- "${e[@]}" --tiles 2x2
+  if command -v ncu >/dev/null; then
+    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Achieved Occupancy|Registers Per|One or More Eligible|Warp Cycles Per Issued|spends'
+    secs=(--section SpeedOfLight --section Occupancy --section LaunchStats --section SchedulerStats --section WarpStateStats)
+    for v in taskdycore taskdycore_base; do
+      TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 200 ncu --target-processes all --kernel-name regex:'line_direction_kernel' \
+        --launch-skip 3 --launch-count 1 "${secs[@]}" \
+        $v bench elliptic --grid 256x256x128 --iterations 10 --repeat 1 --csr off --tolerances off > "$res/s15g_ncu_$v.txt" 2>&1
+      echo "ncu $v exit $?"; grep -E "$keys" "$res/s15g_ncu_$v.txt" | sed 's/(TileLayout.*//' | head -14
+    done
+  fi
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).
