@@ -23,13 +23,13 @@ void check_direction_strides(const ColumnCouplings& h) {
 
 namespace {
 
-// A x for one row (j, k) of the interior, into ax[0 .. nx).
+// A x for cells i0 .. i1 - 1 of row (j, k) of the interior, into ax[i0 .. i1).
 void apply_row(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* x, int j, int k,
-               double* ax, bool periodic) {
+               int i0, int i1, double* ax, bool periodic) {
   if (periodic)
-    for (int i = 0; i < L.nx; ++i) ax[i] = apply_cell_from(L, h, coef, i, j, k, PeriodicAt(L, x, i, j, k));
+    for (int i = i0; i < i1; ++i) ax[i] = apply_cell_from(L, h, coef, i, j, k, PeriodicAt(L, x, i, j, k));
   else
-    for (int i = 0; i < L.nx; ++i) ax[i] = apply_cell(L, h, coef, x, i, j, k);
+    for (int i = i0; i < i1; ++i) ax[i] = apply_cell(L, h, coef, x, i, j, k);
 }
 
 }  // namespace
@@ -103,8 +103,8 @@ void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const
     for (int j = 0; j < L.ny; ++j) set_row(j, k, -w, L.nx + w);
     for (int j = L.ny; j < L.ny + w; ++j) set_row(j, k, 0, L.nx);
   }
-  for (int k = 0; k < L.nz; ++k)
-    for (int j = 0; j < L.ny; ++j) apply_row(L, h, coef, p_next, j, k, ap_next + L.at(0, j, k), periodic);
+  // A p' and the sum in the GPU kernel's item order: group by group, each a block of columns over a
+  // chunk of levels (the rows of a block segment by segment, so that the sum follows A p' in cache).
   const DirectionGroups g = direction_groups(L);
   ItemReducer<1> red;
   std::vector<Sums<1>> items(kSumGroup);
@@ -113,15 +113,18 @@ void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const
       for (int gx = 0; gx < g.x; ++gx) {
         std::fill(items.begin(), items.end(), Sums<1>{});
         const int k1 = std::min(L.nz, (gz + 1) * kDirectionLevels);
+        const int i0 = gx * kDirectionBlockX, i1 = std::min(L.nx, i0 + kDirectionBlockX);
         for (int k = gz * kDirectionLevels; k < k1; ++k)
-          for (int ty = 0; ty < kDirectionBlockY; ++ty)
-            for (int tx = 0; tx < kDirectionBlockX; ++tx) {
-              const int i = gx * kDirectionBlockX + tx, j = gy * kDirectionBlockY + ty;
-              if (i >= L.nx || j >= L.ny) continue;
-              const std::ptrdiff_t o = L.at(i, j, k);
-              DD& sum = items[tx + kDirectionBlockX * ty].v[0];
-              sum = dd_add(sum, p_next[o] * ap_next[o]);
+          for (int ty = 0; ty < kDirectionBlockY; ++ty) {
+            const int j = gy * kDirectionBlockY + ty;
+            if (j >= L.ny) break;
+            const std::ptrdiff_t o = L.at(0, j, k);
+            apply_row(L, h, coef, p_next, j, k, i0, i1, ap_next + o, periodic);
+            for (int i = i0; i < i1; ++i) {
+              DD& sum = items[i - i0 + kDirectionBlockX * ty].v[0];
+              sum = dd_add(sum, p_next[o + i] * ap_next[o + i]);
             }
+          }
         for (const auto& item : items) red.push(item);
       }
   red.finish(out);
