@@ -1111,6 +1111,69 @@ if want session15g; then
     done
   fi
 fi
+if want session15h; then
+  # Session 15: A p formed from p's stencil in the step kernel (2D blocks of columns, p planes copied by
+  # cp.async, a barrier a batch of levels) and no longer stored by the direction step (10 field passes),
+  # against the build before (bin/taskdycore_base, commit ef3ce7f), alternating; tests; thin-shell
+  # bitwise; ncu of the two kernels.
+  timeout 240 test_kernels --gtest_filter='Elliptic*' > "$res/s15h_test_kernels.txt" 2>&1
+  echo "elliptic kernel tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$res/s15h_test_kernels.txt" | tr '\n' ' ')"
+  grep -E "Failure|FAILED  \]|differ|Expected" "$res/s15h_test_kernels.txt" | head -20
+  STARPU_NCPU=2 timeout 240 test_model --gtest_filter='EllipticSolver*' > "$res/s15h_test_model.txt" 2>&1
+  echo "elliptic solver tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$res/s15h_test_model.txt" | tr '\n' ' ')"
+  e=(--grid 256x256x128 --iterations 50 --repeat 3 --csr off --tolerances off)
+  for round in 1 2 3; do
+    for t in 1x1 2x2; do
+      bench_elliptic s15h_new_${t}_$round STARPU_NCPU=0 -- "${e[@]}" --tiles $t
+      command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s15h_base_${t}_$round STARPU_NCPU=0 -- "${e[@]}" --tiles $t
+    done
+  done
+  bench_elliptic s15h_new_csr STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 3
+  bench_elliptic s15h_new_512 STARPU_NCPU=0 -- --grid 512x512x128 --iterations 30 --repeat 3 --csr off --tolerances off
+  ts=(cases/thin_shell_elliptic.toml --set grid.nx=256 --set grid.ny=256 --set grid.nz=128 --set output.fields=false)
+  run s15h_ts_gpu STARPU_NCPU=0 -- "${ts[@]}"
+  run s15h_ts_cpu STARPU_NCUDA=0 STARPU_NCPU=16 -- "${ts[@]}" --set tiles.x=4 --set tiles.y=4
+  run s15h_ts_gpu_2x2 STARPU_NCPU=0 -- "${ts[@]}" --set tiles.x=2 --set tiles.y=2
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+a = json.load(open(f"{r}/s15h_ts_gpu/summary.json"))
+for other in ("s15h_ts_cpu", "s15h_ts_gpu_2x2"):
+    b = json.load(open(f"{r}/{other}/summary.json"))
+    same = a["solver"]["residual_history"] == b["solver"]["residual_history"] and a["solution_checksum"] == b["solution_checksum"]
+    print("thin shell 256x256x128 PCG: GPU 1 tile vs", other, "history and solution bitwise equal:", same)
+print("iterations", a["solver"]["iterations"], "| error_l2", a["validation"]["error_l2"], "| checksum", a["solution_checksum"])
+PY
+  if command -v ncu >/dev/null; then
+    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|L2 Hit|Achieved Occupancy|Registers Per|One or More Eligible|Warp Cycles Per Issued|spends'
+    secs=(--section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats --section SchedulerStats --section WarpStateStats)
+    TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 200 ncu --target-processes all --kernel-name regex:'line_direction_kernel|line_step_kernel' \
+      --launch-skip 6 --launch-count 2 "${secs[@]}" \
+      taskdycore bench elliptic --grid 256x256x128 --iterations 10 --repeat 1 --csr off --tolerances off > "$res/s15h_ncu.txt" 2>&1
+    echo "ncu exit $?"; grep -E "$keys" "$res/s15h_ncu.txt" | sed 's/(TileLayout.*//' | head -30
+  fi
+fi
+if want session15i; then
+  # Session 15: session15h's step kernel with its shared-memory addressing hoisted out of the level loop,
+  # against commit ef3ce7f (bin/taskdycore_base), alternating; the elliptic kernel tests; ncu of the step.
+  timeout 240 test_kernels --gtest_filter='Elliptic*' > "$res/s15i_test_kernels.txt" 2>&1
+  echo "elliptic kernel tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$res/s15i_test_kernels.txt" | tr '\n' ' ')"
+  e=(--grid 256x256x128 --iterations 50 --repeat 3 --csr off --tolerances off)
+  for round in 1 2; do
+    for t in 1x1 2x2; do
+      bench_elliptic s15i_new_${t}_$round STARPU_NCPU=0 -- "${e[@]}" --tiles $t
+      command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s15i_base_${t}_$round STARPU_NCPU=0 -- "${e[@]}" --tiles $t
+    done
+  done
+  if command -v ncu >/dev/null; then
+    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|One or More Eligible|Warp Cycles Per Issued|Executed Ipc|spends'
+    secs=(--section SpeedOfLight --section SchedulerStats --section WarpStateStats --section ComputeWorkloadAnalysis)
+    TASKDYCORE_GATED_GRAPHS=off STARPU_NCPU=0 timeout 200 ncu --target-processes all --kernel-name regex:'line_step_kernel' \
+      --launch-skip 3 --launch-count 1 "${secs[@]}" \
+      taskdycore bench elliptic --grid 256x256x128 --iterations 10 --repeat 1 --csr off --tolerances off > "$res/s15i_ncu.txt" 2>&1
+    echo "ncu exit $?"; grep -E "$keys" "$res/s15i_ncu.txt" | sed 's/(TileLayout.*//' | head -20
+  fi
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).
