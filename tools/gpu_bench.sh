@@ -1174,6 +1174,15 @@ if want session15i; then
     echo "ncu exit $?"; grep -E "$keys" "$res/s15i_ncu.txt" | sed 's/(TileLayout.*//' | head -20
   fi
 fi
+if want session15j; then
+  # Session 15, final code: fused PCG and cuSPARSE CSR PCG in the same run, three rounds, alternating with
+  # the session-14 build (bin/taskdycore_base, commit 6b60bd0).
+  e=(--grid 256x256x128 --iterations 50 --repeat 3)
+  for round in 1 2 3; do
+    bench_elliptic s15j_new_$round STARPU_NCPU=0 -- "${e[@]}" --tolerances off
+    command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s15j_base_$round STARPU_NCPU=0 -- "${e[@]}" --tolerances off
+  done
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).
