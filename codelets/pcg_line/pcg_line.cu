@@ -1,8 +1,5 @@
 #include <cuda_pipeline.h>
 
-#include <type_traits>
-
-#include "../common/cell_loop.cuh"
 #include "../common/fixed_order_sum.cuh"
 #include "../common/gated_graph.hpp"
 #include "../solver_scalars/solver_scalars_update.hpp"
@@ -192,7 +189,7 @@ __global__ void __launch_bounds__(kSumGroup)
   const int hh = h.h, s = h.s, nz = L.nz;
   const double alpha = st[state::kAlpha], beta = st[state::kBeta];
   const bool first = st[state::kIter] == 0.0, finishing = st[state::kDone] >= 1.0;
-  const DirectionGroups g{(L.nx + kDirectionBlockX - 1) / kDirectionBlockX, (L.ny + kDirectionBlockY - 1) / kDirectionBlockY, 0};
+  const DirectionGroups g = direction_groups(L);
   const int blk = int(blockIdx.x), bx = blk % g.x, by = blk / g.x % g.y, chunk = blk / (g.x * g.y);
   const int t = int(threadIdx.x), tx = t % kDirectionBlockX, ty = t / kDirectionBlockX;
   const int k0 = chunk * kDirectionLevels, k1 = min(nz, k0 + kDirectionLevels);

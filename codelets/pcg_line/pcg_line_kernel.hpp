@@ -46,9 +46,9 @@ constexpr int kDirectionLevels = 32, kDirectionBlockX = 32, kDirectionBlockY = 8
 static_assert(kDirectionBlockX * kDirectionBlockY == kSumGroup, "a block's items are one group");
 struct DirectionGroups {
   int x = 0, y = 0, z = 0;
-  long count() const { return long(x) * y * z; }
+  TDC_HD long count() const { return long(x) * y * z; }
 };
-inline DirectionGroups direction_groups(const TileLayout& L) {
+TDC_HD DirectionGroups direction_groups(const TileLayout& L) {
   return {(L.nx + kDirectionBlockX - 1) / kDirectionBlockX, (L.ny + kDirectionBlockY - 1) / kDirectionBlockY,
           (L.nz + kDirectionLevels - 1) / kDirectionLevels};
 }
