@@ -57,6 +57,7 @@ EllipticSolver::EllipticSolver(const Decomposition& d, int rank, const ColumnCou
   args_.skip_from = 2;
   coef_ = std::make_unique<RankZeroVector>(rank, level_coefficients);
   state_ = std::make_unique<RankZeroVector>(rank, state_size_);
+  for (auto& c : state_copies_) c = std::make_unique<RankZeroVector>(rank, state_size_);
   strips_ = std::make_unique<TileStrips>(d, rank);
   partials_ = std::make_unique<TileVectors>(d, rank, 2 * kMaxSums);
   scratch_ = std::make_unique<ScratchBuffer>(
@@ -361,17 +362,26 @@ void EllipticSolver::submit_solve(const TiledField& u, const TiledField& f, int 
 SolveResult EllipticSolver::solve(const TiledField& u, const TiledField& f) {
   const auto t0 = std::chrono::steady_clock::now();
   submit_start(u, f);
-  // Submit ahead in batches; the state tells when to stop. A batch past convergence costs only
-  // the launch of tasks that return at once.
-  SolveResult res;
-  int submitted = 0;
-  for (;;) {
+  // Submit in batches; the state tells when to stop. The host checks a copy of the state taken after
+  // batch n while batch n + 1 is already submitted, so the workers never wait for the host's check.
+  // A batch past convergence costs only the launch of tasks that return at once.
+  auto submit_batch = [&](int& submitted) {
     const int batch = std::min(std::max(1, s_.check_every), s_.max_iter + 1 - submitted);
+    if (batch <= 0) return false;
     submit_iterations(u, batch);
     submitted += batch;
-    res = read_state();
+    return true;
+  };
+  SolveResult res;
+  int submitted = 0;
+  submit_batch(submitted);
+  for (int n = 0;; ++n) {
+    starpu_data_handle_t copy = state_copies_[n % 2]->handle();
+    submit_state_copy(copy, kPrioHalo);
+    const bool more = submit_batch(submitted);
+    res = read_state_copy(copy);
     if (res.iterations >= 0) break;
-    if (submitted > s_.max_iter) throw std::logic_error("elliptic solver: state did not finish after max_iter");
+    if (!more) throw std::logic_error("elliptic solver: state did not finish after max_iter");
   }
   starpu_mpi_wait_for_all(MPI_COMM_WORLD);
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -3,8 +3,9 @@
 // PCG alternatively by a multigrid V-cycle (graph/multigrid_precon.hpp; laplc only), fused or not, or
 // by the exact inverse of a separable operator (graph/spectral_precon.hpp: one iteration).
 // An iteration is submitted as tasks with no host synchronisation: step lengths and the stopping
-// decision are computed by solver_scalars tasks into the state vector; the host reads the state only
-// every `check_every` iterations to stop submitting (tasks submitted past convergence do nothing).
+// decision are computed by solver_scalars tasks into the state vector; the host reads a copy of the
+// state every `check_every` iterations, one batch behind the submission, to stop submitting (tasks
+// submitted past convergence do nothing).
 // Every scalar comes from compensated, fixed-order reductions, so the iteration history is the same
 // for any tile layout, scheduler and rank count.
 #pragma once
@@ -113,6 +114,7 @@ class EllipticSolver {
   KrylovSettings s_;
   int state_size_;
   std::unique_ptr<RankZeroVector> coef_, state_;  // the level coefficients and the solver state, on rank 0
+  std::unique_ptr<RankZeroVector> state_copies_[2];  // solve(): the state after a batch, read while the next runs
   std::unique_ptr<TileStrips> strips_;
   std::unique_ptr<TileVectors> partials_;
   std::unique_ptr<ScratchBuffer> scratch_;

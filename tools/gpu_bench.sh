@@ -991,6 +991,18 @@ if want session15j; then
     command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s15j_base_$round STARPU_NCPU=0 -- "${e[@]}" --tolerances off
   done
 fi
+if want session16; then
+  # Session 16: the host checks the solver state one batch behind the submission (graph/elliptic_solver.cpp
+  # solve()), against the session-15 build (bin/taskdycore_base, commit 09cab99): elliptic tests, three
+  # alternating rounds with cuSPARSE in the same run, and the thin-shell case bitwise.
+  elliptic_tests s16
+  e=(--grid 256x256x128 --iterations 50 --repeat 3)
+  for round in 1 2 3; do
+    bench_elliptic s16_new_$round STARPU_NCPU=0 -- "${e[@]}" --tolerances off
+    command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s16_base_$round STARPU_NCPU=0 -- "${e[@]}" --tolerances off --csr off
+  done
+  thin_shell_bitwise s16
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).
