@@ -1003,6 +1003,23 @@ if want session16; then
   done
   thin_shell_bitwise s16
 fi
+if want session16b; then
+  # Session 16: a single tile's batch of iterations as one gated CUDA graph, the sums finished by each
+  # kernel's last block (new when measured; slower, reverted), against the batch graph alone (bin/taskdycore_graph), the state checked one
+  # batch behind (bin/taskdycore_pipe, commit 5bb3b71) and the session-15 build (bin/taskdycore_base,
+  # 09cab99): the elliptic tests, three alternating rounds with cuSPARSE in each new run, the
+  # thin-shell case bitwise and ncu of the two kernels.
+  elliptic_tests s16b
+  e=(--grid 256x256x128 --iterations 50 --repeat 3 --tolerances off)
+  for round in 1 2 3; do
+    bench_elliptic s16b_new_$round STARPU_NCPU=0 -- "${e[@]}"
+    for v in graph pipe base; do
+      command -v taskdycore_$v >/dev/null && TDC_EXE=taskdycore_$v bench_elliptic s16b_${v}_$round STARPU_NCPU=0 -- "${e[@]}" --csr off
+    done
+  done
+  thin_shell_bitwise s16b
+  ncu_line s16b_ncu taskdycore 'line_direction_kernel|line_step_kernel' 6 2
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).

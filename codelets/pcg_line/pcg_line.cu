@@ -311,20 +311,58 @@ void finish_and_fold(const Sums<N>* groups, long count, double* out, const doubl
 
 }  // namespace
 
-void pcg_line_step_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                        const double* ap, double* r, double* z, void* groups, double* out, cudaStream_t stream,
-                        const ScalarsArgs* then, double* fold_state) {
+namespace {
+
+// The step kernel's launch. The shared-memory limit above the default 48 KB must be set first (outside a
+// capture): allow_step_shared.
+void launch_step(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
+                 const double* ap, double* r, double* z, void* groups, double* out, cudaStream_t stream,
+                 const ScalarsArgs* then, double* fold_state) {
   const long n = sum_groups(column_items(L));
   auto* g = static_cast<Sums<2>*>(groups);
   zero_max_cuda(out + kMaxAbsAt, stream);
   with_stride_constant(h, [&](auto S) {
-    auto* kernel = &line_step_kernel<decltype(S)::value>;
-    // More than the default 48 KB of shared memory (set at every launch: it holds for the current device).
-    TDC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kStepSharedBytes)));
-    kernel<<<unsigned(n), kSumGroup, kStepSharedBytes, stream>>>(L, h, coef, st, ap, r, z, g, out + kMaxAbsAt);
+    line_step_kernel<decltype(S)::value>
+        <<<unsigned(n), kSumGroup, kStepSharedBytes, stream>>>(L, h, coef, st, ap, r, z, g, out + kMaxAbsAt);
   });
   TDC_CUDA_CHECK(cudaGetLastError());
   finish_and_fold<2>(g, n, out, st, 1.0, then, fold_state, stream);
+}
+// Set at every launch: it holds for the current device only.
+void allow_step_shared(const ColumnCouplings& h) {
+  with_stride_constant(h, [&](auto S) {
+    TDC_CUDA_CHECK(cudaFuncSetAttribute(&line_step_kernel<decltype(S)::value>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, int(kStepSharedBytes)));
+  });
+}
+
+void launch_direction_kernel(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
+                             double* u, const double* p, const double* z, double* p_next, double* ap_next,
+                             void* groups, bool periodic, cudaStream_t stream) {
+  const long n = direction_groups(L).count();
+  auto* g = static_cast<Sums<1>*>(groups);
+  with_stride_constant(h, [&](auto S) {
+    constexpr int s = decltype(S)::value;
+    if (periodic)
+      line_direction_kernel<s, true><<<unsigned(n), kSumGroup, 0, stream>>>(L, h, coef, st, u, p, z, p_next, ap_next, g);
+    else
+      line_direction_kernel<s, false><<<unsigned(n), kSumGroup, 0, stream>>>(L, h, coef, st, u, p, z, p_next, ap_next, g);
+  });
+  TDC_CUDA_CHECK(cudaGetLastError());
+}
+// The direction sum finished (none while finishing) and the scalars step folded in, if given.
+void finish_direction(const TileLayout& L, const double* st, void* groups, double* out, const ScalarsArgs* then,
+                      double* fold_state, cudaStream_t stream) {
+  finish_and_fold<1>(static_cast<Sums<1>*>(groups), direction_groups(L).count(), out, st, 1.0, then, fold_state, stream);
+}
+
+}  // namespace
+
+void pcg_line_step_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
+                        const double* ap, double* r, double* z, void* groups, double* out, cudaStream_t stream,
+                        const ScalarsArgs* then, double* fold_state) {
+  allow_step_shared(h);
+  launch_step(L, h, coef, st, ap, r, z, groups, out, stream, then, fold_state);
 }
 
 void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
@@ -332,20 +370,34 @@ void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, cons
                              void* groups, double* out, bool periodic, cudaStream_t stream, const ScalarsArgs* then,
                              double* fold_state) {
   check_direction_strides(h);
-  const long n = direction_groups(L).count();
-  auto* g = static_cast<Sums<1>*>(groups);
+  // The kernel is gated; the finish always runs (it folds the scalars step, which a skipped step needs too).
   launch_gated(gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, u, p, z, p_next, ap_next, groups, periodic),
                st + state::kDone, 2.0, stream, [&](cudaStream_t capture) {
-                 with_stride_constant(h, [&](auto S) {
-                   constexpr int s = decltype(S)::value;
-                   if (periodic)
-                     line_direction_kernel<s, true><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, u, p, z, p_next, ap_next, g);
-                   else
-                     line_direction_kernel<s, false><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, u, p, z, p_next, ap_next, g);
-                 });
-                 TDC_CUDA_CHECK(cudaGetLastError());
+                 launch_direction_kernel(L, h, coef, st, u, p, z, p_next, ap_next, groups, periodic, capture);
                });
-  finish_and_fold<1>(g, n, out, st, 1.0, then, fold_state, stream);  // finishing: no sum
+  finish_direction(L, st, groups, out, then, fold_state, stream);
+}
+
+void pcg_line_iterations_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, double* st,
+                              double* u, double* const dir[2], double* ap, double* r, double* z, void* groups,
+                              double* out, const ScalarsArgs& after_step, const ScalarsArgs& after_direction,
+                              int parity, int count, cudaStream_t stream) {
+  check_direction_strides(h);
+  allow_step_shared(h);
+  std::string key = gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, u, dir[0], dir[1], ap, r, z,
+                             groups, out, parity, count);
+  for (const ScalarsArgs* a : {&after_step, &after_direction}) {
+    key += gate_key(a->op, a->tiles, a->sums, a->new_slot);
+    for (int slot : a->slots) key += gate_key(slot);
+  }
+  launch_gated(key, st + state::kDone, 2.0, stream, [&](cudaStream_t capture) {
+    for (int m = 0; m < count; ++m) {
+      double *p = dir[(parity + m) % 2], *p_next = dir[(parity + m + 1) % 2];
+      launch_step(L, h, coef, st, ap, r, z, groups, out, capture, &after_step, st);
+      launch_direction_kernel(L, h, coef, st, u, p, z, p_next, ap, groups, true, capture);
+      finish_direction(L, st, groups, out, &after_direction, st, capture);
+    }
+  });
 }
 
 }  // namespace tdc

@@ -55,13 +55,8 @@ void iterations_cuda(void* b[], void* arg) {
   Iterations a;
   starpu_codelet_unpack_args(arg, &a);
   const IterationBuffers x(b);
-  const cudaStream_t stream = starpu_cuda_get_local_stream();
-  for (int m = 0; m < a.count; ++m) {
-    double *p = x.dir[(a.parity + m) % 2], *p_next = x.dir[(a.parity + m + 1) % 2];
-    pcg_line_step_cuda(a.e.L, a.e.h, x.coef, x.st, x.ap, x.r, x.z, x.scratch, x.out, stream, &a.after_step, x.st);
-    pcg_line_direction_cuda(a.e.L, a.e.h, x.coef, x.st, x.u, p, x.z, p_next, x.ap, x.scratch, x.out, true, stream,
-                            &a.after_direction, x.st);
-  }
+  pcg_line_iterations_cuda(a.e.L, a.e.h, x.coef, x.st, x.u, x.dir, x.ap, x.r, x.z, x.scratch, x.out, a.after_step,
+                           a.after_direction, a.parity, a.count, starpu_cuda_get_local_stream());
 }
 void step_cuda(void* b[], void* arg) {
   EllipticTaskArgs a;

@@ -74,6 +74,15 @@ void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, cons
                              double* u, const double* p, const double* z, double* p_next, double* ap_next,
                              void* groups, double* out, bool periodic, cudaStream_t stream,
                              const ScalarsArgs* then = nullptr, double* fold_state = nullptr);
+// `count` iterations of a single periodic tile (step, then direction, each with its scalars step folded
+// in); p alternates between dir[parity] and dir[1 - parity] (A p stays in ap). Recorded once per set of
+// arguments into a CUDA graph gated on the solver state (gated_graph.hpp): one launch for the batch, and a
+// batch submitted past convergence costs one small kernel. The kernels still test the state: the same
+// bits as pcg_line_step_cuda and pcg_line_direction_cuda launched one by one.
+void pcg_line_iterations_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, double* st,
+                              double* u, double* const dir[2], double* ap, double* r, double* z, void* groups,
+                              double* out, const ScalarsArgs& after_step, const ScalarsArgs& after_direction,
+                              int parity, int count, cudaStream_t stream);
 #endif
 // Device scratch both kernels need (group partials).
 std::size_t pcg_line_scratch_bytes(const TileLayout& L);

@@ -746,9 +746,75 @@ TEST(EllipticCpuCudaAgreement, LineKernelsOverSeveralLevelChunks) {
       EXPECT_EQ(std::memcmp(out, dout.host().data(), 2 * sizeof(double)), 0) << "<p', A p'>";
     }
 }
+// A single tile's batches of iterations as one gated graph each (the finishing kernels fold the scalars
+// steps into the state): the CPU's iterations one by one, bit for bit, through
+// a solve's first iteration, its last (out of iterations in the second batch), the finishing u update,
+// and a batch submitted past the end (gated off).
+TEST(EllipticCpuCudaAgreement, LineIterationsAsOneGraph) {
+  if (!have_device()) GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
+  const TileLayout L{70, 24, kDirectionLevels + 9, 2};
+  const ColumnCouplings h{1.1, 0.9, 1.3, 1.2, 1, 1, kZeroFlux};
+  const auto c = coefficients(kArea, h, h.s, L.nz);
+  const int max_iter = 9;
+  std::vector<double> st(state_doubles(max_iter), 0.0);
+  ScalarsArgs reset;
+  reset.op = ScalarOp::Reset;
+  reset.tol_rel = 1e-30;
+  reset.max_iter = max_iter;
+  reset.state_size = int(st.size());
+  solver_scalars_cpu(reset, st.data(), nullptr);
+  ScalarsArgs after_step, after_direction;
+  after_step.op = ScalarOp::PcgFusedPrecon;
+  after_step.tiles = 1;
+  after_step.sums = 2;
+  after_direction.op = ScalarOp::PcgFusedApply;
+  after_direction.tiles = 1;
+  after_direction.sums = 1;
+  auto u = tdc_test::random_values(L.size(), 41, -1.0, 1.0), r = tdc_test::random_values(L.size(), 42, -1.0, 1.0);
+  std::vector<double> d0(L.size(), 0.0), d1(L.size(), 0.0), ap(L.size(), 0.0), z(L.size(), 0.0);
+  Dev dc(c), dst(st), du(u), dd0(d0), dd1(d1), dap(ap), dr(r), dz(z),
+      scratch(pcg_line_scratch_bytes(L) / sizeof(double) + 1, 0.0), dout(2 * kMaxSums, 0.0);
+  double out[2 * kMaxSums] = {};
+  double* dir[2] = {d0.data(), d1.data()};
+  double* const ddir[2] = {dd0.p, dd1.p};
+  int done_iterations = 0;
+  for (const int count : {7, 7, 5}) {  // parities 0, 1, 0
+    const int parity = done_iterations % 2;
+    for (int m = 0; m < count; ++m) {
+      double *p = dir[(parity + m) % 2], *p_next = dir[(parity + m + 1) % 2];
+      pcg_line_step_cpu(L, h, c.data(), st.data(), ap.data(), r.data(), z.data(), out);
+      fold_scalars_cpu(after_step, st.data(), out);
+      pcg_line_direction_cpu(L, h, c.data(), st.data(), u.data(), p, z.data(), p_next, ap.data(), out, true);
+      fold_scalars_cpu(after_direction, st.data(), out);
+    }
+    pcg_line_iterations_cuda(L, h, dc.p, dst.p, du.p, ddir, dap.p, dr.p, dz.p, scratch.p, dout.p, after_step,
+                             after_direction, parity, count, 0);
+    done_iterations += count;
+    SCOPED_TRACE(testing::Message() << "after " << done_iterations << " iterations");
+    expect_same(st, dst.host(), "state");
+    auto interior_same = [&](const std::vector<double>& a, const std::vector<double>& b, const char* what) {
+      int differ = 0;
+      for (int k = 0; k < L.nz; ++k)
+        for (int j = 0; j < L.ny; ++j)
+          for (int i = 0; i < L.nx; ++i) differ += std::memcmp(&a[L.at(i, j, k)], &b[L.at(i, j, k)], sizeof(double)) != 0;
+      EXPECT_EQ(differ, 0) << what;
+    };
+    interior_same(u, du.host(), "u");
+    interior_same(r, dr.host(), "r");
+    interior_same(z, dz.host(), "z");
+    interior_same(d0, dd0.host(), "direction 0");
+    interior_same(d1, dd1.host(), "direction 1");
+    interior_same(ap, dap.host(), "A p");
+  }
+  EXPECT_EQ(st[state::kDone], 2.0);
+  EXPECT_EQ(st[state::kIter], double(max_iter));
+}
 #else
 TEST(EllipticCpuCudaAgreement, AllKernels) { GTEST_SKIP() << "built without CUDA (no nvcc): run on a CUDA build"; }
 TEST(EllipticCpuCudaAgreement, LineKernelsOverSeveralLevelChunks) {
+  GTEST_SKIP() << "built without CUDA (no nvcc): run on a CUDA build";
+}
+TEST(EllipticCpuCudaAgreement, LineIterationsAsOneGraph) {
   GTEST_SKIP() << "built without CUDA (no nvcc): run on a CUDA build";
 }
 #endif
