@@ -139,7 +139,7 @@ __global__ void __launch_bounds__(kSumGroup, 2)
 // at level l it forms p'_l = z_l + beta p_l for its block's columns and the ring of h columns around them
 // (the ring read from z and p, whose ghost rings or periodic images hold the neighbours' values), keeps
 // it in a ring of planes in shared memory, and applies A at level l - s, whose vertical neighbours up to
-// level l are then all formed. u += alpha p at the same pass. p' is written on the tile's ghost-ring
+// level l are then all formed. u's pending updates at the same pass (line_u_update: every second step). p' is written on the tile's ghost-ring
 // edges too (the block nearest to each edge cell writes it), so that the next step reads p with a valid
 // ghost ring. One pass over u (read and written), p and z (read), p' and A p' (written): 6 field passes
 // instead of 7 for the cell-by-cell update followed by A p' from p' read back.
@@ -172,9 +172,10 @@ __device__ PlaneCell plane_cell(const TileLayout& L, int h, int bx, int by, int 
   return c;
 }
 
-// The values a thread loads for one level: at its own column (z, p, u) and at its ring position (z, p).
+// The values a thread loads for one level: at its own column (z, p, u and, for a second pending u update,
+// the direction before p: q) and at its ring position (z, p).
 struct LevelLoads {
-  double z0 = 0, p0 = 0, u0 = 0, z1 = 0, p1 = 0;
+  double z0 = 0, p0 = 0, u0 = 0, q0 = 0, z1 = 0, p1 = 0;
 };
 
 // No minimum of blocks per SM in the launch bounds: 5 (48 registers) spilled and took 0.437 ms per
@@ -187,17 +188,26 @@ __global__ void __launch_bounds__(kSumGroup)
   if (solver_skips(st, 2)) return;
   h = with_strides<S>(h);
   const int hh = h.h, s = h.s, nz = L.nz;
-  const double alpha = st[state::kAlpha], beta = st[state::kBeta];
+  const double alpha = st[state::kAlpha], alpha_prev = st[state::kAlphaPrev], beta = st[state::kBeta];
   const bool first = st[state::kIter] == 0.0, finishing = st[state::kDone] >= 1.0;
+  const LineUpdate up = line_u_update(st);
+  // u + alpha_prev q + alpha p, or u + alpha p (rounded term by term, as one update an iteration would).
+  auto updated = [&](double uv, double qv, double pv) {
+    if (up.two) uv = uv + alpha_prev * qv;
+    return uv + alpha * pv;
+  };
   const DirectionGroups g = direction_groups(L);
   const int blk = int(blockIdx.x), bx = blk % g.x, by = blk / g.x % g.y, chunk = blk / (g.x * g.y);
   const int t = int(threadIdx.x), tx = t % kDirectionBlockX, ty = t / kDirectionBlockX;
   const int k0 = chunk * kDirectionLevels, k1 = min(nz, k0 + kDirectionLevels);
   const std::ptrdiff_t P = L.plane();
   const PlaneCell own = plane_cell<Periodic>(L, hh, bx, by, tx, ty);
-  if (finishing) {  // the pending u update only (block-uniform: no barrier below is reached)
-    if (!first && own.interior)
-      for (int k = k0; k < k1; ++k) u[own.o + P * k] = u[own.o + P * k] + alpha * p[own.o + P * k];
+  if (finishing) {  // the pending u updates only (block-uniform: no barrier below is reached)
+    if (up.now && own.interior)
+      for (int k = k0; k < k1; ++k) {
+        const std::ptrdiff_t o = own.o + P * k;
+        u[o] = updated(u[o], up.two ? p_next[o] : 0.0, p[o]);
+      }
     return;
   }
   // The ring position of this thread, if any: west and east strips (kDirectionBlockY x h), then south and
@@ -224,7 +234,10 @@ __global__ void __launch_bounds__(kSumGroup)
       v.z0 = z[own.o + P * l];
       if (!first) {
         v.p0 = p[own.o + P * l];
-        if (own.interior && in_chunk(l)) v.u0 = u[own.o + P * l];
+        if (up.now && own.interior && in_chunk(l)) {
+          v.u0 = u[own.o + P * l];
+          if (up.two) v.q0 = p_next[own.o + P * l];  // loaded before p' is written there (commit, same thread)
+        }
       }
     }
     if (ring_cell.valid) {
@@ -240,7 +253,7 @@ __global__ void __launch_bounds__(kSumGroup)
       const double pn = direction(v.z0, v.p0);
       level[ty + kReach][tx + kReach] = pn;
       if (in_chunk(l) && (own.interior || own.ghost_edge)) {
-        if (own.interior && !first) u[own.o + P * l] = v.u0 + alpha * v.p0;
+        if (own.interior && up.now) u[own.o + P * l] = updated(v.u0, v.q0, v.p0);
         p_next[own.o + P * l] = pn;
       }
     }

@@ -14,7 +14,8 @@ namespace tdc {
 void insert_pcg_line_step(const EllipticTaskArgs& a, starpu_data_handle_t coef, starpu_data_handle_t state,
                           starpu_data_handle_t ap, starpu_data_handle_t r, starpu_data_handle_t z,
                           starpu_data_handle_t scratch, starpu_data_handle_t out, int priority);
-// u += alpha p; p_next = z + beta p (also on the ghost ring's edges); A p_next (interior);
+// u's pending updates (every second iteration: line_u_update, which reads the direction before p from
+// p_next first); p_next = z + beta p (also on the ghost ring's edges); A p_next (interior);
 // out: <p_next, A p_next>.
 void insert_pcg_line_direction(const EllipticTaskArgs& a, starpu_data_handle_t coef, starpu_data_handle_t state,
                                starpu_data_handle_t u, starpu_data_handle_t p, starpu_data_handle_t z,

@@ -13,7 +13,8 @@ void step_cpu(void* b[], void* arg) {
   pcg_line_step_cpu(a.L, a.h, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
                     vector_ptr(b, 6));
 }
-// Buffers: coef, state, u (RW), p, z, p_next (W), A p_next (W), scratch, out. The tile reads its ghost
+// Buffers: coef, state, u (RW), p, z, p_next (RW: it holds the direction before p, which u's deferred
+// update may read), A p_next (W), scratch, out. The tile reads its ghost
 // rings (several tiles: never the whole periodic domain).
 void direction_cpu(void* b[], void* arg) {
   EllipticTaskArgs a;
@@ -84,7 +85,7 @@ Codelet& step_codelet() {
 }
 Codelet& direction_codelet() {
   static Codelet cl("pcg_line_direction",
-                    {STARPU_R, STARPU_R, STARPU_RW, STARPU_R, STARPU_R, STARPU_W, STARPU_W, STARPU_SCRATCH, STARPU_W},
+                    {STARPU_R, STARPU_R, STARPU_RW, STARPU_R, STARPU_R, STARPU_RW, STARPU_W, STARPU_SCRATCH, STARPU_W},
                     direction_cpu, direction_cuda);
   return cl;
 }
@@ -125,7 +126,7 @@ void insert_pcg_line_direction(const EllipticTaskArgs& e, starpu_data_handle_t c
                                starpu_data_handle_t out, int priority) {
   Codelet& cl = direction_codelet();
   insert_task(cl, STARPU_VALUE, &e, sizeof(e), STARPU_R, coef, STARPU_R, state, STARPU_RW, u, STARPU_R, p, STARPU_R,
-              z, STARPU_W, p_next, STARPU_W, ap_next, STARPU_SCRATCH, scratch, STARPU_W, out, STARPU_PRIORITY,
+              z, STARPU_RW, p_next, STARPU_W, ap_next, STARPU_SCRATCH, scratch, STARPU_W, out, STARPU_PRIORITY,
               priority, STARPU_NAME, cl.name());
 }
 

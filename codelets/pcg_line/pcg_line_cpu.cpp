@@ -74,22 +74,26 @@ void pcg_line_step_cpu(const TileLayout& L, const ColumnCouplings& h, const doub
   out[kMaxAbsAt + 1] = 0.0;
 }
 
-// u += alpha p (the previous step's, pending), then p' (interior and ghost-ring edges), then A p' and
-// <p', A p'> from p' read back, summed in the GPU kernel's items (pcg_line_kernel.hpp).
+// u's pending updates (line_u_update), then p' (interior and ghost-ring edges), then A p' and <p', A p'>
+// from p' read back, summed in the GPU kernel's items (pcg_line_kernel.hpp).
 void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                             double* u, const double* p, const double* z, double* p_next, double* ap_next, double* out,
                             bool periodic) {
   check_direction_strides(h);
   if (solver_skips(st, 2)) return;
-  const double alpha = st[state::kAlpha], beta = st[state::kBeta];
+  const double alpha = st[state::kAlpha], alpha_prev = st[state::kAlphaPrev], beta = st[state::kBeta];
   const bool first = st[state::kIter] == 0.0, finishing = st[state::kDone] >= 1.0;
-  if (!first)
+  const LineUpdate up = line_u_update(st);
+  if (up.now)
     for (int k = 0; k < L.nz; ++k)
       for (int j = 0; j < L.ny; ++j) {
         const std::ptrdiff_t o = L.at(0, j, k);
-        for (int i = 0; i < L.nx; ++i) u[o + i] = u[o + i] + alpha * p[o + i];
+        if (up.two)  // p_next still holds the direction before p (its buffer is written below)
+          for (int i = 0; i < L.nx; ++i) u[o + i] = (u[o + i] + alpha_prev * p_next[o + i]) + alpha * p[o + i];
+        else
+          for (int i = 0; i < L.nx; ++i) u[o + i] = u[o + i] + alpha * p[o + i];
       }
-  if (finishing) return;  // the pending u update only
+  if (finishing) return;  // the pending u updates only
   const int w = periodic ? 0 : h.h;  // the ghost-ring edges A p' reads (no corners)
   auto set_row = [&](int j, int k, int i0, int i1) {
     const std::ptrdiff_t o = L.at(0, j, k);

@@ -4,13 +4,14 @@
 //       partial <r, r> and max |r| (bottom to top, in the forward Thomas sweep);
 //       z = M^{-1} r (vertical Thomas solves); partial <r, z> (top to bottom, in the backward sweep);
 //   pcg_line_direction (one pass marching up chunks of levels; items are column chunks, see below):
-//       u <- u + alpha p (the step's alpha and p, pending as in Alg. 2: done only when finishing);
+//       u <- u + alpha p (the step's alpha and p, pending as in Alg. 2), deferred to every second
+//       iteration, where both pending terms are added (line_u_update below);
 //       p' <- z + beta p (into the other direction buffer); A p' (stored for the next step) from p' as
 //       it is formed (the GPU keeps a few levels of it in shared memory), partial <p', A p'>.
 // Against Alg. 2-3 of paper 002 this drops the recurrence q = A z + beta q (A p' is applied to p' itself,
 // once) and the forward sweep's w, which the backward sweep recomputes from r a chunk of levels at a
-// time; only the last two w of each chunk are stored (in z, whose final values overwrite them). 11
-// field passes per iteration instead of 14 (the step 5, the direction 6). (Forming A p from p's stencil inside the step instead of
+// time; only the last two w of each chunk are stored (in z, whose final values overwrite them). 10.5
+// field passes per iteration instead of 14 (the step 5, the direction 6 and 5 in turn). (Forming A p from p's stencil inside the step instead of
 // storing it saved a pass but lengthened the column kernel's dependent chain: 0.126 against 0.075 ms
 // a 128x128 tile.)
 // p' is written beside p (other cells still read the old p), so the solver alternates two buffers.
@@ -51,6 +52,24 @@ struct DirectionGroups {
 TDC_HD DirectionGroups direction_groups(const TileLayout& L) {
   return {(L.nx + kDirectionBlockX - 1) / kDirectionBlockX, (L.ny + kDirectionBlockY - 1) / kDirectionBlockY,
           (L.nz + kDirectionLevels - 1) / kDirectionLevels};
+}
+// u's update is deferred to every second iteration (and the finishing one), where the direction step adds
+// both pending terms in order, u + alpha_{m-2} p_{m-2} + alpha_{m-1} p_{m-1}: the same roundings as one
+// update an iteration, so the same bits, and u is read and written every second iteration only (5.5 field
+// passes a direction step on average instead of 6). p_{m-2} is still in the buffer p' is written to (read
+// at a cell before p' is written there), alpha_{m-2} in the state (kAlphaPrev). m is the state's
+// iteration count when the direction step runs (0 for a solve's first, which has no p and no update).
+struct LineUpdate {
+  bool now = false;  // u is updated in this direction step
+  bool two = false;  // ... by both pending terms (p_{m-2}, read from p_next, then p)
+};
+TDC_HD LineUpdate line_u_update(const double* st) {
+  const int m = int(st[state::kIter]);
+  const bool finishing = st[state::kDone] >= 1.0;
+  LineUpdate up;
+  up.now = m > 0 && (finishing || m % 2 == 0);
+  up.two = up.now && m % 2 == 0;
+  return up;
 }
 // Throws std::invalid_argument for strides beyond kDirectionReach.
 void check_direction_strides(const ColumnCouplings& h);

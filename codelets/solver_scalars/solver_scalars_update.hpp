@@ -86,6 +86,7 @@ TDC_HD void solver_scalars_update(const ScalarsArgs& a, double* st, const double
         st[kDone] = 2.0;
         return;
       }
+      st[kAlphaPrev] = st[kAlpha];
       st[kAlpha] = st[kKappa] / sigma;
       st[kIter] += 1.0;
       return;

@@ -265,14 +265,12 @@ TEST(EllipticKernels, LineStepAndDirectionEqualThePlainOperations) {
     st[state::kIter] = 3.0;
     // Step: r <- r - alpha A p (A p given); z = M^-1 r; <r,r>, <r,z>, max |r|.
     const auto p = periodic_edges(random_field(20));
-    auto u = random_field(21), r = random_field(22), z = random_field(23);
-    auto u_ref = u, r_ref = r;
+    const auto u = random_field(21);
+    auto r = random_field(22), z = random_field(23);
+    auto r_ref = r;
     std::vector<double> ap(kL.size(), 0.0), z_ref(kL.size(), 0.0);
     elliptic_apply_cpu(kL, h, c.data(), st.data(), 2, p.data(), ap.data());
-    for (std::size_t n = 0; n < u.size(); ++n) {
-      u_ref[n] = u[n] + alpha * p[n];
-      r_ref[n] = r[n] - alpha * ap[n];
-    }
+    for (std::size_t n = 0; n < r.size(); ++n) r_ref[n] = r[n] - alpha * ap[n];
     line_precon_cpu(kL, c.data(), st.data(), 2, s, r_ref.data(), z_ref.data());
     double out[2 * kMaxSums];
     pcg_line_step_cpu(kL, h, c.data(), st.data(), ap.data(), r.data(), z.data(), out);
@@ -281,18 +279,32 @@ TEST(EllipticKernels, LineStepAndDirectionEqualThePlainOperations) {
     EXPECT_NEAR(sum_of(out, 0), double(dot_ld(r_ref, r_ref)), 1e-13 * double(dot_ld(r_ref, r_ref)));
     EXPECT_NEAR(sum_of(out, 1), double(dot_ld(r_ref, z_ref)), 1e-12 * std::fabs(double(dot_ld(r_ref, z_ref))));
     EXPECT_EQ(out[kMaxAbsAt], interior_max_abs(r_ref)) << "max |r| (the max-norm stopping test)";
-    // Direction: u <- u + alpha p; p' = z + beta p (interior and the ghost ring's edges); A p', <p', A p'>.
+    // Direction: u's update deferred to even iterations (line_u_update): u stays at an odd one and
+    // becomes u + alpha_prev q + alpha p at an even one (q: the direction before p, still in p' 's
+    // buffer); p' = z + beta p (interior and the ghost ring's edges); A p', <p', A p'>.
     const auto zz = periodic_edges(random_field(24));
-    std::vector<double> pn(kL.size(), 0.0), apn(kL.size(), 0.0), apn_out(kL.size(), 0.0);
-    auto pn_ref = pn;
-    for (std::size_t n = 0; n < pn.size(); ++n) pn_ref[n] = zz[n] + beta * p[n];
+    const auto q = random_field(25);
+    const double alpha_prev = 0.29;
+    st[state::kAlphaPrev] = alpha_prev;
+    std::vector<double> pn_ref(kL.size(), 0.0), apn(kL.size(), 0.0);
+    for (std::size_t n = 0; n < pn_ref.size(); ++n) pn_ref[n] = zz[n] + beta * p[n];
     elliptic_apply_cpu(kL, h, c.data(), st.data(), 2, pn_ref.data(), apn.data());
-    pcg_line_direction_cpu(kL, h, c.data(), st.data(), u.data(), p.data(), zz.data(), pn.data(), apn_out.data(), out,
-                           false);
-    expect_bitwise_interior(u, u_ref, "u");
-    expect_bitwise_interior(pn, pn_ref, "p'");
-    expect_bitwise_interior(apn_out, apn, "A p' (the next step's A p)");
-    EXPECT_NEAR(sum_of(out, 0), double(dot_ld(pn_ref, apn)), 1e-12 * std::fabs(double(dot_ld(pn_ref, apn))));
+    std::vector<double> pn;
+    for (const int m : {3, 4}) {
+      SCOPED_TRACE(testing::Message() << "iteration " << m);
+      st[state::kIter] = m;
+      auto uu = u, uu_ref = u;
+      if (m % 2 == 0)
+        for (std::size_t n = 0; n < u.size(); ++n) uu_ref[n] = (u[n] + alpha_prev * q[n]) + alpha * p[n];
+      pn = q;
+      std::vector<double> apn_out(kL.size(), 0.0);
+      pcg_line_direction_cpu(kL, h, c.data(), st.data(), uu.data(), p.data(), zz.data(), pn.data(), apn_out.data(),
+                             out, false);
+      expect_bitwise_interior(uu, uu_ref, "u");
+      expect_bitwise_interior(pn, pn_ref, "p'");
+      expect_bitwise_interior(apn_out, apn, "A p' (the next step's A p)");
+      EXPECT_NEAR(sum_of(out, 0), double(dot_ld(pn_ref, apn)), 1e-12 * std::fabs(double(dot_ld(pn_ref, apn))));
+    }
     int ring_differs = 0;  // the edges the next A p' reads: the neighbour tile's p'
     for (int k = 0; k < kL.nz; ++k)
       for (int d = 1; d <= s; ++d) {
@@ -587,16 +599,18 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
     expect_same(p, dp.host(), "pcg_fused_apply (z periodic) p");
     expect_same(q, dq.host(), "pcg_fused_apply (z periodic) q");
     EXPECT_EQ(std::memcmp(out, o.host().data(), 2 * sizeof(double)), 0) << "pcg_fused_apply (z periodic) sum";
-    // The line form's two kernels, periodic or through the ghost rings, in a first and a later iteration.
-    for (const double iter : {0.0, 4.0})
+    // The line form's two kernels, periodic or through the ghost rings, in a first and two later
+    // iterations (u's update deferred at the odd one; both pending terms at the even one, the older
+    // direction read from p' 's buffer).
+    for (const double iter : {0.0, 4.0, 5.0})
       for (const bool periodic : {false, true}) {
         SCOPED_TRACE(testing::Message() << "iteration " << iter << (periodic ? " periodic" : " ghosts"));
         auto sl = st;
         sl[state::kIter] = iter;
+        sl[state::kAlphaPrev] = 0.23;
         Dev dsl(sl);
         auto lu = random_field(90), lp = random_field(91), lr = random_field(92), lz = random_field(93),
-             la = random_field(94);
-        std::vector<double> ln(kL.size(), 0.0);
+             la = random_field(94), ln = random_field(95);
         Dev dlu(lu), dlp(lp), dlr(lr), dlz(lz), dla(la), dln(ln), lo(2 * kMaxSums, 0.0);
         std::fill(out, out + 2 * kMaxSums, 0.0);
         pcg_line_step_cpu(kL, kH, c.data(), sl.data(), la.data(), lr.data(), lz.data(), out);
@@ -714,10 +728,12 @@ TEST(EllipticCpuCudaAgreement, LineKernelsOverSeveralLevelChunks) {
       SCOPED_TRACE(testing::Message() << "strides " << h.s << " z rule " << h.z_wrap << (periodic ? " periodic" : " ghosts"));
       const auto c = coefficients(kArea, h, h.s, L.nz);
       auto st = state_with(0.37, 0.61);
-      st[state::kIter] = 5.0;
+      st[state::kIter] = 6.0;  // u's deferred update with both pending terms
+      st[state::kAlphaPrev] = 0.23;
       auto u = tdc_test::random_values(L.size(), 95, -1.0, 1.0), p = tdc_test::random_values(L.size(), 96, -1.0, 1.0),
            z = tdc_test::random_values(L.size(), 97, -1.0, 1.0);
-      std::vector<double> pn(L.size(), 0.0), apn(L.size(), 0.0);
+      auto pn = tdc_test::random_values(L.size(), 94, -1.0, 1.0);  // the direction before p
+      std::vector<double> apn(L.size(), 0.0);
       Dev dc(c), dst(st), du(u), dp(p), dz(z), dpn(pn), dapn(apn), scratch(pcg_line_scratch_bytes(L) / sizeof(double) + 1, 0.0),
           dout(2 * kMaxSums, 0.0);
       double out[2 * kMaxSums] = {};
