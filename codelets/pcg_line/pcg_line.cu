@@ -253,7 +253,7 @@ __global__ void __launch_bounds__(kSumGroup)
       const double pn = direction(v.z0, v.p0);
       level[ty + kReach][tx + kReach] = pn;
       if (in_chunk(l) && (own.interior || own.ghost_edge)) {
-        if (own.interior && up.now) u[own.o + P * l] = updated(v.u0, v.q0, v.p0);
+        if (own.interior && up.now) u[own.o + P * l] = v.u0 + alpha * v.p0;  // u0: with alpha_prev q added
         p_next[own.o + P * l] = pn;
       }
     }
@@ -280,10 +280,16 @@ __global__ void __launch_bounds__(kSumGroup)
     sum.v[0] = dd_add(sum.v[0], level[py][px] * a);
   };
   // The loads of levels l + 1 .. l + kAhead are in flight while level l is stored and level l - s applied.
+  // The next level's first pending u term is added when it moves to the front of the queue (its q0 dies
+  // there: one register pair fewer than carrying q0 to commit).
+  auto add_older_term = [&](LevelLoads& v) {
+    if (up.two) v.u0 = v.u0 + alpha_prev * v.q0;
+  };
   LevelLoads ahead[kAhead];
 #pragma unroll
   for (int d = 0; d < kAhead; ++d)
     if (lo + d < hi) ahead[d] = load(lo + d);
+  add_older_term(ahead[0]);
   for (int l = lo; l < hi; ++l) {
     LevelLoads next;
     if (l + kAhead < hi) next = load(l + kAhead);
@@ -293,6 +299,7 @@ __global__ void __launch_bounds__(kSumGroup)
 #pragma unroll
     for (int d = 0; d + 1 < kAhead; ++d) ahead[d] = ahead[d + 1];
     ahead[kAhead - 1] = next;
+    add_older_term(ahead[0]);
   }
   for (int k = max(k0, hi - s); k < k1; ++k) consume(k);  // the top levels (their neighbours all formed)
   block_reduce_store(sum, groups);
