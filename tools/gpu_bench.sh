@@ -1020,6 +1020,24 @@ if want session16b; then
   thin_shell_bitwise s16b
   ncu_line s16b_ncu taskdycore 'line_direction_kernel|line_step_kernel' 6 2
 fi
+if want session16c; then
+  # Session 16: the direction step's u update deferred to every second iteration (bin/taskdycore_lazy,
+  # commit 41a30ea) and, on top, the step's max |r| per group instead of a memset and atomics (new),
+  # against the batch graph alone (bin/taskdycore_graph, commit df738bc) and the session-15 build
+  # (bin/taskdycore_base, 09cab99): the elliptic tests, three alternating rounds (cuSPARSE in each new
+  # run), 2x2 tiles once, the thin-shell case bitwise and ncu of the two kernels.
+  elliptic_tests s16c
+  e=(--grid 256x256x128 --iterations 50 --repeat 3 --tolerances off)
+  for round in 1 2 3; do
+    bench_elliptic s16c_new_$round STARPU_NCPU=0 -- "${e[@]}"
+    for v in lazy graph base; do
+      command -v taskdycore_$v >/dev/null && TDC_EXE=taskdycore_$v bench_elliptic s16c_${v}_$round STARPU_NCPU=0 -- "${e[@]}" --csr off
+    done
+  done
+  elliptic_rounds s16c 1 "2x2" new base
+  thin_shell_bitwise s16c
+  ncu_line s16c_ncu taskdycore 'line_direction_kernel|line_step_kernel' 6 2
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).

@@ -31,7 +31,7 @@ template <int S>
 __global__ void __launch_bounds__(kSumGroup, 2)
     line_step_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef, const double* __restrict__ st,
                      const double* __restrict__ ap, double* __restrict__ r, double* __restrict__ z,
-                     Sums<2>* groups, double* r_max_out) {
+                     Sums<2>* groups, double* group_max) {
   if (solver_skips(st, 1)) return;
   h = with_strides<S>(h);
   const int vs = h.s;
@@ -131,7 +131,7 @@ __global__ void __launch_bounds__(kSumGroup, 2)
         }
     }
   }
-  block_max_atomic(r_max, r_max_out);
+  block_max_store(r_max, &group_max[blockIdx.x]);
   block_reduce_store(s, groups);
 }
 
@@ -309,12 +309,13 @@ __global__ void __launch_bounds__(kSumGroup)
 // fold_state given, the solver's scalars step on this tile's partial (solver_scalars_kernel.hpp: a
 // single tile folds it into its tasks) in the same launch: a one-thread kernel of its own took ~4 us
 // and a launch gap each half-iteration.
+// With group_max given, the groups' largest maximum into out[kMaxAbsAt] (no memset and atomics first).
 template <int N>
 __global__ void finish_and_fold_kernel(const Sums<N>* groups, long count, double* out, const double* done,
-                                       double skip_at, ScalarsArgs then, double* fold_state) {
+                                       double skip_at, ScalarsArgs then, double* fold_state, const double* group_max) {
   const bool skip = *done >= skip_at;
   __syncthreads();  // every thread has read done before thread 0 may change it below
-  if (!skip) finish_groups_block(groups, count, out, static_cast<const double*>(nullptr), nullptr);
+  if (!skip) finish_groups_block(groups, count, out, group_max, group_max ? out + kMaxAbsAt : nullptr);
   if (fold_state && threadIdx.x == 0) {
     const double* partial[1] = {out};
     solver_scalars_update(then, fold_state, partial);
@@ -322,10 +323,12 @@ __global__ void finish_and_fold_kernel(const Sums<N>* groups, long count, double
 }
 template <int N>
 void finish_and_fold(const Sums<N>* groups, long count, double* out, const double* st, double skip_at,
-                     const ScalarsArgs* then, double* fold_state, cudaStream_t stream) {
+                     const ScalarsArgs* then, double* fold_state, cudaStream_t stream,
+                     const double* group_max = nullptr) {
   const bool fold = then && then->tiles > 0;
   finish_and_fold_kernel<N><<<1, kSumGroup, 0, stream>>>(groups, count, out, st + state::kDone, skip_at,
-                                                          fold ? *then : ScalarsArgs{}, fold ? fold_state : nullptr);
+                                                          fold ? *then : ScalarsArgs{}, fold ? fold_state : nullptr,
+                                                          group_max);
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -340,13 +343,13 @@ void launch_step(const TileLayout& L, const ColumnCouplings& h, const double* co
                  const ScalarsArgs* then, double* fold_state) {
   const long n = sum_groups(column_items(L));
   auto* g = static_cast<Sums<2>*>(groups);
-  zero_max_cuda(out + kMaxAbsAt, stream);
+  double* group_max = reinterpret_cast<double*>(g + n);  // each group's max |r| (pcg_line_scratch_bytes)
   with_stride_constant(h, [&](auto S) {
     line_step_kernel<decltype(S)::value>
-        <<<unsigned(n), kSumGroup, kStepSharedBytes, stream>>>(L, h, coef, st, ap, r, z, g, out + kMaxAbsAt);
+        <<<unsigned(n), kSumGroup, kStepSharedBytes, stream>>>(L, h, coef, st, ap, r, z, g, group_max);
   });
   TDC_CUDA_CHECK(cudaGetLastError());
-  finish_and_fold<2>(g, n, out, st, 1.0, then, fold_state, stream);
+  finish_and_fold<2>(g, n, out, st, 1.0, then, fold_state, stream, group_max);
 }
 // Set at every launch: it holds for the current device only.
 void allow_step_shared(const ColumnCouplings& h) {

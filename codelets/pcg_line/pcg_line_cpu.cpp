@@ -10,7 +10,8 @@
 namespace tdc {
 
 std::size_t pcg_line_scratch_bytes(const TileLayout& L) {
-  const long step = sum_groups(column_items(L)) * sizeof(Sums<2>);
+  // The step's groups and each group's max |r| after them (the direction step's groups need no maximum).
+  const long step = sum_groups(column_items(L)) * (sizeof(Sums<2>) + sizeof(double));
   const long direction = direction_groups(L).count() * sizeof(Sums<1>);
   return std::size_t(std::max(step, direction));
 }

@@ -103,7 +103,7 @@ void pcg_line_iterations_cuda(const TileLayout& L, const ColumnCouplings& h, con
                               double* out, const ScalarsArgs& after_step, const ScalarsArgs& after_direction,
                               int parity, int count, cudaStream_t stream);
 #endif
-// Device scratch both kernels need (group partials).
+// Device scratch both kernels need (group partials; the step's group maxima of |r| after its groups).
 std::size_t pcg_line_scratch_bytes(const TileLayout& L);
 
 }  // namespace tdc
