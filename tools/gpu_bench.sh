@@ -1038,6 +1038,23 @@ if want session16c; then
   thin_shell_bitwise s16c
   ncu_line s16c_ncu taskdycore 'line_direction_kernel|line_step_kernel' 6 2
 fi
+if want session16d; then
+  # Session 16: the batch's kernels launched as programmatic dependents (each may be scheduled while the
+  # one before it ends; new), against the same code without (bin/taskdycore_s16, commit 557adcd), with
+  # direction chunks of 64 levels (bin/taskdycore_l64; with programmatic launches: bin/taskdycore_pdl64)
+  # and the session-15 build (bin/taskdycore_base, 09cab99): the elliptic tests, three alternating
+  # rounds (cuSPARSE in each new run), the thin-shell case bitwise and ncu of the batch's kernels.
+  elliptic_tests s16d
+  e=(--grid 256x256x128 --iterations 50 --repeat 3 --tolerances off)
+  for round in 1 2 3; do
+    bench_elliptic s16d_new_$round STARPU_NCPU=0 -- "${e[@]}"
+    for v in s16 l64 pdl64 base; do
+      command -v taskdycore_$v >/dev/null && TDC_EXE=taskdycore_$v bench_elliptic s16d_${v}_$round STARPU_NCPU=0 -- "${e[@]}" --csr off
+    done
+  done
+  thin_shell_bitwise s16d
+  ncu_line s16d_ncu taskdycore 'line_direction_kernel|line_step_kernel|finish_and_fold' 12 6
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).

@@ -2,6 +2,7 @@
 
 #include "../common/fixed_order_sum.cuh"
 #include "../common/gated_graph.hpp"
+#include "../common/programmatic_launch.cuh"
 #include "../solver_scalars/solver_scalars_update.hpp"
 #include "../solver_scalars/solver_state.hpp"
 #include "pcg_line_kernel.hpp"
@@ -32,6 +33,8 @@ __global__ void __launch_bounds__(kSumGroup, 2)
     line_step_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef, const double* __restrict__ st,
                      const double* __restrict__ ap, double* __restrict__ r, double* __restrict__ z,
                      Sums<2>* groups, double* group_max) {
+  wait_for_previous_grid();
+  allow_next_grid();
   if (solver_skips(st, 1)) return;
   h = with_strides<S>(h);
   const int vs = h.s;
@@ -185,6 +188,8 @@ __global__ void __launch_bounds__(kSumGroup)
     line_direction_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef, const double* __restrict__ st,
                           double* __restrict__ u, const double* __restrict__ p, const double* __restrict__ z,
                           double* __restrict__ p_next, double* __restrict__ ap_next, Sums<1>* groups) {
+  wait_for_previous_grid();
+  allow_next_grid();
   if (solver_skips(st, 2)) return;
   h = with_strides<S>(h);
   const int hh = h.h, s = h.s, nz = L.nz;
@@ -313,6 +318,8 @@ __global__ void __launch_bounds__(kSumGroup)
 template <int N>
 __global__ void finish_and_fold_kernel(const Sums<N>* groups, long count, double* out, const double* done,
                                        double skip_at, ScalarsArgs then, double* fold_state, const double* group_max) {
+  wait_for_previous_grid();
+  allow_next_grid();
   const bool skip = *done >= skip_at;
   __syncthreads();  // every thread has read done before thread 0 may change it below
   if (!skip) finish_groups_block(groups, count, out, group_max, group_max ? out + kMaxAbsAt : nullptr);
@@ -323,13 +330,12 @@ __global__ void finish_and_fold_kernel(const Sums<N>* groups, long count, double
 }
 template <int N>
 void finish_and_fold(const Sums<N>* groups, long count, double* out, const double* st, double skip_at,
-                     const ScalarsArgs* then, double* fold_state, cudaStream_t stream,
+                     const ScalarsArgs* then, double* fold_state, cudaStream_t stream, bool after_kernel,
                      const double* group_max = nullptr) {
   const bool fold = then && then->tiles > 0;
-  finish_and_fold_kernel<N><<<1, kSumGroup, 0, stream>>>(groups, count, out, st + state::kDone, skip_at,
-                                                          fold ? *then : ScalarsArgs{}, fold ? fold_state : nullptr,
-                                                          group_max);
-  TDC_CUDA_CHECK(cudaGetLastError());
+  launch_programmatic(after_kernel, 1, kSumGroup, 0, stream, &finish_and_fold_kernel<N>, groups, count, out,
+                      st + state::kDone, skip_at, fold ? *then : ScalarsArgs{}, fold ? fold_state : nullptr,
+                      group_max);
 }
 
 }  // namespace
@@ -338,18 +344,18 @@ namespace {
 
 // The step kernel's launch. The shared-memory limit above the default 48 KB must be set first (outside a
 // capture): allow_step_shared.
+// after_kernel: the launch follows a kernel on the stream, and may start while it ends (programmatic_launch.cuh).
 void launch_step(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                  const double* ap, double* r, double* z, void* groups, double* out, cudaStream_t stream,
-                 const ScalarsArgs* then, double* fold_state) {
+                 const ScalarsArgs* then, double* fold_state, bool after_kernel) {
   const long n = sum_groups(column_items(L));
   auto* g = static_cast<Sums<2>*>(groups);
   double* group_max = reinterpret_cast<double*>(g + n);  // each group's max |r| (pcg_line_scratch_bytes)
   with_stride_constant(h, [&](auto S) {
-    line_step_kernel<decltype(S)::value>
-        <<<unsigned(n), kSumGroup, kStepSharedBytes, stream>>>(L, h, coef, st, ap, r, z, g, group_max);
+    launch_programmatic(after_kernel, unsigned(n), kSumGroup, kStepSharedBytes, stream,
+                        &line_step_kernel<decltype(S)::value>, L, h, coef, st, ap, r, z, g, group_max);
   });
-  TDC_CUDA_CHECK(cudaGetLastError());
-  finish_and_fold<2>(g, n, out, st, 1.0, then, fold_state, stream, group_max);
+  finish_and_fold<2>(g, n, out, st, 1.0, then, fold_state, stream, true, group_max);
 }
 // Set at every launch: it holds for the current device only.
 void allow_step_shared(const ColumnCouplings& h) {
@@ -361,22 +367,21 @@ void allow_step_shared(const ColumnCouplings& h) {
 
 void launch_direction_kernel(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                              double* u, const double* p, const double* z, double* p_next, double* ap_next,
-                             void* groups, bool periodic, cudaStream_t stream) {
+                             void* groups, bool periodic, cudaStream_t stream, bool after_kernel) {
   const long n = direction_groups(L).count();
   auto* g = static_cast<Sums<1>*>(groups);
   with_stride_constant(h, [&](auto S) {
     constexpr int s = decltype(S)::value;
-    if (periodic)
-      line_direction_kernel<s, true><<<unsigned(n), kSumGroup, 0, stream>>>(L, h, coef, st, u, p, z, p_next, ap_next, g);
-    else
-      line_direction_kernel<s, false><<<unsigned(n), kSumGroup, 0, stream>>>(L, h, coef, st, u, p, z, p_next, ap_next, g);
+    launch_programmatic(after_kernel, unsigned(n), kSumGroup, 0, stream,
+                        periodic ? &line_direction_kernel<s, true> : &line_direction_kernel<s, false>, L, h, coef, st,
+                        u, p, z, p_next, ap_next, g);
   });
-  TDC_CUDA_CHECK(cudaGetLastError());
 }
 // The direction sum finished (none while finishing) and the scalars step folded in, if given.
 void finish_direction(const TileLayout& L, const double* st, void* groups, double* out, const ScalarsArgs* then,
-                      double* fold_state, cudaStream_t stream) {
-  finish_and_fold<1>(static_cast<Sums<1>*>(groups), direction_groups(L).count(), out, st, 1.0, then, fold_state, stream);
+                      double* fold_state, cudaStream_t stream, bool after_kernel) {
+  finish_and_fold<1>(static_cast<Sums<1>*>(groups), direction_groups(L).count(), out, st, 1.0, then, fold_state, stream,
+                     after_kernel);
 }
 
 }  // namespace
@@ -385,7 +390,7 @@ void pcg_line_step_cuda(const TileLayout& L, const ColumnCouplings& h, const dou
                         const double* ap, double* r, double* z, void* groups, double* out, cudaStream_t stream,
                         const ScalarsArgs* then, double* fold_state) {
   allow_step_shared(h);
-  launch_step(L, h, coef, st, ap, r, z, groups, out, stream, then, fold_state);
+  launch_step(L, h, coef, st, ap, r, z, groups, out, stream, then, fold_state, false);
 }
 
 void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
@@ -396,9 +401,9 @@ void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, cons
   // The kernel is gated; the finish always runs (it folds the scalars step, which a skipped step needs too).
   launch_gated(gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, u, p, z, p_next, ap_next, groups, periodic),
                st + state::kDone, 2.0, stream, [&](cudaStream_t capture) {
-                 launch_direction_kernel(L, h, coef, st, u, p, z, p_next, ap_next, groups, periodic, capture);
+                 launch_direction_kernel(L, h, coef, st, u, p, z, p_next, ap_next, groups, periodic, capture, false);
                });
-  finish_direction(L, st, groups, out, then, fold_state, stream);
+  finish_direction(L, st, groups, out, then, fold_state, stream, false);
 }
 
 void pcg_line_iterations_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, double* st,
@@ -416,9 +421,10 @@ void pcg_line_iterations_cuda(const TileLayout& L, const ColumnCouplings& h, con
   launch_gated(key, st + state::kDone, 2.0, stream, [&](cudaStream_t capture) {
     for (int m = 0; m < count; ++m) {
       double *p = dir[(parity + m) % 2], *p_next = dir[(parity + m + 1) % 2];
-      launch_step(L, h, coef, st, ap, r, z, groups, out, capture, &after_step, st);
-      launch_direction_kernel(L, h, coef, st, u, p, z, p_next, ap, groups, true, capture);
-      finish_direction(L, st, groups, out, &after_direction, st, capture);
+      // Every kernel but the body's first follows a kernel: each may start while the one before ends.
+      launch_step(L, h, coef, st, ap, r, z, groups, out, capture, &after_step, st, m > 0);
+      launch_direction_kernel(L, h, coef, st, u, p, z, p_next, ap, groups, true, capture, true);
+      finish_direction(L, st, groups, out, &after_direction, st, capture, true);
     }
   });
 }
