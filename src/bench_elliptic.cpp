@@ -69,6 +69,7 @@ nlohmann::json bench_elliptic(const EllipticBenchOptions& o, Runtime& rt) {
     s.method = m;
     s.fused = fused;
     s.restart = o.restart;
+    s.check_every = o.check_every;
     s.tol_rel = 0.0;  // never met: exactly max_iter iterations
     s.tol_abs = 0.0;
     return s;
@@ -82,6 +83,7 @@ nlohmann::json bench_elliptic(const EllipticBenchOptions& o, Runtime& rt) {
   j["grid"] = {o.nx, o.ny, o.nz};
   j["tiles"] = {o.tiles_x, o.tiles_y};
   j["iterations"] = o.iterations;
+  j["check_every"] = o.check_every;
   j["repeats"] = o.repeats;
   j["ranks"] = rt.size();
   j["workers"] = {{"cpu", rt.cpu_workers()}, {"cuda", rt.cuda_workers()}};

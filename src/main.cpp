@@ -14,6 +14,7 @@
 #include "advection_run.hpp"
 #include "../codelets/solver_scalars/solver_state.hpp"
 #include "bench_elliptic.hpp"
+#include "../graph/elliptic_solver.hpp"
 #include "bench_mpdata.hpp"
 #include "config.hpp"
 #include "dycore_config.hpp"
@@ -342,7 +343,7 @@ int bench_command(int argc, char** argv, const BenchText& b) {
 
 struct EllipticBenchText {
   std::string grid = "256x256x128", tiles = "1x1", csr = "on", tolerances = "on", json;
-  int iterations = 50, repeats = 3, restart = 3;
+  int iterations = 50, repeats = 3, restart = 3, check_every = tdc::KrylovSettings{}.check_every;
 };
 
 int bench_elliptic_command(int argc, char** argv, const EllipticBenchText& b) {
@@ -352,6 +353,7 @@ int bench_elliptic_command(int argc, char** argv, const EllipticBenchText& b) {
     o.iterations = b.iterations;
     o.repeats = b.repeats;
     o.restart = b.restart;
+    o.check_every = b.check_every;
     o.csr = on_off(b.csr, "--csr");
     o.tolerances = on_off(b.tolerances, "--tolerances");
     if (o.nz < 2) throw tdc::ConfigError("--grid", "needs at least 2 levels");
@@ -359,6 +361,7 @@ int bench_elliptic_command(int argc, char** argv, const EllipticBenchText& b) {
     if (o.iterations < 1 || o.repeats < 1) throw tdc::ConfigError("--iterations", "iterations and repeats must be positive");
     if (o.restart < 1 || o.restart > tdc::kMaxGcrDirections)
       throw tdc::ConfigError("--restart", "must be between 1 and " + std::to_string(tdc::kMaxGcrDirections));
+    if (o.check_every < 1) throw tdc::ConfigError("--check-every", "must be positive");
     if (!b.json.empty() && fs::exists(b.json)) throw tdc::ConfigError("--json", "'" + b.json + "' exists; not overwriting it");
   } catch (const tdc::ConfigError& e) {
     if (tdc::launcher_rank() == 0) std::fprintf(stderr, "taskdycore: error: %s\n", e.what());
@@ -435,6 +438,7 @@ int main(int argc, char** argv) {
   bench_ell->add_option("--iterations", ebt.iterations, "iterations per timed solve (default 50)");
   bench_ell->add_option("--repeat", ebt.repeats, "timed repeats; the median is reported (default 3)");
   bench_ell->add_option("--restart", ebt.restart, "GCR(k) restart length (default 3)");
+  bench_ell->add_option("--check-every", ebt.check_every, "iterations submitted between host checks of the solver state (default 10)");
   bench_ell->add_option("--csr", ebt.csr, "also time the matrix-explicit CSR PCG (CPU; cuSPARSE on a GPU): on|off");
   bench_ell->add_option("--tolerances", ebt.tolerances, "also count iterations to 1e-5 and 1e-10: on|off");
   bench_ell->add_option("--json", ebt.json, "write the figures to this (new) file");
