@@ -31,7 +31,8 @@ struct KrylovSettings {
   double tol_abs = 0.0;     //   or ||r|| <= tol_abs
   double tol_max = 0.0;     //   or max |r| <= tol_max (0: not tested)
   int max_iter = 500;
-  int check_every = 10;     // iterations submitted between two host checks of the state
+  int check_every = 10;     // iterations submitted between two host checks of the state (not used by a
+                            // single tile's line-form PCG, which stops on the device)
   Preconditioner preconditioner = Preconditioner::Line;  // Multigrid, Spectral: PCG only (fused or not)
   MultigridSettings multigrid;
 };

@@ -1055,6 +1055,14 @@ if want session16d; then
   thin_shell_bitwise s16d
   ncu_line s16d_ncu taskdycore 'line_direction_kernel|line_step_kernel|finish_and_fold' 12 6
 fi
+if want session16e; then
+  # Session 16: what a host check costs: fused PCG with the state checked every 10 (the default), 25 and
+  # 50 iterations (one StarPU task per batch on a single tile), three alternating rounds.
+  e=(--grid 256x256x128 --iterations 50 --repeat 3 --tolerances off --csr off)
+  for round in 1 2 3; do
+    for c in 10 25 50; do bench_elliptic s16e_c${c}_$round STARPU_NCPU=0 -- "${e[@]}" --check-every $c; done
+  done
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).

@@ -46,17 +46,77 @@ cudaGraphExec_t record_gated(const double* done, double skip_from, const std::fu
   return exec;
 }
 
+__global__ void open_loop(cudaGraphConditionalHandle loop, int* rounds_left, int rounds, const double* done,
+                          double skip_from) {
+  *rounds_left = rounds;
+  cudaGraphSetConditional(loop, rounds > 0 && *done < skip_from ? 1u : 0u);
+}
+
+// open_loop, then a while node around the captured round, then the tail; rounds_left is device memory
+// of the caller's.
+cudaGraphExec_t record_loop(int* rounds_left, int rounds, const double* done, double skip_from,
+                            const std::function<void(cudaStream_t, const DeviceLoop&)>& record,
+                            const std::function<void(cudaStream_t)>& tail) {
+  cudaGraph_t graph;
+  TDC_CUDA_CHECK(cudaGraphCreate(&graph, 0));
+  DeviceLoop loop;
+  TDC_CUDA_CHECK(cudaGraphConditionalHandleCreate(&loop.handle, graph, 0, cudaGraphCondAssignDefault));
+  loop.rounds_left = rounds_left;
+  loop.done = done;
+  loop.skip_from = skip_from;
+  void* args[] = {&loop.handle, &rounds_left, &rounds, &done, &skip_from};
+  cudaGraphNodeParams open{};
+  open.type = cudaGraphNodeTypeKernel;
+  open.kernel.func = reinterpret_cast<void*>(open_loop);
+  open.kernel.gridDim = dim3(1);
+  open.kernel.blockDim = dim3(1);
+  open.kernel.kernelParams = args;
+  cudaGraphNode_t open_node, body_node;
+  TDC_CUDA_CHECK(cudaGraphAddNode(&open_node, graph, nullptr, nullptr, 0, &open));
+  cudaGraphNodeParams body{};
+  body.type = cudaGraphNodeTypeConditional;
+  body.conditional.handle = loop.handle;
+  body.conditional.type = cudaGraphCondTypeWhile;
+  body.conditional.size = 1;
+  TDC_CUDA_CHECK(cudaGraphAddNode(&body_node, graph, &open_node, nullptr, 1, &body));
+  cudaStream_t capture;
+  TDC_CUDA_CHECK(cudaStreamCreateWithFlags(&capture, cudaStreamNonBlocking));
+  TDC_CUDA_CHECK(cudaStreamBeginCaptureToGraph(capture, body.conditional.phGraph_out[0], nullptr, nullptr, 0,
+                                               cudaStreamCaptureModeThreadLocal));
+  record(capture, loop);
+  cudaGraph_t captured;
+  TDC_CUDA_CHECK(cudaStreamEndCapture(capture, &captured));
+  if (tail) {  // after the loop, in the outer graph
+    TDC_CUDA_CHECK(cudaStreamBeginCaptureToGraph(capture, graph, &body_node, nullptr, 1, cudaStreamCaptureModeThreadLocal));
+    tail(capture);
+    TDC_CUDA_CHECK(cudaStreamEndCapture(capture, &captured));
+  }
+  TDC_CUDA_CHECK(cudaStreamDestroy(capture));
+  cudaGraphExec_t exec;
+  TDC_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  TDC_CUDA_CHECK(cudaGraphDestroy(graph));
+  return exec;
+}
+
 // A worker's graphs, kept for the run (the keys are the solver's arrays, a few per tile); the bound
-// only guards against buffers that keep moving.
+// only guards against buffers that keep moving. A loop's graph owns its round counter.
 struct GatedGraphs {
   static constexpr std::size_t kMost = 4096;
-  std::unordered_map<std::string, cudaGraphExec_t> exec;
+  struct Entry {
+    cudaGraphExec_t exec = nullptr;
+    int* counter = nullptr;
+  };
+  std::unordered_map<std::string, Entry> exec;
   void clear() {
-    for (auto& e : exec) cudaGraphExecDestroy(e.second);  // (at thread exit the context may be gone: unchecked)
+    for (auto& e : exec) {  // (at thread exit the context may be gone: unchecked)
+      cudaGraphExecDestroy(e.second.exec);
+      if (e.second.counter) cudaFree(e.second.counter);
+    }
     exec.clear();
   }
   ~GatedGraphs() { clear(); }
 };
+thread_local GatedGraphs graphs;
 
 // TASKDYCORE_GATED_GRAPHS=off launches the kernels directly (each still tests the state): profilers
 // such as Nsight Compute cannot profile kernels inside graphs that hold conditional nodes.
@@ -76,16 +136,39 @@ void launch_gated(const std::string& key, const double* done, double skip_from, 
     record(stream);
     return;
   }
-  thread_local GatedGraphs graphs;
   int device = 0;
   TDC_CUDA_CHECK(cudaGetDevice(&device));
   const std::string full = key + gate_key(device, done, skip_from);
   auto it = graphs.exec.find(full);
   if (it == graphs.exec.end()) {
     if (graphs.exec.size() >= GatedGraphs::kMost) graphs.clear();
-    it = graphs.exec.emplace(full, record_gated(done, skip_from, record)).first;
+    it = graphs.exec.emplace(full, GatedGraphs::Entry{record_gated(done, skip_from, record), nullptr}).first;
   }
-  TDC_CUDA_CHECK(cudaGraphLaunch(it->second, stream));
+  TDC_CUDA_CHECK(cudaGraphLaunch(it->second.exec, stream));
+}
+
+void launch_gated_loop(const std::string& key, const double* done, double skip_from, int rounds, cudaStream_t stream,
+                       const std::function<void(cudaStream_t, const DeviceLoop&)>& record,
+                       const std::function<void(cudaStream_t)>& tail) {
+  if (!gates_on()) {  // the rounds launched one by one (each kernel still tests the state)
+    const DeviceLoop direct;
+    for (int n = 0; n < rounds; ++n) record(stream, direct);
+    if (tail) tail(stream);
+    return;
+  }
+  int device = 0;
+  TDC_CUDA_CHECK(cudaGetDevice(&device));
+  const std::string full = key + gate_key(device, done, skip_from, rounds, 'L');
+  auto it = graphs.exec.find(full);
+  if (it == graphs.exec.end()) {
+    if (graphs.exec.size() >= GatedGraphs::kMost) graphs.clear();
+    int* counter = nullptr;
+    TDC_CUDA_CHECK(cudaMalloc(&counter, sizeof(int)));
+    it = graphs.exec
+             .emplace(full, GatedGraphs::Entry{record_loop(counter, rounds, done, skip_from, record, tail), counter})
+             .first;
+  }
+  TDC_CUDA_CHECK(cudaGraphLaunch(it->second.exec, stream));
 }
 
 }  // namespace tdc

@@ -33,4 +33,26 @@ std::string gate_key(const T&... parts) {
 void launch_gated(const std::string& key, const double* done, double skip_from, cudaStream_t stream,
                   const std::function<void(cudaStream_t)>& record);
 
+// A loop on the device: the launches of one round, recorded once, run while *done < skip_from, at most
+// `rounds` times, as one graph launch (a while node): no launch or host round trip per round, and no
+// round once the solver state says done. The round's last kernel must call loop_next (one thread, after
+// its last change to *done). Then tail's launches, if any, once (their kernels test the state
+// themselves). `rounds` is part of the recording; put whatever decides the tail in the key.
+struct DeviceLoop {
+  cudaGraphConditionalHandle handle = 0;
+  int* rounds_left = nullptr;  // nullptr: not in a graph (launches made directly: loop_next does nothing)
+  const double* done = nullptr;
+  double skip_from = 0.0;
+};
+void launch_gated_loop(const std::string& key, const double* done, double skip_from, int rounds, cudaStream_t stream,
+                       const std::function<void(cudaStream_t, const DeviceLoop&)>& record,
+                       const std::function<void(cudaStream_t)>& tail = nullptr);
+#if defined(__CUDACC__)
+__device__ inline void loop_next(const DeviceLoop& loop) {
+  if (!loop.rounds_left) return;
+  const int left = --*loop.rounds_left;
+  cudaGraphSetConditional(loop.handle, left > 0 && *loop.done < loop.skip_from ? 1u : 0u);
+}
+#endif
+
 }  // namespace tdc

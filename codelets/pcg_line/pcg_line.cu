@@ -317,7 +317,8 @@ __global__ void __launch_bounds__(kSumGroup)
 // With group_max given, the groups' largest maximum into out[kMaxAbsAt] (no memset and atomics first).
 template <int N>
 __global__ void finish_and_fold_kernel(const Sums<N>* groups, long count, double* out, const double* done,
-                                       double skip_at, ScalarsArgs then, double* fold_state, const double* group_max) {
+                                       double skip_at, ScalarsArgs then, double* fold_state, const double* group_max,
+                                       DeviceLoop loop) {
   wait_for_previous_grid();
   allow_next_grid();
   const bool skip = *done >= skip_at;
@@ -327,15 +328,16 @@ __global__ void finish_and_fold_kernel(const Sums<N>* groups, long count, double
     const double* partial[1] = {out};
     solver_scalars_update(then, fold_state, partial);
   }
+  if (threadIdx.x == 0) loop_next(loop);  // a device loop's round ends here: another one?
 }
 template <int N>
 void finish_and_fold(const Sums<N>* groups, long count, double* out, const double* st, double skip_at,
                      const ScalarsArgs* then, double* fold_state, cudaStream_t stream, bool after_kernel,
-                     const double* group_max = nullptr) {
+                     const double* group_max = nullptr, const DeviceLoop& loop = DeviceLoop{}) {
   const bool fold = then && then->tiles > 0;
   launch_programmatic(after_kernel, 1, kSumGroup, 0, stream, &finish_and_fold_kernel<N>, groups, count, out,
                       st + state::kDone, skip_at, fold ? *then : ScalarsArgs{}, fold ? fold_state : nullptr,
-                      group_max);
+                      group_max, loop);
 }
 
 }  // namespace
@@ -379,9 +381,9 @@ void launch_direction_kernel(const TileLayout& L, const ColumnCouplings& h, cons
 }
 // The direction sum finished (none while finishing) and the scalars step folded in, if given.
 void finish_direction(const TileLayout& L, const double* st, void* groups, double* out, const ScalarsArgs* then,
-                      double* fold_state, cudaStream_t stream, bool after_kernel) {
+                      double* fold_state, cudaStream_t stream, bool after_kernel, const DeviceLoop& loop = DeviceLoop{}) {
   finish_and_fold<1>(static_cast<Sums<1>*>(groups), direction_groups(L).count(), out, st, 1.0, then, fold_state, stream,
-                     after_kernel);
+                     after_kernel, nullptr, loop);
 }
 
 }  // namespace
@@ -418,15 +420,24 @@ void pcg_line_iterations_cuda(const TileLayout& L, const ColumnCouplings& h, con
     key += gate_key(a->op, a->tiles, a->sums, a->new_slot);
     for (int slot : a->slots) key += gate_key(slot);
   }
-  launch_gated(key, st + state::kDone, 2.0, stream, [&](cudaStream_t capture) {
-    for (int m = 0; m < count; ++m) {
-      double *p = dir[(parity + m) % 2], *p_next = dir[(parity + m + 1) % 2];
-      // Every kernel but the body's first follows a kernel: each may start while the one before ends.
-      launch_step(L, h, coef, st, ap, r, z, groups, out, capture, &after_step, st, m > 0);
-      launch_direction_kernel(L, h, coef, st, u, p, z, p_next, ap, groups, true, capture, true);
-      finish_direction(L, st, groups, out, &after_direction, st, capture, true);
-    }
-  });
+  // One iteration: p in dir[(parity + which) % 2]; its last kernel may end a device loop's round.
+  auto iteration = [&](cudaStream_t capture, int which, bool after_kernel, const DeviceLoop& loop) {
+    double *p = dir[(parity + which) % 2], *p_next = dir[(parity + which + 1) % 2];
+    launch_step(L, h, coef, st, ap, r, z, groups, out, capture, &after_step, st, after_kernel);
+    launch_direction_kernel(L, h, coef, st, u, p, z, p_next, ap, groups, true, capture, true);
+    finish_direction(L, st, groups, out, &after_direction, st, capture, true, loop);
+  };
+  // A round is two iterations (the direction buffers back where they were), looped on the device until the
+  // state says done; an odd count ends with one more iteration after the loop.
+  std::function<void(cudaStream_t)> tail;
+  if (count % 2) tail = [&](cudaStream_t capture) { iteration(capture, 0, false, DeviceLoop{}); };
+  launch_gated_loop(
+      key, st + state::kDone, 2.0, count / 2, stream,
+      [&](cudaStream_t capture, const DeviceLoop& loop) {
+        iteration(capture, 0, false, DeviceLoop{});  // the round's first kernel follows none in its graph
+        iteration(capture, 1, true, loop);
+      },
+      tail);
 }
 
 }  // namespace tdc

@@ -95,9 +95,10 @@ void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, cons
                              const ScalarsArgs* then = nullptr, double* fold_state = nullptr);
 // `count` iterations of a single periodic tile (step, then direction, each with its scalars step folded
 // in); p alternates between dir[parity] and dir[1 - parity] (A p stays in ap). Recorded once per set of
-// arguments into a CUDA graph gated on the solver state (gated_graph.hpp): one launch for the batch, and a
-// batch submitted past convergence costs one small kernel. The kernels still test the state: the same
-// bits as pcg_line_step_cuda and pcg_line_direction_cuda launched one by one.
+// arguments into a CUDA graph that loops on the device while the solver state says it runs
+// (gated_graph.hpp: launch_gated_loop): one launch for the batch, no launch per iteration, and nothing
+// run past the solve's end (a round of two iterations at most). The kernels still test the state: the
+// same bits as pcg_line_step_cuda and pcg_line_direction_cuda launched one by one.
 void pcg_line_iterations_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, double* st,
                               double* u, double* const dir[2], double* ap, double* r, double* z, void* groups,
                               double* out, const ScalarsArgs& after_step, const ScalarsArgs& after_direction,
