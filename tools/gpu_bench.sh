@@ -1063,6 +1063,23 @@ if want session16e; then
     for c in 10 25 50; do bench_elliptic s16e_c${c}_$round STARPU_NCPU=0 -- "${e[@]}" --check-every $c; done
   done
 fi
+if want session16f; then
+  # Session 16: a single tile's iterations looping on the device, one task per solve (new), against the
+  # batches of 10 with programmatic launches (bin/taskdycore_pdl, commit 628a460) and the session-15
+  # build (bin/taskdycore_base, 09cab99): the elliptic tests, three alternating rounds (cuSPARSE in each
+  # new run), iterations to 1e-5 and 1e-10, and the thin-shell case bitwise.
+  elliptic_tests s16f
+  e=(--grid 256x256x128 --iterations 50 --repeat 3 --tolerances off)
+  for round in 1 2 3; do
+    bench_elliptic s16f_new_$round STARPU_NCPU=0 -- "${e[@]}"
+    for v in pdl base; do
+      command -v taskdycore_$v >/dev/null && TDC_EXE=taskdycore_$v bench_elliptic s16f_${v}_$round STARPU_NCPU=0 -- "${e[@]}" --csr off
+    done
+  done
+  bench_elliptic s16f_new_tol STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 1 --csr off
+  python3 -c "import json; j=json.load(open('$res/s16f_new_tol.json')); print({k: v for k, v in j.items() if k.startswith(('iterations_to', 'seconds_to'))})"
+  thin_shell_bitwise s16f
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).
