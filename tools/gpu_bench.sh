@@ -1080,6 +1080,42 @@ if want session16f; then
   python3 -c "import json; j=json.load(open('$res/s16f_new_tol.json')); print({k: v for k, v in j.items() if k.startswith(('iterations_to', 'seconds_to'))})"
   thin_shell_bitwise s16f
 fi
+if want session16g; then
+  # Session 16: the residual's lowest levels kept in L2 across iterations (an access policy window on the
+  # step kernel; new when measured: 0.55 ms, and cuSPARSE in the same process 2.08 ms, so reverted), against half of r and half of A p kept (bin/taskdycore_l2rap), the device loop
+  # without a window (bin/taskdycore_loop, commit fbef141) and the session-15 build (bin/taskdycore_base,
+  # 09cab99): the elliptic tests, three alternating rounds (cuSPARSE in each new run), the thin-shell case
+  # bitwise and ncu of the step kernel.
+  elliptic_tests s16g
+  e=(--grid 256x256x128 --iterations 50 --repeat 3 --tolerances off)
+  for round in 1 2 3; do
+    bench_elliptic s16g_new_$round STARPU_NCPU=0 -- "${e[@]}"
+    for v in l2rap loop base; do
+      command -v taskdycore_$v >/dev/null && TDC_EXE=taskdycore_$v bench_elliptic s16g_${v}_$round STARPU_NCPU=0 -- "${e[@]}" --csr off
+    done
+  done
+  thin_shell_bitwise s16g
+  ncu_line s16g_ncu taskdycore 'line_step_kernel|line_direction_kernel' 6 4
+fi
+if want session16h; then
+  # Session 16, final code (a single tile's iterations looping on the device): the whole test suite, three
+  # rounds of fused PCG with cuSPARSE in the same run alternating with the session-15 build
+  # (bin/taskdycore_base, 09cab99), 2x2 tiles and 512x512x128 once, iterations to 1e-5 and 1e-10, the
+  # thin-shell case bitwise, and ncu of one iteration pair's kernels (the tests: section session16h_tests).
+  e=(--grid 256x256x128 --iterations 50 --repeat 3 --tolerances off)
+  for round in 1 2 3; do
+    bench_elliptic s16h_new_$round STARPU_NCPU=0 -- "${e[@]}"
+    command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s16h_base_$round STARPU_NCPU=0 -- "${e[@]}" --csr off
+  done
+  elliptic_rounds s16h 1 "2x2" new base
+  bench_elliptic s16h_new_512 STARPU_NCPU=0 -- --grid 512x512x128 --iterations 30 --repeat 3 --csr off --tolerances off
+  bench_elliptic s16h_new_tol STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 1 --csr off
+  ncu_line s16h_ncu taskdycore 'line_step_kernel|line_direction_kernel|finish_and_fold' 12 8
+fi
+if want session16h_tests; then
+  tests
+  thin_shell_bitwise s16h
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).
