@@ -1116,6 +1116,21 @@ if want session16h_tests; then
   tests
   thin_shell_bitwise s16h
 fi
+if want session16i; then
+  # Session 16: one finishing kernel per iteration in the device loop (new when measured: neutral,
+  # 0.302-0.310 against 0.302-0.307 ms, reverted), against the device loop with
+  # two (bin/taskdycore_loop, commit fbef141) and the session-15 build (bin/taskdycore_base, 09cab99): the
+  # elliptic tests, three alternating rounds (cuSPARSE in each new run) and the thin-shell case bitwise.
+  elliptic_tests s16i
+  e=(--grid 256x256x128 --iterations 50 --repeat 3 --tolerances off)
+  for round in 1 2 3; do
+    bench_elliptic s16i_new_$round STARPU_NCPU=0 -- "${e[@]}"
+    for v in loop base; do
+      command -v taskdycore_$v >/dev/null && TDC_EXE=taskdycore_$v bench_elliptic s16i_${v}_$round STARPU_NCPU=0 -- "${e[@]}" --csr off
+    done
+  done
+  thin_shell_bitwise s16i
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).
