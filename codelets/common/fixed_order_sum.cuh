@@ -133,12 +133,11 @@ inline void zero_max_cuda(double* out, cudaStream_t stream) {
 // ~0.1 ms at 256^3, more than the skipped item kernel).
 // With group_max given, also the largest of the groups' maxima into *max_out. A lane's groups are
 // loaded kAhead at a time before it merges them in order: one block, so its time is load latency
-// (at 256^3, 256 groups per lane one load at a time took ~0.3 ms). Any kAhead gives the same merges in
-// the same order (the same bits): 1 where registers matter more than latency (count <= kSumGroup: one
-// group a lane).
-template <int N, int kAhead = 8>
+// (at 256^3, 256 groups per lane one load at a time took ~0.3 ms).
+template <int N>
 __device__ void finish_groups_block(const Sums<N>* groups, long count, double* out, const double* group_max,
                                     double* max_out) {
+  constexpr int kAhead = 8;
   Sums<N> lane{};
   double m = 0.0;
   for (long q0 = threadIdx.x; q0 < count; q0 += long(kAhead) * kSumGroup) {

@@ -181,39 +181,21 @@ struct LevelLoads {
   double z0 = 0, p0 = 0, u0 = 0, q0 = 0, z1 = 0, p1 = 0;
 };
 
-// At least 4 blocks an SM (64 registers) as a guard: the step sums' tree in the prologue, loading 8 groups
-// ahead, took the kernel to 108 registers (2 blocks); one group a lane keeps it at 63. 5 blocks (48
-// registers) spilled in the level loop and took 0.437 ms per iteration against 0.373.
+// No minimum of blocks per SM in the launch bounds: 5 (48 registers) spilled and took 0.437 ms per
+// iteration against 0.373.
 template <int S, bool Periodic>
-__global__ void __launch_bounds__(kSumGroup, 4)
+__global__ void __launch_bounds__(kSumGroup)
     line_direction_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef, const double* __restrict__ st,
                           double* __restrict__ u, const double* __restrict__ p, const double* __restrict__ z,
-                          double* __restrict__ p_next, double* __restrict__ ap_next, Sums<1>* groups,
-                          const Sums<2>* step_groups, const double* step_max, long step_count) {
+                          double* __restrict__ p_next, double* __restrict__ ap_next, Sums<1>* groups) {
   wait_for_previous_grid();
   allow_next_grid();
   if (solver_skips(st, 2)) return;
   h = with_strides<S>(h);
   const int hh = h.h, s = h.s, nz = L.nz;
-  const double alpha = st[state::kAlpha], alpha_prev = st[state::kAlphaPrev];
-  double beta = st[state::kBeta], done = st[state::kDone];
-  if (step_groups && done < 1.0) {
-    // The step's scalars step is not in the state yet (the iteration's finishing kernel folds it): every
-    // block finishes the step's sums itself, as that kernel will (the same tree: the same bits), and takes
-    // its decisions as solver_scalars_update's PcgFusedPrecon will.
-    __shared__ double step_sums[2 * kMaxSums];
-    finish_groups_block<2, 1>(step_groups, step_count, step_sums, step_max, step_sums + kMaxAbsAt);
-    __syncthreads();
-    ScalarsArgs one;
-    one.tiles = 1;
-    const double* part = step_sums;
-    if (stop_test(st, sqrt(tile_total(one, &part, 0)), tile_max(one, &part)) != 0)
-      done = 1.0;
-    else
-      beta = pcg_beta(st, tile_total(one, &part, 1));
-  }
-  const bool first = st[state::kIter] == 0.0, finishing = done >= 1.0;
-  const LineUpdate up = line_u_update(int(st[state::kIter]), finishing);
+  const double alpha = st[state::kAlpha], alpha_prev = st[state::kAlphaPrev], beta = st[state::kBeta];
+  const bool first = st[state::kIter] == 0.0, finishing = st[state::kDone] >= 1.0;
+  const LineUpdate up = line_u_update(st);
   // u + alpha_prev q + alpha p, or u + alpha p (rounded term by term, as one update an iteration would).
   auto updated = [&](double uv, double qv, double pv) {
     if (up.two) uv = uv + alpha_prev * qv;
@@ -335,7 +317,8 @@ __global__ void __launch_bounds__(kSumGroup, 4)
 // With group_max given, the groups' largest maximum into out[kMaxAbsAt] (no memset and atomics first).
 template <int N>
 __global__ void finish_and_fold_kernel(const Sums<N>* groups, long count, double* out, const double* done,
-                                       double skip_at, ScalarsArgs then, double* fold_state, const double* group_max) {
+                                       double skip_at, ScalarsArgs then, double* fold_state, const double* group_max,
+                                       DeviceLoop loop) {
   wait_for_previous_grid();
   allow_next_grid();
   const bool skip = *done >= skip_at;
@@ -345,57 +328,16 @@ __global__ void finish_and_fold_kernel(const Sums<N>* groups, long count, double
     const double* partial[1] = {out};
     solver_scalars_update(then, fold_state, partial);
   }
+  if (threadIdx.x == 0) loop_next(loop);  // a device loop's round ends here: another one?
 }
 template <int N>
 void finish_and_fold(const Sums<N>* groups, long count, double* out, const double* st, double skip_at,
                      const ScalarsArgs* then, double* fold_state, cudaStream_t stream, bool after_kernel,
-                     const double* group_max = nullptr) {
+                     const double* group_max = nullptr, const DeviceLoop& loop = DeviceLoop{}) {
   const bool fold = then && then->tiles > 0;
   launch_programmatic(after_kernel, 1, kSumGroup, 0, stream, &finish_and_fold_kernel<N>, groups, count, out,
                       st + state::kDone, skip_at, fold ? *then : ScalarsArgs{}, fold ? fold_state : nullptr,
-                      group_max);
-}
-
-// The scratch's parts (pcg_line_scratch_bytes): the step's groups and their maxima of |r|, then the
-// direction step's groups, apart (the loop's direction kernel reads the step's groups as it writes its own).
-struct ScratchParts {
-  Sums<2>* step;
-  double* step_max;
-  long step_count;
-  Sums<1>* direction;
-  long direction_count;
-  ScratchParts(const TileLayout& L, void* scratch)
-      : step(static_cast<Sums<2>*>(scratch)), step_count(sum_groups(column_items(L))),
-        direction_count(direction_groups(L).count()) {
-    step_max = reinterpret_cast<double*>(step + step_count);
-    direction = reinterpret_cast<Sums<1>*>(step_max + step_count);
-  }
-};
-
-// A single tile's iteration in the device loop ends with one kernel: the step's sums finished and its
-// scalars step folded (what finish_and_fold<2> does), then the direction's (finish_and_fold<1>), then
-// the loop's next round decided. The direction kernel before it took the step's scalars step from the
-// same sums itself.
-__global__ void finish_iteration_kernel(ScratchParts x, double* out, double* st, ScalarsArgs after_step,
-                                        ScalarsArgs after_direction, DeviceLoop loop) {
-  wait_for_previous_grid();
-  allow_next_grid();
-  const bool step_summed = st[state::kDone] < 1.0;
-  __syncthreads();  // every thread has read done before thread 0 changes it
-  if (step_summed) finish_groups_block(x.step, x.step_count, out, x.step_max, out + kMaxAbsAt);
-  if (threadIdx.x == 0) {
-    const double* partial[1] = {out};
-    solver_scalars_update(after_step, st, partial);
-  }
-  __syncthreads();  // thread 0's state, seen by all
-  const bool direction_summed = st[state::kDone] < 1.0;
-  __syncthreads();
-  if (direction_summed) finish_groups_block(x.direction, x.direction_count, out, static_cast<const double*>(nullptr), nullptr);
-  if (threadIdx.x == 0) {
-    const double* partial[1] = {out};
-    solver_scalars_update(after_direction, st, partial);
-    loop_next(loop);  // a device loop's round ends here: another one?
-  }
+                      group_max, loop);
 }
 
 }  // namespace
@@ -405,13 +347,17 @@ namespace {
 // The step kernel's launch. The shared-memory limit above the default 48 KB must be set first (outside a
 // capture): allow_step_shared.
 // after_kernel: the launch follows a kernel on the stream, and may start while it ends (programmatic_launch.cuh).
-void launch_step_kernel(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                        const double* ap, double* r, double* z, const ScratchParts& x, cudaStream_t stream,
-                        bool after_kernel) {
+void launch_step(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
+                 const double* ap, double* r, double* z, void* groups, double* out, cudaStream_t stream,
+                 const ScalarsArgs* then, double* fold_state, bool after_kernel) {
+  const long n = sum_groups(column_items(L));
+  auto* g = static_cast<Sums<2>*>(groups);
+  double* group_max = reinterpret_cast<double*>(g + n);  // each group's max |r| (pcg_line_scratch_bytes)
   with_stride_constant(h, [&](auto S) {
-    launch_programmatic(after_kernel, unsigned(x.step_count), kSumGroup, kStepSharedBytes, stream,
-                        &line_step_kernel<decltype(S)::value>, L, h, coef, st, ap, r, z, x.step, x.step_max);
+    launch_programmatic(after_kernel, unsigned(n), kSumGroup, kStepSharedBytes, stream,
+                        &line_step_kernel<decltype(S)::value>, L, h, coef, st, ap, r, z, g, group_max);
   });
+  finish_and_fold<2>(g, n, out, st, 1.0, then, fold_state, stream, true, group_max);
 }
 // Set at every launch: it holds for the current device only.
 void allow_step_shared(const ColumnCouplings& h) {
@@ -421,66 +367,65 @@ void allow_step_shared(const ColumnCouplings& h) {
   });
 }
 
-// with_step_scalars: the kernel takes the step's scalars step from its sums (finish_iteration_kernel).
 void launch_direction_kernel(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                              double* u, const double* p, const double* z, double* p_next, double* ap_next,
-                             const ScratchParts& x, bool periodic, cudaStream_t stream, bool after_kernel,
-                             bool with_step_scalars) {
-  const Sums<2>* step = with_step_scalars ? x.step : nullptr;
+                             void* groups, bool periodic, cudaStream_t stream, bool after_kernel) {
+  const long n = direction_groups(L).count();
+  auto* g = static_cast<Sums<1>*>(groups);
   with_stride_constant(h, [&](auto S) {
     constexpr int s = decltype(S)::value;
-    launch_programmatic(after_kernel, unsigned(x.direction_count), kSumGroup, 0, stream,
+    launch_programmatic(after_kernel, unsigned(n), kSumGroup, 0, stream,
                         periodic ? &line_direction_kernel<s, true> : &line_direction_kernel<s, false>, L, h, coef, st,
-                        u, p, z, p_next, ap_next, x.direction, step, x.step_max, x.step_count);
+                        u, p, z, p_next, ap_next, g);
   });
+}
+// The direction sum finished (none while finishing) and the scalars step folded in, if given.
+void finish_direction(const TileLayout& L, const double* st, void* groups, double* out, const ScalarsArgs* then,
+                      double* fold_state, cudaStream_t stream, bool after_kernel, const DeviceLoop& loop = DeviceLoop{}) {
+  finish_and_fold<1>(static_cast<Sums<1>*>(groups), direction_groups(L).count(), out, st, 1.0, then, fold_state, stream,
+                     after_kernel, nullptr, loop);
 }
 
 }  // namespace
 
 void pcg_line_step_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                        const double* ap, double* r, double* z, void* scratch, double* out, cudaStream_t stream,
+                        const double* ap, double* r, double* z, void* groups, double* out, cudaStream_t stream,
                         const ScalarsArgs* then, double* fold_state) {
-  const ScratchParts x(L, scratch);
   allow_step_shared(h);
-  launch_step_kernel(L, h, coef, st, ap, r, z, x, stream, false);
-  finish_and_fold<2>(x.step, x.step_count, out, st, 1.0, then, fold_state, stream, true, x.step_max);
+  launch_step(L, h, coef, st, ap, r, z, groups, out, stream, then, fold_state, false);
 }
 
 void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                              double* u, const double* p, const double* z, double* p_next, double* ap_next,
-                             void* scratch, double* out, bool periodic, cudaStream_t stream, const ScalarsArgs* then,
+                             void* groups, double* out, bool periodic, cudaStream_t stream, const ScalarsArgs* then,
                              double* fold_state) {
   check_direction_strides(h);
-  const ScratchParts x(L, scratch);
   // The kernel is gated; the finish always runs (it folds the scalars step, which a skipped step needs too).
-  launch_gated(gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, u, p, z, p_next, ap_next, scratch, periodic),
+  launch_gated(gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, u, p, z, p_next, ap_next, groups, periodic),
                st + state::kDone, 2.0, stream, [&](cudaStream_t capture) {
-                 launch_direction_kernel(L, h, coef, st, u, p, z, p_next, ap_next, x, periodic, capture, false, false);
+                 launch_direction_kernel(L, h, coef, st, u, p, z, p_next, ap_next, groups, periodic, capture, false);
                });
-  finish_and_fold<1>(x.direction, x.direction_count, out, st, 1.0, then, fold_state, stream, false);  // finishing: no sum
+  finish_direction(L, st, groups, out, then, fold_state, stream, false);
 }
 
 void pcg_line_iterations_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, double* st,
-                              double* u, double* const dir[2], double* ap, double* r, double* z, void* scratch,
+                              double* u, double* const dir[2], double* ap, double* r, double* z, void* groups,
                               double* out, const ScalarsArgs& after_step, const ScalarsArgs& after_direction,
                               int parity, int count, cudaStream_t stream) {
   check_direction_strides(h);
   allow_step_shared(h);
-  const ScratchParts x(L, scratch);
   std::string key = gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, u, dir[0], dir[1], ap, r, z,
-                             scratch, out, parity, count);
+                             groups, out, parity, count);
   for (const ScalarsArgs* a : {&after_step, &after_direction}) {
     key += gate_key(a->op, a->tiles, a->sums, a->new_slot);
     for (int slot : a->slots) key += gate_key(slot);
   }
-  // One iteration, three kernels: p in dir[(parity + which) % 2]; its last kernel folds both scalars steps
-  // and may end a device loop's round.
+  // One iteration: p in dir[(parity + which) % 2]; its last kernel may end a device loop's round.
   auto iteration = [&](cudaStream_t capture, int which, bool after_kernel, const DeviceLoop& loop) {
     double *p = dir[(parity + which) % 2], *p_next = dir[(parity + which + 1) % 2];
-    launch_step_kernel(L, h, coef, st, ap, r, z, x, capture, after_kernel);
-    launch_direction_kernel(L, h, coef, st, u, p, z, p_next, ap, x, true, capture, true, true);
-    launch_programmatic(true, 1, kSumGroup, 0, capture, &finish_iteration_kernel, x, out, st, after_step,
-                        after_direction, loop);
+    launch_step(L, h, coef, st, ap, r, z, groups, out, capture, &after_step, st, after_kernel);
+    launch_direction_kernel(L, h, coef, st, u, p, z, p_next, ap, groups, true, capture, true);
+    finish_direction(L, st, groups, out, &after_direction, st, capture, true, loop);
   };
   // A round is two iterations (the direction buffers back where they were), looped on the device until the
   // state says done; an odd count ends with one more iteration after the loop.

@@ -10,9 +10,10 @@
 namespace tdc {
 
 std::size_t pcg_line_scratch_bytes(const TileLayout& L) {
-  // The step's groups and each one's max |r|, then the direction step's groups (apart: see pcg_line.cu).
-  const long step = sum_groups(column_items(L));
-  return std::size_t(step) * (sizeof(Sums<2>) + sizeof(double)) + std::size_t(direction_groups(L).count()) * sizeof(Sums<1>);
+  // The step's groups and each group's max |r| after them (the direction step's groups need no maximum).
+  const long step = sum_groups(column_items(L)) * (sizeof(Sums<2>) + sizeof(double));
+  const long direction = direction_groups(L).count() * sizeof(Sums<1>);
+  return std::size_t(std::max(step, direction));
 }
 
 void check_direction_strides(const ColumnCouplings& h) {

@@ -63,13 +63,14 @@ struct LineUpdate {
   bool now = false;  // u is updated in this direction step
   bool two = false;  // ... by both pending terms (p_{m-2}, read from p_next, then p)
 };
-TDC_HD LineUpdate line_u_update(int m, bool finishing) {
+TDC_HD LineUpdate line_u_update(const double* st) {
+  const int m = int(st[state::kIter]);
+  const bool finishing = st[state::kDone] >= 1.0;
   LineUpdate up;
   up.now = m > 0 && (finishing || m % 2 == 0);
   up.two = up.now && m % 2 == 0;
   return up;
 }
-TDC_HD LineUpdate line_u_update(const double* st) { return line_u_update(int(st[state::kIter]), st[state::kDone] >= 1.0); }
 // Throws std::invalid_argument for strides beyond kDirectionReach.
 void check_direction_strides(const ColumnCouplings& h);
 

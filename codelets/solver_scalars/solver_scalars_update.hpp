@@ -52,9 +52,6 @@ TDC_HD bool precon_step_ends_solve(const double* st, const double* partial, int 
   return stop_test(st, sqrt(tile_total(one, &partial, 0)), tile_max(one, &partial)) != 0;
 }
 
-// The fused PCG's new direction weight from this iteration's <r, z> (the state before the update).
-TDC_HD double pcg_beta(const double* st, double rz) { return st[state::kIter] == 0.0 ? 0.0 : rz / st[state::kKappa]; }
-
 TDC_HD void solver_scalars_update(const ScalarsArgs& a, double* st, const double* const* partials) {
   using namespace state;
   if (a.op == ScalarOp::Reset) {
@@ -75,7 +72,7 @@ TDC_HD void solver_scalars_update(const ScalarsArgs& a, double* st, const double
         st[kDone] = 1.0;  // the fused apply still adds the pending alpha p to u
         return;
       }
-      st[kBeta] = pcg_beta(st, rz);
+      st[kBeta] = st[kIter] == 0.0 ? 0.0 : rz / st[kKappa];
       st[kKappa] = rz;
       return;
     }
