@@ -1131,6 +1131,12 @@ if want session16i; then
   done
   thin_shell_bitwise s16i
 fi
+if want session16j; then
+  # Session 16, final code: five rounds of fused PCG with cuSPARSE CSR PCG in the same run.
+  for round in 1 2 3 4 5; do
+    bench_elliptic s16j_new_$round STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 3 --tolerances off
+  done
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).
