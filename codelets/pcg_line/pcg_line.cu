@@ -389,23 +389,21 @@ void finish_direction(const TileLayout& L, const double* st, void* groups, doubl
 }  // namespace
 
 void pcg_line_step_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                        const double* ap, double* r, double* z, void* groups, double* out, cudaStream_t stream,
-                        const ScalarsArgs* then, double* fold_state) {
+                        const double* ap, double* r, double* z, void* groups, double* out, cudaStream_t stream) {
   allow_step_shared(h);
-  launch_step(L, h, coef, st, ap, r, z, groups, out, stream, then, fold_state, false);
+  launch_step(L, h, coef, st, ap, r, z, groups, out, stream, nullptr, nullptr, false);
 }
 
 void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                              double* u, const double* p, const double* z, double* p_next, double* ap_next,
-                             void* groups, double* out, bool periodic, cudaStream_t stream, const ScalarsArgs* then,
-                             double* fold_state) {
+                             void* groups, double* out, bool periodic, cudaStream_t stream) {
   check_direction_strides(h);
-  // The kernel is gated; the finish always runs (it folds the scalars step, which a skipped step needs too).
+  // The kernel is gated (a skipped one costs a small kernel); the finish returns at once when it skipped.
   launch_gated(gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, u, p, z, p_next, ap_next, groups, periodic),
                st + state::kDone, 2.0, stream, [&](cudaStream_t capture) {
                  launch_direction_kernel(L, h, coef, st, u, p, z, p_next, ap_next, groups, periodic, capture, false);
                });
-  finish_direction(L, st, groups, out, then, fold_state, stream, false);
+  finish_direction(L, st, groups, out, nullptr, nullptr, stream, false);
 }
 
 void pcg_line_iterations_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, double* st,

@@ -84,15 +84,13 @@ void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const
                             double* u, const double* p, const double* z, double* p_next, double* ap_next, double* out,
                             bool periodic);
 #if defined(TASKDYCORE_HAVE_CUDA)
-// then, fold_state: the solver's scalars step to run on out afterwards, in the kernel that finishes the
-// sums (fold_scalars_cuda's work without a launch of its own); fold_state is the state st points to.
+// One tile's step or direction step (several tiles: a solver_scalars task follows each). groups: the
+// scratch of pcg_line_scratch_bytes.
 void pcg_line_step_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                        const double* ap, double* r, double* z, void* groups, double* out, cudaStream_t stream,
-                        const ScalarsArgs* then = nullptr, double* fold_state = nullptr);
+                        const double* ap, double* r, double* z, void* groups, double* out, cudaStream_t stream);
 void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                              double* u, const double* p, const double* z, double* p_next, double* ap_next,
-                             void* groups, double* out, bool periodic, cudaStream_t stream,
-                             const ScalarsArgs* then = nullptr, double* fold_state = nullptr);
+                             void* groups, double* out, bool periodic, cudaStream_t stream);
 // `count` iterations of a single periodic tile (step, then direction, each with its scalars step folded
 // in); p alternates between dir[parity] and dir[1 - parity] (A p stays in ap). Recorded once per set of
 // arguments into a CUDA graph that loops on the device while the solver state says it runs
