@@ -55,6 +55,18 @@ elliptic_rounds() {
     done
   done
 }
+# Three alternating rounds of `bench elliptic` at 256x256x128 (no tolerance runs): bin/taskdycore with
+# cuSPARSE in its run, then bin/taskdycore_<v> for each v after $1 without; $1 prefixes the results.
+new_vs_rounds() {
+  local pre=$1; shift
+  local e=(--grid 256x256x128 --iterations 50 --repeat 3 --tolerances off)
+  for round in 1 2 3; do
+    bench_elliptic ${pre}_new_$round STARPU_NCPU=0 -- "${e[@]}"
+    for v in "$@"; do
+      command -v taskdycore_$v >/dev/null && TDC_EXE=taskdycore_$v bench_elliptic ${pre}_${v}_$round STARPU_NCPU=0 -- "${e[@]}" --csr off
+    done
+  done
+}
 # ncu of the kernels matching $3 in EXE=$2's `bench elliptic` at 256x256x128, skipping $4 launches of
 # them and profiling $5 (a solve's later iterations: not its first or its finishing one); $1 names it.
 ncu_line() {
@@ -1010,13 +1022,7 @@ if want session16b; then
   # 09cab99): the elliptic tests, three alternating rounds with cuSPARSE in each new run, the
   # thin-shell case bitwise and ncu of the two kernels.
   elliptic_tests s16b
-  e=(--grid 256x256x128 --iterations 50 --repeat 3 --tolerances off)
-  for round in 1 2 3; do
-    bench_elliptic s16b_new_$round STARPU_NCPU=0 -- "${e[@]}"
-    for v in graph pipe base; do
-      command -v taskdycore_$v >/dev/null && TDC_EXE=taskdycore_$v bench_elliptic s16b_${v}_$round STARPU_NCPU=0 -- "${e[@]}" --csr off
-    done
-  done
+  new_vs_rounds s16b graph pipe base
   thin_shell_bitwise s16b
   ncu_line s16b_ncu taskdycore 'line_direction_kernel|line_step_kernel' 6 2
 fi
@@ -1027,13 +1033,7 @@ if want session16c; then
   # (bin/taskdycore_base, 09cab99): the elliptic tests, three alternating rounds (cuSPARSE in each new
   # run), 2x2 tiles once, the thin-shell case bitwise and ncu of the two kernels.
   elliptic_tests s16c
-  e=(--grid 256x256x128 --iterations 50 --repeat 3 --tolerances off)
-  for round in 1 2 3; do
-    bench_elliptic s16c_new_$round STARPU_NCPU=0 -- "${e[@]}"
-    for v in lazy graph base; do
-      command -v taskdycore_$v >/dev/null && TDC_EXE=taskdycore_$v bench_elliptic s16c_${v}_$round STARPU_NCPU=0 -- "${e[@]}" --csr off
-    done
-  done
+  new_vs_rounds s16c lazy graph base
   elliptic_rounds s16c 1 "2x2" new base
   thin_shell_bitwise s16c
   ncu_line s16c_ncu taskdycore 'line_direction_kernel|line_step_kernel' 6 2
@@ -1045,13 +1045,7 @@ if want session16d; then
   # and the session-15 build (bin/taskdycore_base, 09cab99): the elliptic tests, three alternating
   # rounds (cuSPARSE in each new run), the thin-shell case bitwise and ncu of the batch's kernels.
   elliptic_tests s16d
-  e=(--grid 256x256x128 --iterations 50 --repeat 3 --tolerances off)
-  for round in 1 2 3; do
-    bench_elliptic s16d_new_$round STARPU_NCPU=0 -- "${e[@]}"
-    for v in s16 l64 pdl64 base; do
-      command -v taskdycore_$v >/dev/null && TDC_EXE=taskdycore_$v bench_elliptic s16d_${v}_$round STARPU_NCPU=0 -- "${e[@]}" --csr off
-    done
-  done
+  new_vs_rounds s16d s16 l64 pdl64 base
   thin_shell_bitwise s16d
   ncu_line s16d_ncu taskdycore 'line_direction_kernel|line_step_kernel|finish_and_fold' 12 6
 fi
@@ -1069,13 +1063,7 @@ if want session16f; then
   # build (bin/taskdycore_base, 09cab99): the elliptic tests, three alternating rounds (cuSPARSE in each
   # new run), iterations to 1e-5 and 1e-10, and the thin-shell case bitwise.
   elliptic_tests s16f
-  e=(--grid 256x256x128 --iterations 50 --repeat 3 --tolerances off)
-  for round in 1 2 3; do
-    bench_elliptic s16f_new_$round STARPU_NCPU=0 -- "${e[@]}"
-    for v in pdl base; do
-      command -v taskdycore_$v >/dev/null && TDC_EXE=taskdycore_$v bench_elliptic s16f_${v}_$round STARPU_NCPU=0 -- "${e[@]}" --csr off
-    done
-  done
+  new_vs_rounds s16f pdl base
   bench_elliptic s16f_new_tol STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 1 --csr off
   python3 -c "import json; j=json.load(open('$res/s16f_new_tol.json')); print({k: v for k, v in j.items() if k.startswith(('iterations_to', 'seconds_to'))})"
   thin_shell_bitwise s16f
@@ -1087,13 +1075,7 @@ if want session16g; then
   # 09cab99): the elliptic tests, three alternating rounds (cuSPARSE in each new run), the thin-shell case
   # bitwise and ncu of the step kernel.
   elliptic_tests s16g
-  e=(--grid 256x256x128 --iterations 50 --repeat 3 --tolerances off)
-  for round in 1 2 3; do
-    bench_elliptic s16g_new_$round STARPU_NCPU=0 -- "${e[@]}"
-    for v in l2rap loop base; do
-      command -v taskdycore_$v >/dev/null && TDC_EXE=taskdycore_$v bench_elliptic s16g_${v}_$round STARPU_NCPU=0 -- "${e[@]}" --csr off
-    done
-  done
+  new_vs_rounds s16g l2rap loop base
   thin_shell_bitwise s16g
   ncu_line s16g_ncu taskdycore 'line_step_kernel|line_direction_kernel' 6 4
 fi
@@ -1122,13 +1104,7 @@ if want session16i; then
   # two (bin/taskdycore_loop, commit fbef141) and the session-15 build (bin/taskdycore_base, 09cab99): the
   # elliptic tests, three alternating rounds (cuSPARSE in each new run) and the thin-shell case bitwise.
   elliptic_tests s16i
-  e=(--grid 256x256x128 --iterations 50 --repeat 3 --tolerances off)
-  for round in 1 2 3; do
-    bench_elliptic s16i_new_$round STARPU_NCPU=0 -- "${e[@]}"
-    for v in loop base; do
-      command -v taskdycore_$v >/dev/null && TDC_EXE=taskdycore_$v bench_elliptic s16i_${v}_$round STARPU_NCPU=0 -- "${e[@]}" --csr off
-    done
-  done
+  new_vs_rounds s16i loop base
   thin_shell_bitwise s16i
 fi
 if want session16j; then

@@ -12,38 +12,51 @@ __global__ void open_gate(cudaGraphConditionalHandle gate, const double* done, d
   cudaGraphSetConditional(gate, *done < skip_from ? 1u : 0u);
 }
 
+// A graph: a one-thread kernel `open` (args: its parameters; the first is the handle it sets), then a
+// conditional node of `type` on that handle around body's captured launches, then tail's, if any.
+cudaGraphExec_t record_conditional(cudaGraph_t graph, cudaGraphConditionalHandle handle, cudaGraphConditionalNodeType type,
+                                   void* open, void** args, const std::function<void(cudaStream_t)>& body,
+                                   const std::function<void(cudaStream_t)>& tail) {
+  cudaGraphNodeParams open_params{};
+  open_params.type = cudaGraphNodeTypeKernel;
+  open_params.kernel.func = open;
+  open_params.kernel.gridDim = dim3(1);
+  open_params.kernel.blockDim = dim3(1);
+  open_params.kernel.kernelParams = args;
+  cudaGraphNode_t open_node, body_node;
+  TDC_CUDA_CHECK(cudaGraphAddNode(&open_node, graph, nullptr, nullptr, 0, &open_params));
+  cudaGraphNodeParams body_params{};
+  body_params.type = cudaGraphNodeTypeConditional;
+  body_params.conditional.handle = handle;
+  body_params.conditional.type = type;
+  body_params.conditional.size = 1;
+  TDC_CUDA_CHECK(cudaGraphAddNode(&body_node, graph, &open_node, nullptr, 1, &body_params));
+  cudaStream_t capture;
+  TDC_CUDA_CHECK(cudaStreamCreateWithFlags(&capture, cudaStreamNonBlocking));
+  TDC_CUDA_CHECK(cudaStreamBeginCaptureToGraph(capture, body_params.conditional.phGraph_out[0], nullptr, nullptr, 0,
+                                               cudaStreamCaptureModeThreadLocal));
+  body(capture);
+  cudaGraph_t captured;
+  TDC_CUDA_CHECK(cudaStreamEndCapture(capture, &captured));
+  if (tail) {  // after the conditional node, in the outer graph
+    TDC_CUDA_CHECK(cudaStreamBeginCaptureToGraph(capture, graph, &body_node, nullptr, 1, cudaStreamCaptureModeThreadLocal));
+    tail(capture);
+    TDC_CUDA_CHECK(cudaStreamEndCapture(capture, &captured));
+  }
+  TDC_CUDA_CHECK(cudaStreamDestroy(capture));
+  cudaGraphExec_t exec;
+  TDC_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  TDC_CUDA_CHECK(cudaGraphDestroy(graph));
+  return exec;
+}
+
 cudaGraphExec_t record_gated(const double* done, double skip_from, const std::function<void(cudaStream_t)>& record) {
   cudaGraph_t graph;
   TDC_CUDA_CHECK(cudaGraphCreate(&graph, 0));
   cudaGraphConditionalHandle gate;
   TDC_CUDA_CHECK(cudaGraphConditionalHandleCreate(&gate, graph, 0, cudaGraphCondAssignDefault));
   void* args[] = {&gate, &done, &skip_from};
-  cudaGraphNodeParams open{};
-  open.type = cudaGraphNodeTypeKernel;
-  open.kernel.func = reinterpret_cast<void*>(open_gate);
-  open.kernel.gridDim = dim3(1);
-  open.kernel.blockDim = dim3(1);
-  open.kernel.kernelParams = args;
-  cudaGraphNode_t open_node, body_node;
-  TDC_CUDA_CHECK(cudaGraphAddNode(&open_node, graph, nullptr, nullptr, 0, &open));
-  cudaGraphNodeParams body{};
-  body.type = cudaGraphNodeTypeConditional;
-  body.conditional.handle = gate;
-  body.conditional.type = cudaGraphCondTypeIf;
-  body.conditional.size = 1;
-  TDC_CUDA_CHECK(cudaGraphAddNode(&body_node, graph, &open_node, nullptr, 1, &body));
-  cudaStream_t capture;
-  TDC_CUDA_CHECK(cudaStreamCreateWithFlags(&capture, cudaStreamNonBlocking));
-  TDC_CUDA_CHECK(cudaStreamBeginCaptureToGraph(capture, body.conditional.phGraph_out[0], nullptr, nullptr, 0,
-                                               cudaStreamCaptureModeThreadLocal));
-  record(capture);
-  cudaGraph_t captured;
-  TDC_CUDA_CHECK(cudaStreamEndCapture(capture, &captured));
-  TDC_CUDA_CHECK(cudaStreamDestroy(capture));
-  cudaGraphExec_t exec;
-  TDC_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-  TDC_CUDA_CHECK(cudaGraphDestroy(graph));
-  return exec;
+  return record_conditional(graph, gate, cudaGraphCondTypeIf, reinterpret_cast<void*>(open_gate), args, record, nullptr);
 }
 
 __global__ void open_loop(cudaGraphConditionalHandle loop, int* rounds_left, int rounds, const double* done,
@@ -65,37 +78,8 @@ cudaGraphExec_t record_loop(int* rounds_left, int rounds, const double* done, do
   loop.done = done;
   loop.skip_from = skip_from;
   void* args[] = {&loop.handle, &rounds_left, &rounds, &done, &skip_from};
-  cudaGraphNodeParams open{};
-  open.type = cudaGraphNodeTypeKernel;
-  open.kernel.func = reinterpret_cast<void*>(open_loop);
-  open.kernel.gridDim = dim3(1);
-  open.kernel.blockDim = dim3(1);
-  open.kernel.kernelParams = args;
-  cudaGraphNode_t open_node, body_node;
-  TDC_CUDA_CHECK(cudaGraphAddNode(&open_node, graph, nullptr, nullptr, 0, &open));
-  cudaGraphNodeParams body{};
-  body.type = cudaGraphNodeTypeConditional;
-  body.conditional.handle = loop.handle;
-  body.conditional.type = cudaGraphCondTypeWhile;
-  body.conditional.size = 1;
-  TDC_CUDA_CHECK(cudaGraphAddNode(&body_node, graph, &open_node, nullptr, 1, &body));
-  cudaStream_t capture;
-  TDC_CUDA_CHECK(cudaStreamCreateWithFlags(&capture, cudaStreamNonBlocking));
-  TDC_CUDA_CHECK(cudaStreamBeginCaptureToGraph(capture, body.conditional.phGraph_out[0], nullptr, nullptr, 0,
-                                               cudaStreamCaptureModeThreadLocal));
-  record(capture, loop);
-  cudaGraph_t captured;
-  TDC_CUDA_CHECK(cudaStreamEndCapture(capture, &captured));
-  if (tail) {  // after the loop, in the outer graph
-    TDC_CUDA_CHECK(cudaStreamBeginCaptureToGraph(capture, graph, &body_node, nullptr, 1, cudaStreamCaptureModeThreadLocal));
-    tail(capture);
-    TDC_CUDA_CHECK(cudaStreamEndCapture(capture, &captured));
-  }
-  TDC_CUDA_CHECK(cudaStreamDestroy(capture));
-  cudaGraphExec_t exec;
-  TDC_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-  TDC_CUDA_CHECK(cudaGraphDestroy(graph));
-  return exec;
+  return record_conditional(graph, loop.handle, cudaGraphCondTypeWhile, reinterpret_cast<void*>(open_loop), args,
+                            [&](cudaStream_t capture) { record(capture, loop); }, tail);
 }
 
 // A worker's graphs, kept for the run (the keys are the solver's arrays, a few per tile); the bound
