@@ -1113,6 +1113,15 @@ if want session16j; then
     bench_elliptic s16j_new_$round STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 3 --tolerances off
   done
 fi
+if want session16k; then
+  # Session 16, last commit (the graph builder shared by the gate and the device loop): the whole suite,
+  # the thin-shell case bitwise and two rounds of fused PCG with cuSPARSE in the same run.
+  tests
+  thin_shell_bitwise s16k
+  for round in 1 2; do
+    bench_elliptic s16k_new_$round STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 3 --tolerances off
+  done
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).
