@@ -210,7 +210,7 @@ void EllipticSolver::pcg_line_iteration(const TiledField& u) {
   for (int t = 0; t < d_.tiles(); ++t)
     insert_pcg_line_direction(args_, coef_->handle(), state_->handle(), u.handle(t), p.handle(t), z_->handle(t),
                               p_next.handle(t), ap_->handle(t), scratch_->handle(), partials_->handle(t), kPrioBody);
-  submit_scalars(int(ScalarOp::PcgFusedApply), 1);
+  submit_scalars(int(ScalarOp::PcgLineApply), 1);
 }
 
 void EllipticSolver::pcg_unfused_iteration(const TiledField& u) {
@@ -346,7 +346,7 @@ void EllipticSolver::submit_iterations(const TiledField& u, int count) {
                                ap_->handle(0), r_->handle(0), z_->handle(0), scratch_->handle(), partials_->handle(0),
                                kPrioBody,
                                scalars_args(int(ScalarOp::PcgFusedPrecon), 2),
-                               scalars_args(int(ScalarOp::PcgFusedApply), 1), line_iteration_ % 2, count);
+                               scalars_args(int(ScalarOp::PcgLineApply), 1), line_iteration_ % 2, count);
     line_iteration_ += count;
     return;
   }

@@ -199,7 +199,7 @@ __global__ void __launch_bounds__(kSumGroup)
   // u + alpha_prev q + alpha p, or u + alpha p (rounded term by term, as one update an iteration would).
   auto updated = [&](double uv, double qv, double pv) {
     if (up.two) uv = uv + alpha_prev * qv;
-    return uv + alpha * pv;
+    return up.newest ? uv + alpha * pv : uv;
   };
   const DirectionGroups g = direction_groups(L);
   const int blk = int(blockIdx.x), bx = blk % g.x, by = blk / g.x % g.y, chunk = blk / (g.x * g.y);
@@ -258,7 +258,7 @@ __global__ void __launch_bounds__(kSumGroup)
       const double pn = direction(v.z0, v.p0);
       level[ty + kReach][tx + kReach] = pn;
       if (in_chunk(l) && (own.interior || own.ghost_edge)) {
-        if (own.interior && up.now) u[own.o + P * l] = v.u0 + alpha * v.p0;  // u0: with alpha_prev q added
+        if (own.interior && up.now) u[own.o + P * l] = up.newest ? v.u0 + alpha * v.p0 : v.u0;  // u0: with alpha_prev q added
         p_next[own.o + P * l] = pn;
       }
     }

@@ -89,8 +89,10 @@ void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const
     for (int k = 0; k < L.nz; ++k)
       for (int j = 0; j < L.ny; ++j) {
         const std::ptrdiff_t o = L.at(0, j, k);
-        if (up.two)  // p_next still holds the direction before p (its buffer is written below)
+        if (up.two && up.newest)  // p_next still holds the direction before p (its buffer is written below)
           for (int i = 0; i < L.nx; ++i) u[o + i] = (u[o + i] + alpha_prev * p_next[o + i]) + alpha * p[o + i];
+        else if (up.two)
+          for (int i = 0; i < L.nx; ++i) u[o + i] = u[o + i] + alpha_prev * p_next[o + i];
         else
           for (int i = 0; i < L.nx; ++i) u[o + i] = u[o + i] + alpha * p[o + i];
       }

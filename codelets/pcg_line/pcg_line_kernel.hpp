@@ -59,16 +59,20 @@ TDC_HD DirectionGroups direction_groups(const TileLayout& L) {
 // passes a direction step on average instead of 6). p_{m-2} is still in the buffer p' is written to (read
 // at a cell before p' is written there), alpha_{m-2} in the state (kAlphaPrev). m is the state's
 // iteration count when the direction step runs (0 for a solve's first, which has no p and no update).
+// After a breakdown (solver_scalars_update, PcgLineApply) the finishing step adds the older term only.
 struct LineUpdate {
-  bool now = false;  // u is updated in this direction step
-  bool two = false;  // ... by both pending terms (p_{m-2}, read from p_next, then p)
+  bool now = false;     // u is updated in this direction step
+  bool two = false;     // ... by the older pending term (p_{m-2}, read from p_next, with alpha_{m-2})
+  bool newest = false;  // ... and by alpha_{m-1} p
 };
 TDC_HD LineUpdate line_u_update(const double* st) {
   const int m = int(st[state::kIter]);
   const bool finishing = st[state::kDone] >= 1.0;
   LineUpdate up;
-  up.now = m > 0 && (finishing || m % 2 == 0);
-  up.two = up.now && m % 2 == 0;
+  const bool due = m > 0 && (finishing || m % 2 == 0);
+  up.two = due && m % 2 == 0;
+  up.newest = due && st[state::kBreakdown] == 0.0;
+  up.now = up.two || up.newest;
   return up;
 }
 // Throws std::invalid_argument for strides beyond kDirectionReach.

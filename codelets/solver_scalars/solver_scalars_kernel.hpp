@@ -22,6 +22,8 @@ enum class ScalarOp : int {
   GcrAlphas,       // sums <Ae, q_j>: alpha_j = -<Ae, q_j> / <q_j, q_j>
   GcrBeta,         // sums <q,q>, <r,q> of the new direction: beta, iteration done
   Reset,           // a new solve: zeros, tolerances and the iteration limit (reads no partials)
+  PcgLineApply,    // PcgFusedApply for the line form (codelets/pcg_line: u's update deferred): a breakdown
+                   // finishes through one more direction step, which adds the older pending term only
 };
 
 constexpr int kMaxCombineTiles = 256;  // tiles per solver (the CUDA kernel takes the pointers by value)

@@ -76,14 +76,25 @@ TDC_HD void solver_scalars_update(const ScalarsArgs& a, double* st, const double
       st[kKappa] = rz;
       return;
     }
+    case ScalarOp::PcgLineApply:
     case ScalarOp::PcgFusedApply: {
       if (st[kDone] >= 1.0) {
+        if (st[kBreakdown] != 0.0) st[kIter] -= 1.0;  // the broken-down direction was no iteration
         st[kDone] = 2.0;
         return;
       }
       const double sigma = tile_total(a, partials, 0);
       if (!(sigma > 0.0)) {  // breakdown (operator not positive definite): stop with the current u
-        st[kDone] = 2.0;
+        if (a.op == ScalarOp::PcgLineApply) {
+          // ... once the line form's next direction step has added the term it still defers (line_u_update:
+          // the iteration counted, so that its buffers and the deferral agree; kBreakdown drops the new term).
+          st[kAlphaPrev] = st[kAlpha];
+          st[kIter] += 1.0;
+          st[kBreakdown] = 1.0;
+          st[kDone] = 1.0;
+        } else {
+          st[kDone] = 2.0;
+        }
         return;
       }
       st[kAlphaPrev] = st[kAlpha];

@@ -34,6 +34,7 @@ enum : int {
   kTolMax,          //   or max |r| <= tol_max (when > 0: the dycore's bound on max |D v|)
   kResMax,          // max |r| of the latest check
   kAlphaPrev,       // PCG: the step length before kAlpha (the line form defers u's update by an iteration)
+  kBreakdown,       // PCG line form: the last direction broke down (<p, A p> <= 0); counted in kIter until done
   kGcrQQ = 16,      // <q_s, q_s> per direction slot (kMaxGcrDirections + 1 slots)
   kGcrAlpha = 24,   // orthogonalisation weights of the latest step, per active direction
   kHistory = 32,    // ||r|| after each iteration: kHistory + iteration, iteration 0 = initial residual

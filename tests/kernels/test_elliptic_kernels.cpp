@@ -319,6 +319,53 @@ TEST(EllipticKernels, LineStepAndDirectionEqualThePlainOperations) {
   }
 }
 
+// A breakdown (<p', A p'> <= 0) after a direction step that deferred u's update: the solve finishes
+// through one more direction step, which adds the pending term of the last valid direction and not the
+// broken one; the iteration count is the last valid one.
+TEST(EllipticKernels, LineBreakdownKeepsThePendingUpdate) {
+  const ColumnCouplings h = kH;
+  const auto c = coefficients(kArea, h);
+  for (const int m : {3, 4}) {  // the direction step that breaks down: u deferred (odd) or just updated (even)
+    SCOPED_TRACE(m);
+    auto st = state_with(0.37, 0.61);
+    st[state::kIter] = m;
+    st[state::kAlphaPrev] = 0.29;
+    st[state::kMaxIter] = 50;
+    const double alpha = st[state::kAlpha], alpha_prev = st[state::kAlphaPrev];
+    const auto u0 = random_field(60), p = random_field(61), z = random_field(62), q = random_field(63);
+    auto u = u0, older = q;  // older: the direction before p, in the buffer p' goes to
+    std::vector<double> ap(kL.size(), 0.0);
+    double out[2 * kMaxSums] = {};
+    pcg_line_direction_cpu(kL, h, c.data(), st.data(), u.data(), p.data(), z.data(), older.data(), ap.data(), out, true);
+    auto expect = u0;
+    if (m % 2 == 0)
+      for (std::size_t n = 0; n < u0.size(); ++n) expect[n] = (u0[n] + alpha_prev * q[n]) + alpha * p[n];
+    expect_bitwise_interior(u, expect, "u after the direction step");
+    ScalarsArgs apply;
+    apply.op = ScalarOp::PcgLineApply;
+    apply.tiles = 1;
+    apply.sums = 1;
+    double broken[2 * kMaxSums] = {-1.0, 0.0};
+    fold_scalars_cpu(apply, st.data(), broken);
+    EXPECT_EQ(st[state::kDone], 1.0);
+    // The next iteration: its step skips (done), its direction step finishes. p' (in `older`) is the
+    // broken direction; p (the one before it) is in the other buffer, now p_next.
+    double skipped[2 * kMaxSums] = {};
+    auto r = random_field(64), zz = z;
+    pcg_line_step_cpu(kL, h, c.data(), st.data(), ap.data(), r.data(), zz.data(), skipped);
+    auto p_again = p;
+    pcg_line_direction_cpu(kL, h, c.data(), st.data(), u.data(), older.data(), z.data(), p_again.data(), ap.data(), out,
+                           true);
+    if (m % 2 == 1)  // the deferred alpha_{m-1} p_{m-1}, and nothing of the broken direction
+      for (std::size_t n = 0; n < u0.size(); ++n) expect[n] = u0[n] + alpha * p[n];
+    expect_bitwise_interior(u, expect, "u after the finishing step");
+    fold_scalars_cpu(apply, st.data(), broken);
+    EXPECT_EQ(st[state::kDone], 2.0);
+    EXPECT_EQ(st[state::kIter], double(m)) << "the broken direction is not an iteration";
+    EXPECT_EQ(st[state::kConverged], 0.0);
+  }
+}
+
 TEST(EllipticKernels, LineDirectionReadsPeriodicImagesAndStartsWithoutADirection) {
   for (const int s : {1, 2}) {
     SCOPED_TRACE(s);
@@ -697,7 +744,7 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
     hs[state::kKappa] = 0.3;
     for (int s = 0; s < kMaxGcrDirections; ++s) hs[state::kGcrQQ + s] = 0.5 + s;
     Dev ds(hs);
-    for (ScalarOp op : {ScalarOp::PcgFusedPrecon, ScalarOp::PcgFusedApply, ScalarOp::PcgInit, ScalarOp::PcgSigma,
+    for (ScalarOp op : {ScalarOp::PcgFusedPrecon, ScalarOp::PcgFusedApply, ScalarOp::PcgLineApply, ScalarOp::PcgInit, ScalarOp::PcgSigma,
                         ScalarOp::PcgResidual, ScalarOp::GcrResidual, ScalarOp::GcrAlphas, ScalarOp::GcrBeta}) {
       ScalarsArgs a;
       a.op = op;
