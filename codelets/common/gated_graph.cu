@@ -59,15 +59,17 @@ cudaGraphExec_t record_gated(const double* done, double skip_from, const std::fu
   return record_conditional(graph, gate, cudaGraphCondTypeIf, reinterpret_cast<void*>(open_gate), args, record, nullptr);
 }
 
-__global__ void open_loop(cudaGraphConditionalHandle loop, int* rounds_left, int rounds, const double* done,
+// The launch's round count, set on the stream before the graph (the graph is the same for any count).
+__global__ void set_rounds(int* rounds_left, int rounds) { *rounds_left = rounds; }
+
+__global__ void open_loop(cudaGraphConditionalHandle loop, const int* rounds_left, const double* done,
                           double skip_from) {
-  *rounds_left = rounds;
-  cudaGraphSetConditional(loop, rounds > 0 && *done < skip_from ? 1u : 0u);
+  cudaGraphSetConditional(loop, *rounds_left > 0 && *done < skip_from ? 1u : 0u);
 }
 
 // open_loop, then a while node around the captured round, then the tail; rounds_left is device memory
-// of the caller's.
-cudaGraphExec_t record_loop(int* rounds_left, int rounds, const double* done, double skip_from,
+// of the caller's, set before each launch.
+cudaGraphExec_t record_loop(int* rounds_left, const double* done, double skip_from,
                             const std::function<void(cudaStream_t, const DeviceLoop&)>& record,
                             const std::function<void(cudaStream_t)>& tail) {
   cudaGraph_t graph;
@@ -77,7 +79,7 @@ cudaGraphExec_t record_loop(int* rounds_left, int rounds, const double* done, do
   loop.rounds_left = rounds_left;
   loop.done = done;
   loop.skip_from = skip_from;
-  void* args[] = {&loop.handle, &rounds_left, &rounds, &done, &skip_from};
+  void* args[] = {&loop.handle, &rounds_left, &done, &skip_from};
   return record_conditional(graph, loop.handle, cudaGraphCondTypeWhile, reinterpret_cast<void*>(open_loop), args,
                             [&](cudaStream_t capture) { record(capture, loop); }, tail);
 }
@@ -142,16 +144,18 @@ void launch_gated_loop(const std::string& key, const double* done, double skip_f
   }
   int device = 0;
   TDC_CUDA_CHECK(cudaGetDevice(&device));
-  const std::string full = key + gate_key(device, done, skip_from, rounds, 'L');
+  const std::string full = key + gate_key(device, done, skip_from, 'L');
   auto it = graphs.exec.find(full);
   if (it == graphs.exec.end()) {
     if (graphs.exec.size() >= GatedGraphs::kMost) graphs.clear();
     int* counter = nullptr;
     TDC_CUDA_CHECK(cudaMalloc(&counter, sizeof(int)));
     it = graphs.exec
-             .emplace(full, GatedGraphs::Entry{record_loop(counter, rounds, done, skip_from, record, tail), counter})
+             .emplace(full, GatedGraphs::Entry{record_loop(counter, done, skip_from, record, tail), counter})
              .first;
   }
+  set_rounds<<<1, 1, 0, stream>>>(it->second.counter, rounds);
+  TDC_CUDA_CHECK(cudaGetLastError());
   TDC_CUDA_CHECK(cudaGraphLaunch(it->second.exec, stream));
 }
 

@@ -37,7 +37,8 @@ void launch_gated(const std::string& key, const double* done, double skip_from, 
 // `rounds` times, as one graph launch (a while node): no launch or host round trip per round, and no
 // round once the solver state says done. The round's last kernel must call loop_next (one thread, after
 // its last change to *done). Then tail's launches, if any, once (their kernels test the state
-// themselves). `rounds` is part of the recording; put whatever decides the tail in the key.
+// themselves). `rounds` is set at each launch (one recording serves any count); put whatever decides
+// the tail in the key.
 struct DeviceLoop {
   cudaGraphConditionalHandle handle = 0;
   int* rounds_left = nullptr;  // nullptr: not in a graph (launches made directly: loop_next does nothing)

@@ -142,10 +142,11 @@ __global__ void __launch_bounds__(kSumGroup, 2)
 // at level l it forms p'_l = z_l + beta p_l for its block's columns and the ring of h columns around them
 // (the ring read from z and p, whose ghost rings or periodic images hold the neighbours' values), keeps
 // it in a ring of planes in shared memory, and applies A at level l - s, whose vertical neighbours up to
-// level l are then all formed. u's pending updates at the same pass (line_u_update: every second step). p' is written on the tile's ghost-ring
-// edges too (the block nearest to each edge cell writes it), so that the next step reads p with a valid
-// ghost ring. One pass over u (read and written), p and z (read), p' and A p' (written): 6 field passes
-// instead of 7 for the cell-by-cell update followed by A p' from p' read back.
+// level l are then all formed. u's pending updates at the same pass (line_u_update: every second step).
+// p' is written on the tile's ghost-ring edges too (the block nearest to each edge cell writes it), so
+// that the next step reads p with a valid ghost ring. One pass over p and z (read), p' and A p'
+// (written), and every second step u (read and written) and the older direction (read): 4 and 7 field
+// passes in turn, against 7 every step for the cell-by-cell update followed by A p' from p' read back.
 // Levels loaded ahead. At 256x256x128 (H100, ms per PCG iteration, alternating): 1 level 0.386-0.388,
 // 2 levels 0.365-0.368, 3 levels 0.374-0.380 (80 registers: 3 blocks an SM instead of 4).
 constexpr int kAhead = 2;
@@ -413,7 +414,7 @@ void pcg_line_iterations_cuda(const TileLayout& L, const ColumnCouplings& h, con
   check_direction_strides(h);
   allow_step_shared(h);
   std::string key = gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, u, dir[0], dir[1], ap, r, z,
-                             groups, out, parity, count);
+                             groups, out, parity, count % 2);  // the round count is set per launch
   for (const ScalarsArgs* a : {&after_step, &after_direction}) {
     key += gate_key(a->op, a->tiles, a->sums, a->new_slot);
     for (int slot : a->slots) key += gate_key(slot);

@@ -11,7 +11,8 @@
 // Against Alg. 2-3 of paper 002 this drops the recurrence q = A z + beta q (A p' is applied to p' itself,
 // once) and the forward sweep's w, which the backward sweep recomputes from r a chunk of levels at a
 // time; only the last two w of each chunk are stored (in z, whose final values overwrite them). 10.5
-// field passes per iteration instead of 14 (the step 5, the direction 6 and 5 in turn). (Forming A p from p's stencil inside the step instead of
+// field passes per iteration instead of 14 (the step 5, the direction 4 and 7 in turn). A solve cut by
+// its iteration budget (not converged, not finishing) leaves u without its last pending terms. (Forming A p from p's stencil inside the step instead of
 // storing it saved a pass but lengthened the column kernel's dependent chain: 0.126 against 0.075 ms
 // a 128x128 tile.)
 // p' is written beside p (other cells still read the old p), so the solver alternates two buffers.

@@ -23,12 +23,13 @@ TDC_HD double tile_max(const ScalarsArgs& a, const double* const* partials) {
 // The stopping test for ||r|| = res and max |r| = res_max at the current iteration: 1 converged, 2
 // stop without converging (NaN, or out of iterations), 0 go on. Reads the state only.
 TDC_HD int stop_test(const double* st, double res, double res_max) {
+  if (!(res == res)) return 2;  // NaN first: the max-norm test would pass it (max |r| drops NaN)
   const int it = int(st[state::kIter]);
   const double res0 = it == 0 ? res : st[state::kRes0];
   if (res <= st[state::kTolRel] * res0 || res <= st[state::kTolAbs] ||
       (st[state::kTolMax] > 0.0 && res_max <= st[state::kTolMax]))
     return 1;
-  return !(res == res) || it >= int(st[state::kMaxIter]) ? 2 : 0;
+  return it >= int(st[state::kMaxIter]) ? 2 : 0;
 }
 
 // Records ||r|| (and max |r|) for the current iteration; true when the solver should stop.
@@ -69,7 +70,7 @@ TDC_HD void solver_scalars_update(const ScalarsArgs& a, double* st, const double
       if (st[kDone] >= 1.0) return;
       const double rr = tile_total(a, partials, 0), rz = tile_total(a, partials, 1);
       if (record_residual(st, sqrt(rr), tile_max(a, partials))) {
-        st[kDone] = 1.0;  // the fused apply still adds the pending alpha p to u
+        st[kDone] = 1.0;  // the fused apply still adds the pending alpha p to u (the line form: its pending terms)
         return;
       }
       st[kBeta] = st[kIter] == 0.0 ? 0.0 : rz / st[kKappa];

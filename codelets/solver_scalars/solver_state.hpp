@@ -25,7 +25,7 @@ enum : int {
   kKappa,           // PCG: <r, z> of the previous iteration
   kRes0,            // ||r_0||
   kRes,             // ||r|| of the latest check
-  kDone,            // 0 running, 1 finishing (fused PCG: the last u update is pending), 2 finished
+  kDone,            // 0 running, 1 finishing (fused PCG: the last u update, or the line form's last two, pending), 2 finished
   kIter,            // iterations completed
   kTolRel,          // stop when ||r|| <= tol_rel ||r_0||
   kTolAbs,          //   or ||r|| <= tol_abs

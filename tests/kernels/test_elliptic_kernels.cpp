@@ -811,14 +811,16 @@ TEST(EllipticCpuCudaAgreement, LineKernelsOverSeveralLevelChunks) {
 }
 // A single tile's batches of iterations as one graph each, looping on the device until the state says
 // done (the finishing kernels fold the scalars steps into the state): the CPU's iterations one by one,
-// bit for bit, through a solve's first iteration, its last (out of iterations in the second batch), the
-// finishing u update, and a batch submitted past the end (no round runs; its tail iteration skips).
+// bit for bit, through a solve's first iteration, its last (out of iterations in the third batch, at an
+// even and an odd iteration), the finishing u update, and a batch submitted past the end (no round runs;
+// its tail iteration skips).
 TEST(EllipticCpuCudaAgreement, LineIterationsAsOneGraph) {
   if (!have_device()) GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
   const TileLayout L{70, 24, kDirectionLevels + 9, 2};
   const ColumnCouplings h{1.1, 0.9, 1.3, 1.2, 1, 1, kZeroFlux};
   const auto c = coefficients(kArea, h, h.s, L.nz);
-  const int max_iter = 9;
+  for (const int max_iter : {14, 15}) {  // the solve finishes at an even and at an odd iteration
+  SCOPED_TRACE(testing::Message() << "max_iter " << max_iter);
   std::vector<double> st(state_doubles(max_iter), 0.0);
   ScalarsArgs reset;
   reset.op = ScalarOp::Reset;
@@ -841,7 +843,9 @@ TEST(EllipticCpuCudaAgreement, LineIterationsAsOneGraph) {
   double* dir[2] = {d0.data(), d1.data()};
   double* const ddir[2] = {dd0.p, dd1.p};
   int done_iterations = 0;
-  for (const int count : {7, 4, 5}) {  // parities 0, 1, 1; odd counts end after the device loop
+  // Parities 0, 1, 1, 1; odd counts end after the device loop; the third batch replays the second's
+  // graph with more rounds; the fourth is past the end.
+  for (const int count : {7, 4, 6, 3}) {
     const int parity = done_iterations % 2;
     for (int m = 0; m < count; ++m) {
       double *p = dir[(parity + m) % 2], *p_next = dir[(parity + m + 1) % 2];
@@ -871,6 +875,7 @@ TEST(EllipticCpuCudaAgreement, LineIterationsAsOneGraph) {
   }
   EXPECT_EQ(st[state::kDone], 2.0);
   EXPECT_EQ(st[state::kIter], double(max_iter));
+  }
 }
 #else
 TEST(EllipticCpuCudaAgreement, AllKernels) { GTEST_SKIP() << "built without CUDA (no nvcc): run on a CUDA build"; }
