@@ -1114,8 +1114,9 @@ if want session16j; then
   done
 fi
 if want session16k; then
-  # Session 16, last commit (the graph builder shared by the gate and the device loop): the whole suite,
-  # the thin-shell case bitwise and two rounds of fused PCG with cuSPARSE in the same run.
+  # Session 16, last commits (the graph builder shared by the gate and the device loop; the breakdown
+  # path; the loop's round count set per launch): the whole suite, the thin-shell case bitwise and two
+  # rounds of fused PCG with cuSPARSE in the same run.
   tests
   thin_shell_bitwise s16k
   for round in 1 2; do
