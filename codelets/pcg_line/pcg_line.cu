@@ -341,10 +341,6 @@ void finish_and_fold(const Sums<N>* groups, long count, double* out, const doubl
                       group_max, loop);
 }
 
-}  // namespace
-
-namespace {
-
 // The step kernel's launch. The shared-memory limit above the default 48 KB must be set first (outside a
 // capture): allow_step_shared.
 // after_kernel: the launch follows a kernel on the stream, and may start while it ends (programmatic_launch.cuh).
