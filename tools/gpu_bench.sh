@@ -1008,17 +1008,13 @@ if want session16; then
   # solve()), against the session-15 build (bin/taskdycore_base, commit 09cab99): elliptic tests, three
   # alternating rounds with cuSPARSE in the same run, and the thin-shell case bitwise.
   elliptic_tests s16
-  e=(--grid 256x256x128 --iterations 50 --repeat 3)
-  for round in 1 2 3; do
-    bench_elliptic s16_new_$round STARPU_NCPU=0 -- "${e[@]}" --tolerances off
-    command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s16_base_$round STARPU_NCPU=0 -- "${e[@]}" --tolerances off --csr off
-  done
+  new_vs_rounds s16 base
   thin_shell_bitwise s16
 fi
 if want session16b; then
   # Session 16: a single tile's batch of iterations as one gated CUDA graph, the sums finished by each
-  # kernel's last block (new when measured; slower, reverted), against the batch graph alone (bin/taskdycore_graph), the state checked one
-  # batch behind (bin/taskdycore_pipe, commit 5bb3b71) and the session-15 build (bin/taskdycore_base,
+  # kernel's last block (new when measured; slower, reverted), against the batch graph alone
+  # (bin/taskdycore_graph), the state checked one batch behind (bin/taskdycore_pipe, commit 5bb3b71) and the session-15 build (bin/taskdycore_base,
   # 09cab99): the elliptic tests, three alternating rounds with cuSPARSE in each new run, the
   # thin-shell case bitwise and ncu of the two kernels.
   elliptic_tests s16b
@@ -1070,7 +1066,8 @@ if want session16f; then
 fi
 if want session16g; then
   # Session 16: the residual's lowest levels kept in L2 across iterations (an access policy window on the
-  # step kernel; new when measured: 0.55 ms, and cuSPARSE in the same process 2.08 ms, so reverted), against half of r and half of A p kept (bin/taskdycore_l2rap), the device loop
+  # step kernel; new when measured: 0.55 ms, and cuSPARSE in the same process 2.08 ms, so reverted),
+  # against half of r and half of A p kept (bin/taskdycore_l2rap), the device loop
   # without a window (bin/taskdycore_loop, commit fbef141) and the session-15 build (bin/taskdycore_base,
   # 09cab99): the elliptic tests, three alternating rounds (cuSPARSE in each new run), the thin-shell case
   # bitwise and ncu of the step kernel.
@@ -1084,11 +1081,7 @@ if want session16h; then
   # rounds of fused PCG with cuSPARSE in the same run alternating with the session-15 build
   # (bin/taskdycore_base, 09cab99), 2x2 tiles and 512x512x128 once, iterations to 1e-5 and 1e-10, the
   # thin-shell case bitwise, and ncu of one iteration pair's kernels (the tests: section session16h_tests).
-  e=(--grid 256x256x128 --iterations 50 --repeat 3 --tolerances off)
-  for round in 1 2 3; do
-    bench_elliptic s16h_new_$round STARPU_NCPU=0 -- "${e[@]}"
-    command -v taskdycore_base >/dev/null && TDC_EXE=taskdycore_base bench_elliptic s16h_base_$round STARPU_NCPU=0 -- "${e[@]}" --csr off
-  done
+  new_vs_rounds s16h base
   elliptic_rounds s16h 1 "2x2" new base
   bench_elliptic s16h_new_512 STARPU_NCPU=0 -- --grid 512x512x128 --iterations 30 --repeat 3 --csr off --tolerances off
   bench_elliptic s16h_new_tol STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 1 --csr off

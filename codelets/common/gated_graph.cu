@@ -114,6 +114,19 @@ bool gates_on() {
   return on;
 }
 
+// This worker's graph for `key` on the current device, recorded by make() the first time.
+GatedGraphs::Entry& cached(const std::string& key, const std::function<GatedGraphs::Entry()>& make) {
+  int device = 0;
+  TDC_CUDA_CHECK(cudaGetDevice(&device));
+  const std::string full = key + gate_key(device);
+  auto it = graphs.exec.find(full);
+  if (it == graphs.exec.end()) {
+    if (graphs.exec.size() >= GatedGraphs::kMost) graphs.clear();
+    it = graphs.exec.emplace(full, make()).first;
+  }
+  return it->second;
+}
+
 }  // namespace
 
 void launch_gated(const std::string& key, const double* done, double skip_from, cudaStream_t stream,
@@ -122,15 +135,10 @@ void launch_gated(const std::string& key, const double* done, double skip_from, 
     record(stream);
     return;
   }
-  int device = 0;
-  TDC_CUDA_CHECK(cudaGetDevice(&device));
-  const std::string full = key + gate_key(device, done, skip_from);
-  auto it = graphs.exec.find(full);
-  if (it == graphs.exec.end()) {
-    if (graphs.exec.size() >= GatedGraphs::kMost) graphs.clear();
-    it = graphs.exec.emplace(full, GatedGraphs::Entry{record_gated(done, skip_from, record), nullptr}).first;
-  }
-  TDC_CUDA_CHECK(cudaGraphLaunch(it->second.exec, stream));
+  const GatedGraphs::Entry& graph = cached(key + gate_key(done, skip_from), [&] {
+    return GatedGraphs::Entry{record_gated(done, skip_from, record), nullptr};
+  });
+  TDC_CUDA_CHECK(cudaGraphLaunch(graph.exec, stream));
 }
 
 void launch_gated_loop(const std::string& key, const double* done, double skip_from, int rounds, cudaStream_t stream,
@@ -142,21 +150,14 @@ void launch_gated_loop(const std::string& key, const double* done, double skip_f
     if (tail) tail(stream);
     return;
   }
-  int device = 0;
-  TDC_CUDA_CHECK(cudaGetDevice(&device));
-  const std::string full = key + gate_key(device, done, skip_from, 'L');
-  auto it = graphs.exec.find(full);
-  if (it == graphs.exec.end()) {
-    if (graphs.exec.size() >= GatedGraphs::kMost) graphs.clear();
+  const GatedGraphs::Entry& graph = cached(key + gate_key(done, skip_from, 'L'), [&] {
     int* counter = nullptr;
     TDC_CUDA_CHECK(cudaMalloc(&counter, sizeof(int)));
-    it = graphs.exec
-             .emplace(full, GatedGraphs::Entry{record_loop(counter, done, skip_from, record, tail), counter})
-             .first;
-  }
-  set_rounds<<<1, 1, 0, stream>>>(it->second.counter, rounds);
+    return GatedGraphs::Entry{record_loop(counter, done, skip_from, record, tail), counter};
+  });
+  set_rounds<<<1, 1, 0, stream>>>(graph.counter, rounds);
   TDC_CUDA_CHECK(cudaGetLastError());
-  TDC_CUDA_CHECK(cudaGraphLaunch(it->second.exec, stream));
+  TDC_CUDA_CHECK(cudaGraphLaunch(graph.exec, stream));
 }
 
 }  // namespace tdc
