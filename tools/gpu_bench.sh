@@ -1116,6 +1116,271 @@ if want session16k; then
     bench_elliptic s16k_new_$round STARPU_NCPU=0 -- --grid 256x256x128 --iterations 50 --repeat 3 --tolerances off
   done
 fi
+# The static SASS mix of the MPDATA stage kernels of the build $1 (one line per kernel: total, then
+# the commonest opcodes); $2 names the output.
+sass_stage_mix() {
+  cuobjdump -sass "$(command -v "$1")" > /tmp/sass_$2.txt 2>/dev/null
+  awk '/Function : /{name=$3} /^\s+\/\*[0-9a-f]+\*\/\s+[A-Z@]/{op=$2; if (op ~ /^@/) op=$3; print name, op}' /tmp/sass_$2.txt |
+    grep -E 'upwind_kernel|antidiffusive_kernel|fct_beta_kernel' | sed -E 's/_ZN3tdc6mpdata[0-9A-Za-z_]*cu_[0-9a-f]{8}//' |
+    awk '{op=$2; sub(/\..*/, "", op); n[$1]++; c[$1" "op]++} END {for (k in n) {line=k" "n[k]":"; for (x in c) {split(x, a, " "); if (a[1]==k && c[x] >= 8) line=line" "a[2]"="c[x]} print line}}' |
+    sort > "$res/$2_sass_mix.txt"
+  awk '/Function : .*20antidiffusive_kernelINS0_12DensityArrayELb0/{f=1} f&&/Function : /&&!/20antidiffusive_kernelINS0_12DensityArrayELb0/{f=0} f' \
+    /tmp/sass_$2.txt > "$res/$2_sass_antidiffusive_G.txt"
+  echo "$2: SASS of the stage kernels (instructions: commonest opcodes)"; cut -c1-300 "$res/$2_sass_mix.txt"
+}
+if want session17a; then
+  # Session 17: MPDATA with the branch-free division (bin/taskdycore) against the same code with a / b
+  # (bin/taskdycore_base). Bits: the divide test, the CPU/CUDA agreement tests, and the field checksums
+  # of the GPU runs against each other and against 16 CPU workers. Times: alternating rounds.
+  timeout 240 test_kernels > "$res/s17a_test_kernels.txt" 2>&1
+  echo "kernel tests exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$res/s17a_test_kernels.txt" | tr '\n' ' ')"
+  grep -E 'FAILED|Failure|gave|differ' "$res/s17a_test_kernels.txt" | head -20
+  sass_stage_mix taskdycore s17a_new
+  sass_stage_mix taskdycore_base s17a_base
+  short=(--grid 256x256x256 --steps 2 --repeat 1 --warmup 1 --tiles 2x2 --overlap off --direct off)
+  bench s17a_cpu_G STARPU_NCUDA=0 STARPU_NCPU=16 -- "${short[@]}"
+  bench s17a_cpu_iga STARPU_NCUDA=0 STARPU_NCPU=16 -- "${short[@]}" --iga on --density unit
+  bench s17a_gpu_G STARPU_NCPU=0 -- "${short[@]}"
+  bench s17a_gpu_iga STARPU_NCPU=0 -- "${short[@]}" --iga on --density unit
+  TDC_EXE=taskdycore_base bench s17a_base_G STARPU_NCPU=0 -- "${short[@]}"
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+c = lambda n: json.load(open(f"{r}/{n}.json"))["field_checksum"]
+for g in ("G", "iga"):
+    print(f"checksum {g}: cpu {c('s17a_cpu_'+g)} gpu {c('s17a_gpu_'+g)} same: {c('s17a_cpu_'+g) == c('s17a_gpu_'+g)}")
+print("base G gpu", c("s17a_base_G"), "same as new:", c("s17a_base_G") == c("s17a_gpu_G"))
+PY
+  for round in 1 2 3; do
+    for v in new base; do
+      exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
+      TDC_EXE=$exe bench s17a_${v}_G_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off
+      TDC_EXE=$exe bench s17a_${v}_iga_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off --iga on --density unit
+    done
+  done
+  if command -v ncu >/dev/null; then
+    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Achieved Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Ipc A|Issue Slots Busy|Executed Instructions  |No Eligible|Stall|FP64|Pipe'
+    for v in new base; do
+      exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
+      STARPU_NCPU=0 timeout 200 ncu --target-processes all --kernel-name regex:'upwind|antidiffusive|fct_beta' \
+        --launch-skip 20 --launch-count 4 --section SpeedOfLight --section Occupancy --section LaunchStats \
+        --section ComputeWorkloadAnalysis --section InstructionStats --section WarpStateStats --section SchedulerStats \
+        $exe bench mpdata --grid 256x256x256 --steps 3 --repeat 1 --warmup 1 --tiles 1x1 --overlap off > "$res/s17a_ncu_$v.txt" 2>&1
+      echo "ncu $v exit $?"; grep -E "$keys" "$res/s17a_ncu_$v.txt" | grep -vE '^\s+(Block|Grid|Shared|Threads|Waves|Uses|Dynamic|Static|Driver|Function|Registers Per Thread.*register)' | head -70
+    done
+  fi
+fi
+if want session17b; then
+  # Session 17: the branch-free division in the antidiffusive and limiter kernels, cells off its fast
+  # path recomputed by the fix-up kernel (bin/taskdycore), against the same code dividing with a / b
+  # (bin/taskdycore_base): tests, bits (GPU against 16 CPU workers and against the base), times, ncu.
+  timeout 240 test_kernels > "$res/s17b_test_kernels.txt" 2>&1
+  echo "kernel tests exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$res/s17b_test_kernels.txt" | tr '\n' ' ')"
+  grep -E 'FAILED|Failure|gave|differ' "$res/s17b_test_kernels.txt" | head -20
+  short=(--grid 256x256x256 --steps 2 --repeat 1 --warmup 1 --tiles 2x2 --overlap off --direct off)
+  for v in G iga; do
+    extra=(); [ $v = iga ] && extra=(--iga on --density unit)
+    bench s17b_cpu_$v STARPU_NCUDA=0 STARPU_NCPU=16 -- "${short[@]}" "${extra[@]}"
+    bench s17b_gpu_$v STARPU_NCPU=0 -- "${short[@]}" "${extra[@]}"
+    TDC_EXE=taskdycore_base bench s17b_base_$v STARPU_NCPU=0 -- "${short[@]}" "${extra[@]}"
+  done
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+c = lambda n: json.load(open(f"{r}/{n}.json"))["field_checksum"]
+for g in ("G", "iga"):
+    a, b, base = c("s17b_cpu_" + g), c("s17b_gpu_" + g), c("s17b_base_" + g)
+    print(f"checksum {g}: cpu {a} gpu {b} base gpu {base}; all equal: {a == b == base}")
+PY
+  for round in 1 2 3; do
+    for v in new base; do
+      exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
+      TDC_EXE=$exe bench s17b_${v}_G_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off
+      TDC_EXE=$exe bench s17b_${v}_iga_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off --iga on --density unit
+    done
+  done
+  bench s17b_new_G_2x2 STARPU_NCPU=0 -- "${g[@]}" --tiles 2x2 --overlap on
+  TDC_EXE=taskdycore_base bench s17b_base_G_2x2 STARPU_NCPU=0 -- "${g[@]}" --tiles 2x2 --overlap on
+  if command -v ncu >/dev/null; then
+    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Achieved Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Ipc A|Executed Instructions  |No Eligible'
+    STARPU_NCPU=0 timeout 200 ncu --target-processes all --kernel-name regex:'branch_free|fixup|upwind' \
+      --launch-skip 30 --launch-count 6 --section SpeedOfLight --section Occupancy --section LaunchStats \
+      --section InstructionStats --section SchedulerStats \
+      taskdycore bench mpdata --grid 256x256x256 --steps 3 --repeat 1 --warmup 1 --tiles 1x1 --overlap off > "$res/s17b_ncu.txt" 2>&1
+    echo "ncu exit $?"; grep -E "$keys" "$res/s17b_ncu.txt" | grep -vE '^\s+(Block|Grid|Shared|Threads|Waves|Uses|Dynamic|Static|Driver|Function)' | sed -E 's/\(Cells.*//' | head -70
+  fi
+fi
+if want session17c; then
+  # Session 17: the branch-free division with tiny dividends scaled onto its fast path and a fix-up
+  # list of 2^20 cells, under three register budgets for its kernels: bin/taskdycore (at most 72
+  # registers, __launch_bounds__(128, 7)), _lb6 (80), _lb0 (none); against the same code dividing
+  # with a / b (_base). Bits: GPU against 16 CPU workers over 60 steps at 128^3, and every variant's
+  # 256^3 bench field against the base's (105 steps). Times: alternating rounds. ncu past step 60.
+  timeout 240 test_kernels > "$res/s17c_test_kernels.txt" 2>&1
+  echo "kernel tests exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$res/s17c_test_kernels.txt" | tr '\n' ' ')"
+  grep -E 'FAILED|Failure|gave|differ' "$res/s17c_test_kernels.txt" | head -20
+  mid=(--grid 128x128x128 --steps 20 --repeat 2 --warmup 20 --tiles 2x2 --overlap off --direct off)
+  for v in G iga; do
+    extra=(); [ $v = iga ] && extra=(--iga on --density unit)
+    bench s17c_cpu_$v STARPU_NCUDA=0 STARPU_NCPU=16 -- "${mid[@]}" "${extra[@]}"
+    bench s17c_gpu_$v STARPU_NCPU=0 -- "${mid[@]}" "${extra[@]}"
+  done
+  for round in 1 2; do
+    for v in new lb6 lb0 base; do
+      exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
+      TDC_EXE=$exe bench s17c_${v}_G_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off
+      TDC_EXE=$exe bench s17c_${v}_iga_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off --iga on --density unit
+    done
+  done
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+c = lambda n: json.load(open(f"{r}/{n}.json"))["field_checksum"]
+for g in ("G", "iga"):
+    print(f"128^3, 60 steps, {g}: cpu {c('s17c_cpu_'+g)} gpu {c('s17c_gpu_'+g)} equal: {c('s17c_cpu_'+g) == c('s17c_gpu_'+g)}")
+    base = c(f"s17c_base_{g}_1")
+    print(f"256^3, 105 steps, {g}: base {base}; equal:", {v: c(f"s17c_{v}_{g}_{k}") == base for v in ("new", "lb6", "lb0", "base") for k in (1, 2)})
+PY
+  if command -v ncu >/dev/null; then
+    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Achieved Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Instructions  |No Eligible'
+    STARPU_NCPU=0 timeout 200 ncu --target-processes all --kernel-name regex:'branch_free|fixup' \
+      --launch-skip 240 --launch-count 4 --section SpeedOfLight --section Occupancy --section LaunchStats --section InstructionStats \
+      taskdycore bench mpdata --grid 256x256x256 --steps 10 --repeat 1 --warmup 60 --tiles 1x1 --overlap off --direct off > "$res/s17c_ncu.txt" 2>&1
+    echo "ncu exit $?"; grep -E "$keys" "$res/s17c_ncu.txt" | grep -vE '^\s+(Block|Grid|Shared|Threads|Waves|Uses|Dynamic|Static|Driver|Function)' | sed -E 's/\(Cells.*//; s/\(FixupList.*//' | head -40
+  fi
+fi
+if want session17d; then
+  # Session 17: tiny dividends scaled onto the fast path (bin/taskdycore = _tiny) or left to the
+  # fix-up kernel (_notiny), antidiffusive kernel at most 72 registers and limiter 48; _lb7 is the
+  # session17c build (limiter at 72 too); _base divides with a / b. Alternating rounds, bits against
+  # the base, and ncu of the fix-up past step 60 for both.
+  for round in 1 2 3; do
+    for v in new notiny lb7 base; do
+      exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
+      TDC_EXE=$exe bench s17d_${v}_G_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off
+      [ $round = 1 ] && TDC_EXE=$exe bench s17d_${v}_iga_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off --iga on --density unit
+    done
+  done
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+c = lambda n: json.load(open(f"{r}/{n}.json"))["field_checksum"]
+base = c("s17d_base_G_1")
+print("256^3 G, 105 steps: equal to base:", {f"{v}_{k}": c(f"s17d_{v}_G_{k}") == base for v in ("new", "notiny", "lb7") for k in (1, 2, 3)})
+base = c("s17d_base_iga_1")
+print("256^3 iga: equal to base:", {v: c(f"s17d_{v}_iga_1") == base for v in ("new", "notiny", "lb7")})
+PY
+  if command -v ncu >/dev/null; then
+    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Achieved Occupancy|Registers Per|Executed Instructions  '
+    for v in new notiny; do
+      exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
+      STARPU_NCPU=0 timeout 200 ncu --target-processes all --kernel-name regex:'branch_free|fixup' \
+        --launch-skip 240 --launch-count 4 --section SpeedOfLight --section Occupancy --section LaunchStats --section InstructionStats \
+        $exe bench mpdata --grid 256x256x256 --steps 10 --repeat 1 --warmup 60 --tiles 1x1 --overlap off --direct off > "$res/s17d_ncu_$v.txt" 2>&1
+      echo "ncu $v exit $?"; grep -E "$keys" "$res/s17d_ncu_$v.txt" | grep -vE '^\s+(Block|Grid|Shared|Threads|Waves|Uses|Dynamic|Static|Driver|Function)' | sed -E 's/\(Cells.*//; s/\(FixupList.*//' | head -40
+    done
+  fi
+fi
+if want session17e; then
+  # Session 17, final code: the branch-free division in the antidiffusive and limiter kernels
+  # (bin/taskdycore) against the session-16 kernels dividing with a / b (bin/taskdycore_base), and
+  # a variant whose upwind passes divide branch-free too (bin/taskdycore_bfup).
+  timeout 240 test_kernels > "$res/s17e_test_kernels.txt" 2>&1
+  echo "kernel tests exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$res/s17e_test_kernels.txt" | tr '\n' ' ')"
+  mid=(--grid 128x128x128 --steps 20 --repeat 2 --warmup 20 --tiles 2x2 --overlap off --direct off)
+  for v in G iga; do
+    extra=(); [ $v = iga ] && extra=(--iga on --density unit)
+    bench s17e_cpu_$v STARPU_NCUDA=0 STARPU_NCPU=16 -- "${mid[@]}" "${extra[@]}"
+    bench s17e_gpu_$v STARPU_NCPU=0 -- "${mid[@]}" "${extra[@]}"
+  done
+  for round in 1 2 3; do
+    for v in new bfup base; do  # bfup: the upwind passes dividing branch-free too (with G only)
+      exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
+      TDC_EXE=$exe bench s17e_${v}_G_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off
+      [ $v = bfup ] || TDC_EXE=$exe bench s17e_${v}_iga_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off --iga on --density unit
+    done
+  done
+  for v in new base; do
+    exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
+    TDC_EXE=$exe bench s17e_${v}_fctoff STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off --fct off
+    TDC_EXE=$exe bench s17e_${v}_2x2on STARPU_NCPU=0 -- "${g[@]}" --tiles 2x2 --overlap on
+    TDC_EXE=$exe bench s17e_${v}_512 STARPU_NCPU=0 -- --grid 512x512x128 --steps 20 --repeat 5 --warmup 5 --tiles 1x1 --overlap off
+  done
+  bench s17e_hybrid_1x1 STARPU_NCPU=15 -- "${g[@]}" --tiles 1x1 --overlap off --direct off --warmup 40
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+j = lambda n: json.load(open(f"{r}/{n}.json"))
+c = lambda n: j(n)["field_checksum"]
+for g in ("G", "iga"):
+    print(f"128^3, 60 steps, {g}: cpu {c('s17e_cpu_'+g)} gpu {c('s17e_gpu_'+g)} equal: {c('s17e_cpu_'+g) == c('s17e_gpu_'+g)}")
+    print(f"256^3, 105 steps, {g}: equal to base:", all(c(f"s17e_new_{g}_{k}") == c(f"s17e_base_{g}_{k}") for k in (1, 2, 3)))
+print("bfup G equal to base:", all(c(f"s17e_bfup_G_{k}") == c(f"s17e_base_G_{k}") for k in (1, 2, 3)),
+      "ms/step:", [round(j(f"s17e_bfup_G_{k}")["ms_per_step"], 3) for k in (1, 2, 3)])
+for n in ("fctoff", "2x2on", "512"):
+    print(n, "equal to base:", c(f"s17e_new_{n}") == c(f"s17e_base_{n}"))
+print("| case | new ms/step (graph) | base ms/step | new/base | new Gcell/s | new graph/direct |")
+for n in ["G_1", "G_2", "G_3", "iga_1", "iga_2", "iga_3", "fctoff", "2x2on", "512"]:
+    a, b = j(f"s17e_new_{n}"), j(f"s17e_base_{n}")
+    print(f"| {n} | {a['ms_per_step']:.3f} | {b['ms_per_step']:.3f} | {a['ms_per_step'] / b['ms_per_step']:.3f} | {a['gcells_per_s']:.2f} | {a.get('graph_over_direct', 0):.3f} |")
+h = j("s17e_hybrid_1x1")
+print("hybrid 15 CPU + GPU, 1x1:", round(h["ms_per_step"], 3), "ms/step, same field as GPU alone:", h["field_checksum"] == c("s17e_new_G_1"))
+PY
+  mg_runs
+  for v in new base; do
+    exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
+    TDC_EXE=$exe run s17e_tg256_$v STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
+  done
+  same_bits s17e_tg256_new s17e_tg256_base
+  if command -v ncu >/dev/null; then
+    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Achieved Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Instructions  '
+    STARPU_NCPU=0 timeout 200 ncu --target-processes all --kernel-name regex:'upwind|branch_free|fixup' \
+      --launch-skip 360 --launch-count 6 --section SpeedOfLight --section Occupancy --section LaunchStats --section InstructionStats \
+      taskdycore bench mpdata --grid 256x256x256 --steps 10 --repeat 1 --warmup 60 --tiles 1x1 --overlap off --direct off > "$res/s17e_ncu.txt" 2>&1
+    echo "ncu exit $?"; grep -E "$keys" "$res/s17e_ncu.txt" | grep -vE '^\s+(Block|Grid|Shared|Threads|Waves|Uses|Dynamic|Static|Driver|Function)' | sed -E 's/\(Cells.*//; s/\(FixupList.*//' | head -50
+  fi
+fi
+if want session17f; then
+  # Session 17: the dynamical core's form (G = 1, infinite gauge) was 2-3 % slower with the final code
+  # of session17e (bin/taskdycore_final). Variants: _v2 (its antidiffusive kernel, which divides
+  # nothing there, without a register cap) and bin/taskdycore (= _v3: _v2 with the limiter dividing
+  # with a / b there too), against the base; then TG 256^3, and ncu of the final kernels with G.
+  for round in 1 2 3; do
+    for v in new v2 final base; do
+      exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
+      TDC_EXE=$exe bench s17f_${v}_iga_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off --iga on --density unit
+    done
+  done
+  for v in new base; do
+    exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
+    TDC_EXE=$exe bench s17f_${v}_G STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off
+  done
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+j = lambda n: json.load(open(f"{r}/{n}.json"))
+for v in ("new", "v2", "final", "base"):
+    print(v, "iga ms/step:", [round(j(f"s17f_{v}_iga_{k}")["ms_per_step"], 3) for k in (1, 2, 3)],
+          "same bits as base:", all(j(f"s17f_{v}_iga_{k}")["field_checksum"] == j(f"s17f_base_iga_{k}")["field_checksum"] for k in (1, 2, 3)))
+print("G ms/step new", round(j("s17f_new_G")["ms_per_step"], 3), "base", round(j("s17f_base_G")["ms_per_step"], 3),
+      "same bits:", j("s17f_new_G")["field_checksum"] == j("s17f_base_G")["field_checksum"])
+PY
+  mg_runs
+  for round in 1 2; do
+    for v in new base; do
+      exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
+      TDC_EXE=$exe run s17f_tg256_${v}_$round STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
+    done
+  done
+  same_bits s17f_tg256_new_1 s17f_tg256_base_1
+  if command -v ncu >/dev/null; then
+    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Achieved Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Instructions  '
+    STARPU_NCPU=0 timeout 200 ncu --target-processes all --kernel-name regex:'cell_kernel|fixup' \
+      --launch-skip 360 --launch-count 6 --section SpeedOfLight --section Occupancy --section LaunchStats --section InstructionStats \
+      taskdycore bench mpdata --grid 256x256x256 --steps 10 --repeat 1 --warmup 60 --tiles 1x1 --overlap off --direct off > "$res/s17f_ncu.txt" 2>&1
+    echo "ncu exit $?"; grep -E "$keys" "$res/s17f_ncu.txt" | grep -vE '^\s+(Block|Grid|Shared|Threads|Waves|Uses|Dynamic|Static|Driver|Function)' | sed -E 's/\(Cells.*//; s/\(FixupList.*//; s/void .*unnamed>::(cell_kernel|fixup_kernel)<(ExactDivide, )?(unnamed>::)?/  \1 /' | head -50
+  fi
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).

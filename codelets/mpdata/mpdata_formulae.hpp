@@ -12,6 +12,8 @@
 // (tile arrays in memory, or the fused kernel's on-chip rings), each a pointer to column (0, 0) and
 // a row stride, so that every read is a fixed offset the compiler can hoist and vectorise.
 #pragma once
+#include <type_traits>
+
 #include "../common/tile_layout.hpp"
 
 namespace tdc {
@@ -42,6 +44,19 @@ struct UnitDensity {
   TDC_HD double self(int, int) const { return 1.0; }
   TDC_HD double above(int, int) const { return 1.0; }
 };
+// Every division of the formulae goes through a `Divide`: ExactDivide is a / b; the CUDA kernels
+// pass a branch-free divider with the same correctly rounded result (codelets/common/
+// branch_free_divide.cuh). Division by a UnitDensity is skipped at compile time (x / 1 is x).
+struct ExactDivide {
+  TDC_HD double operator()(double a, double b) const { return a / b; }
+};
+template <class Density, class Divide>
+TDC_HD double over_density(double x, double g, const Divide& div) {
+  if constexpr (std::is_same<Density, UnitDensity>::value)
+    return x;
+  else
+    return div(x, g);
+}
 // Rigid lids carry no flux through the lower face of the bottom level or the upper face of the top.
 struct Lids {
   bool below, above;
@@ -85,9 +100,9 @@ TDC_HD double face_flux(double left, double right, double c, bool linear) {
 }
 
 // psi - div(F)/G at cell (i, j) from the six face Courant numbers.
-template <class Density>
+template <class Density, class Divide = ExactDivide>
 TDC_HD double upwind_from_faces(const Planes& psi, const Density& g, int i, int j, double cx0, double cx1, double cy0,
-                                double cy1, double cz0, double cz1, bool linear) {
+                                double cy1, double cz0, double cz1, bool linear, const Divide& div = Divide{}) {
   const double p = psi.self(i, j);
   const double fx0 = face_flux(psi.self(i - 1, j), p, cx0, linear);
   const double fx1 = face_flux(p, psi.self(i + 1, j), cx1, linear);
@@ -95,41 +110,45 @@ TDC_HD double upwind_from_faces(const Planes& psi, const Density& g, int i, int 
   const double fy1 = face_flux(p, psi.self(i, j + 1), cy1, linear);
   const double fz0 = face_flux(psi.below(i, j), p, cz0, linear);
   const double fz1 = face_flux(p, psi.above(i, j), cz1, linear);
-  return p - ((fx1 - fx0) + (fy1 - fy0) + (fz1 - fz0)) / g.self(i, j);
+  return p - over_density<Density>((fx1 - fx0) + (fy1 - fy0) + (fz1 - fz0), g.self(i, j), div);
 }
 
 // One upwind pass at cell (i, j).
-template <class Density>
+template <class Density, class Divide = ExactDivide>
 TDC_HD double upwind_cell(const Lids& l, const Planes& psi, const Planes& c1, const Planes& c2, const Planes& c3,
-                          const Density& g, int i, int j, bool linear) {
+                          const Density& g, int i, int j, bool linear, const Divide& div = Divide{}) {
   return upwind_from_faces(psi, g, i, j, c1.self(i, j), c1.self(i + 1, j), c2.self(i, j), c2.self(i, j + 1),
-                           lower_z(l, c3, i, j), upper_z(l, c3, i, j), linear);
+                           lower_z(l, c3, i, j), upper_z(l, c3, i, j), linear, div);
 }
 
 // The "A" and "B" ratios: (normalised) first derivatives along and across a face. The plain scheme
 // uses |psi| (so sign-changing fields stay well defined); the infinite gauge uses psi and constant
 // denominators (its limit psi -> psi + c, c -> infinity).
 TDC_HD double mag(double x, bool iga) { return iga ? x : fabs_(x); }
-TDC_HD double ratio_a(double lo, double hi, bool iga, double eps) {
-  return iga ? (hi - lo) / 2.0 : (hi - lo) / (hi + lo + eps);
+template <class Divide>
+TDC_HD double ratio_a(double lo, double hi, bool iga, double eps, const Divide& div) {
+  return iga ? (hi - lo) / 2.0 : div(hi - lo, hi + lo + eps);
 }
-TDC_HD double ratio_b(double hi1, double hi2, double lo1, double lo2, bool iga, double eps) {
+template <class Divide>
+TDC_HD double ratio_b(double hi1, double hi2, double lo1, double lo2, bool iga, double eps, const Divide& div) {
   const double num = (hi1 + hi2) - (lo1 + lo2);
-  return iga ? 0.5 * num / 4.0 : 0.5 * num / ((hi1 + hi2) + (lo1 + lo2) + eps);
+  return iga ? 0.5 * num / 4.0 : div(0.5 * num, (hi1 + hi2) + (lo1 + lo2) + eps);
 }
 
 // Antidiffusive pseudo-velocity on a face: (|U| - U^2/G) A - sum over the other directions of U V B / G.
-TDC_HD double antidiffusive(double u, double g_face, double a, double v_bar, double b_v, double w_bar,
-                            double b_w) {
-  return (fabs_(u) - u * u / g_face) * a - u * v_bar * b_v / g_face - u * w_bar * b_w / g_face;
+template <class Density, class Divide>
+TDC_HD double antidiffusive(double u, double g_face, double a, double v_bar, double b_v, double w_bar, double b_w,
+                            const Divide& div) {
+  return (fabs_(u) - over_density<Density>(u * u, g_face, div)) * a - over_density<Density>(u * v_bar * b_v, g_face, div) -
+         over_density<Density>(u * w_bar * b_w, g_face, div);
 }
 
 // Antidiffusive velocities on the lower x, y and z faces of cell (i, j), from the current solution
 // psi and the previous pass's velocities c1..c3 (one function per face, so that a kernel can compute
 // each only where it is needed).
-template <class Density>
+template <class Density, class Divide = ExactDivide>
 TDC_HD double antidiffusive_x(const Lids& l, const Options& o, const Planes& psi, const Planes& c1, const Planes& c2,
-                              const Planes& c3, const Density& g, int i, int j) {
+                              const Planes& c3, const Density& g, int i, int j, const Divide& div = Divide{}) {
   const bool iga = o.iga;
   const double eps = o.eps;
   auto Mb = [&](int ii, int jj) { return mag(psi.below(ii, jj), iga); };
@@ -137,17 +156,17 @@ TDC_HD double antidiffusive_x(const Lids& l, const Options& o, const Planes& psi
   auto Ma = [&](int ii, int jj) { return mag(psi.above(ii, jj), iga); };
   const double u = c1.self(i, j);
   const double gf = 0.5 * (g.self(i - 1, j) + g.self(i, j));
-  const double a = ratio_a(Ms(i - 1, j), Ms(i, j), iga, eps);
-  const double by = ratio_b(Ms(i, j + 1), Ms(i - 1, j + 1), Ms(i, j - 1), Ms(i - 1, j - 1), iga, eps);
-  const double bz = ratio_b(Ma(i, j), Ma(i - 1, j), Mb(i, j), Mb(i - 1, j), iga, eps);
+  const double a = ratio_a(Ms(i - 1, j), Ms(i, j), iga, eps, div);
+  const double by = ratio_b(Ms(i, j + 1), Ms(i - 1, j + 1), Ms(i, j - 1), Ms(i - 1, j - 1), iga, eps, div);
+  const double bz = ratio_b(Ma(i, j), Ma(i - 1, j), Mb(i, j), Mb(i - 1, j), iga, eps, div);
   const double vb = 0.25 * ((c2.self(i - 1, j) + c2.self(i - 1, j + 1)) + (c2.self(i, j) + c2.self(i, j + 1)));
   const double wb = 0.25 * ((lower_z(l, c3, i - 1, j) + upper_z(l, c3, i - 1, j)) +
                             (lower_z(l, c3, i, j) + upper_z(l, c3, i, j)));
-  return antidiffusive(u, gf, a, vb, by, wb, bz);
+  return antidiffusive<Density>(u, gf, a, vb, by, wb, bz, div);
 }
-template <class Density>
+template <class Density, class Divide = ExactDivide>
 TDC_HD double antidiffusive_y(const Lids& l, const Options& o, const Planes& psi, const Planes& c1, const Planes& c2,
-                              const Planes& c3, const Density& g, int i, int j) {
+                              const Planes& c3, const Density& g, int i, int j, const Divide& div = Divide{}) {
   const bool iga = o.iga;
   const double eps = o.eps;
   auto Mb = [&](int ii, int jj) { return mag(psi.below(ii, jj), iga); };
@@ -155,40 +174,41 @@ TDC_HD double antidiffusive_y(const Lids& l, const Options& o, const Planes& psi
   auto Ma = [&](int ii, int jj) { return mag(psi.above(ii, jj), iga); };
   const double u = c2.self(i, j);
   const double gf = 0.5 * (g.self(i, j - 1) + g.self(i, j));
-  const double a = ratio_a(Ms(i, j - 1), Ms(i, j), iga, eps);
-  const double bx = ratio_b(Ms(i + 1, j), Ms(i + 1, j - 1), Ms(i - 1, j), Ms(i - 1, j - 1), iga, eps);
-  const double bz = ratio_b(Ma(i, j), Ma(i, j - 1), Mb(i, j), Mb(i, j - 1), iga, eps);
+  const double a = ratio_a(Ms(i, j - 1), Ms(i, j), iga, eps, div);
+  const double bx = ratio_b(Ms(i + 1, j), Ms(i + 1, j - 1), Ms(i - 1, j), Ms(i - 1, j - 1), iga, eps, div);
+  const double bz = ratio_b(Ma(i, j), Ma(i, j - 1), Mb(i, j), Mb(i, j - 1), iga, eps, div);
   const double ub = 0.25 * ((c1.self(i, j - 1) + c1.self(i + 1, j - 1)) + (c1.self(i, j) + c1.self(i + 1, j)));
   const double wb = 0.25 * ((lower_z(l, c3, i, j - 1) + upper_z(l, c3, i, j - 1)) +
                             (lower_z(l, c3, i, j) + upper_z(l, c3, i, j)));
-  return antidiffusive(u, gf, a, ub, bx, wb, bz);
+  return antidiffusive<Density>(u, gf, a, ub, bx, wb, bz, div);
 }
-template <class Density>
+template <class Density, class Divide = ExactDivide>
 TDC_HD double antidiffusive_z(const Lids& l, const Options& o, const Planes& psi, const Planes& c1, const Planes& c2,
-                              const Planes& c3, const Density& g, int i, int j) {
+                              const Planes& c3, const Density& g, int i, int j, const Divide& div = Divide{}) {
   const bool iga = o.iga;
   const double eps = o.eps;
   auto Mb = [&](int ii, int jj) { return mag(psi.below(ii, jj), iga); };
   auto Ms = [&](int ii, int jj) { return mag(psi.self(ii, jj), iga); };
   const double u = c3.self(i, j);
   const double gf = 0.5 * (g.below(i, j) + g.self(i, j));
-  const double a = ratio_a(Mb(i, j), Ms(i, j), iga, eps);
-  const double bx = ratio_b(Ms(i + 1, j), Mb(i + 1, j), Ms(i - 1, j), Mb(i - 1, j), iga, eps);
-  const double by = ratio_b(Ms(i, j + 1), Mb(i, j + 1), Ms(i, j - 1), Mb(i, j - 1), iga, eps);
+  const double a = ratio_a(Mb(i, j), Ms(i, j), iga, eps, div);
+  const double bx = ratio_b(Ms(i + 1, j), Mb(i + 1, j), Ms(i - 1, j), Mb(i - 1, j), iga, eps, div);
+  const double by = ratio_b(Ms(i, j + 1), Mb(i, j + 1), Ms(i, j - 1), Mb(i, j - 1), iga, eps, div);
   const double ub = 0.25 * ((c1.below(i, j) + c1.below(i + 1, j)) + (c1.self(i, j) + c1.self(i + 1, j)));
   const double vb = 0.25 * ((c2.below(i, j) + c2.below(i, j + 1)) + (c2.self(i, j) + c2.self(i, j + 1)));
-  const double w = antidiffusive(u, gf, a, ub, bx, vb, by);
+  const double w = antidiffusive<Density>(u, gf, a, ub, bx, vb, by, div);
   return l.below ? 0.0 : w;  // no flux through a rigid lid
 }
 
 struct FaceVelocity {
   double x, y, z;
 };
-template <class Density>
+template <class Density, class Divide = ExactDivide>
 TDC_HD FaceVelocity antidiffusive_faces(const Lids& l, const Options& o, const Planes& psi, const Planes& c1,
-                                        const Planes& c2, const Planes& c3, const Density& g, int i, int j) {
-  return {antidiffusive_x(l, o, psi, c1, c2, c3, g, i, j), antidiffusive_y(l, o, psi, c1, c2, c3, g, i, j),
-          antidiffusive_z(l, o, psi, c1, c2, c3, g, i, j)};
+                                        const Planes& c2, const Planes& c3, const Density& g, int i, int j,
+                                        const Divide& div = Divide{}) {
+  return {antidiffusive_x(l, o, psi, c1, c2, c3, g, i, j, div), antidiffusive_y(l, o, psi, c1, c2, c3, g, i, j, div),
+          antidiffusive_z(l, o, psi, c1, c2, c3, g, i, j, div)};
 }
 
 // Non-oscillatory limiter, step 1: how much the antidiffusive fluxes may raise (up) or lower (down)
@@ -197,9 +217,10 @@ TDC_HD FaceVelocity antidiffusive_faces(const Lids& l, const Options& o, const P
 struct Beta {
   double up, down;
 };
-template <class Density>
+template <class Density, class Divide = ExactDivide>
 TDC_HD Beta fct_beta_cell(const Lids& l, const Options& o, const Planes& psi0, const Planes& psi1, const Planes& psi,
-                          const Planes& v1, const Planes& v2, const Planes& v3, const Density& g, int i, int j) {
+                          const Planes& v1, const Planes& v2, const Planes& v3, const Density& g, int i, int j,
+                          const Divide& div = Divide{}) {
   // The cell and its six face neighbours, in a fixed order.
   const double n0[7] = {psi0.self(i, j),     psi0.self(i - 1, j), psi0.self(i + 1, j), psi0.self(i, j - 1),
                         psi0.self(i, j + 1), psi0.below(i, j),    psi0.above(i, j)};
@@ -224,7 +245,7 @@ TDC_HD Beta fct_beta_cell(const Lids& l, const Options& o, const Planes& psi0, c
   const double in = (pos(fx0) - neg(fx1)) + (pos(fy0) - neg(fy1)) + (pos(fz0) - neg(fz1));
   const double out = (pos(fx1) - neg(fx0)) + (pos(fy1) - neg(fy0)) + (pos(fz1) - neg(fz0));
   const double gc = g.self(i, j);
-  return {(mx - p) * gc / (in + o.eps), (p - mn) * gc / (out + o.eps)};
+  return {div((mx - p) * gc, in + o.eps), div((p - mn) * gc, out + o.eps)};
 }
 
 // Non-oscillatory limiter, step 2: scale the velocity on a face between cell "lo" and cell "hi" so
@@ -237,10 +258,10 @@ TDC_HD double fct_limit_face(double v, double up_lo, double down_lo, double up_h
 // The final corrective pass with the FCT limiter applied on the fly: each of the cell's six face
 // velocities is limited with the factors of the two cells it joins (as fct_limit_face would have
 // stored it) and the result applied upwind; no limited velocity is written to memory.
-template <class Density>
+template <class Density, class Divide = ExactDivide>
 TDC_HD double limited_upwind_cell(const Lids& l, const Planes& psi, const Planes& v1, const Planes& v2,
                                   const Planes& v3, const Planes& up, const Planes& dn, const Density& g, int i, int j,
-                                  bool linear) {
+                                  bool linear, const Divide& div = Divide{}) {
   const double u = up.self(i, j), d = dn.self(i, j);
   const double cx0 = fct_limit_face(v1.self(i, j), up.self(i - 1, j), dn.self(i - 1, j), u, d);
   const double cx1 = fct_limit_face(v1.self(i + 1, j), u, d, up.self(i + 1, j), dn.self(i + 1, j));
@@ -248,7 +269,7 @@ TDC_HD double limited_upwind_cell(const Lids& l, const Planes& psi, const Planes
   const double cy1 = fct_limit_face(v2.self(i, j + 1), u, d, up.self(i, j + 1), dn.self(i, j + 1));
   const double cz0 = fct_limit_face(lower_z(l, v3, i, j), up.below(i, j), dn.below(i, j), u, d);
   const double cz1 = fct_limit_face(upper_z(l, v3, i, j), u, d, up.above(i, j), dn.above(i, j));
-  return upwind_from_faces(psi, g, i, j, cx0, cx1, cy0, cy1, l.below ? 0.0 : cz0, l.above ? 0.0 : cz1, linear);
+  return upwind_from_faces(psi, g, i, j, cx0, cx1, cy0, cy1, l.below ? 0.0 : cz0, l.above ? 0.0 : cz1, linear, div);
 }
 
 }  // namespace mpdata

@@ -1,6 +1,8 @@
 #include <type_traits>
 
+#include "../common/branch_free_divide.cuh"
 #include "../common/cuda_check.hpp"
+#include "../common/exact_fixup.cuh"
 #include "mpdata_stages.hpp"
 
 namespace tdc {
@@ -39,54 +41,112 @@ void with_gauge(bool iga, F&& f) {
     f(std::false_type{});
 }
 
+// Each stage is a cell functor: cell(i, j, k, divide) computes and stores cell (i, j, k). Where a
+// stage divides by more than G (the antidiffusive velocities with G or in the plain gauge: 9 to 18
+// divisions a cell; the limiter's factors: 2), it divides with BranchFreeDivide (kBranchFree), and a
+// cell that leaves its fast path is recomputed with a / b by the fix-up kernel (exact_fixup.cuh):
+// same bits either way. Measured at 256^3 on the H100 (docs/performance.md, session 17): with G,
+// 2.04 against 2.85 ms a step. Not taken: the upwind passes (one division, by G: 2.04 either way)
+// and the limiter at G = 1 in the infinite gauge (the dynamical core's form: no faster).
 template <class D, bool iga>
-__global__ void upwind_kernel(Cells s, Box box, const double* psi, const double* c1, const double* c2,
-                              const double* c3, D density, double* out, bool linear) {
-  linear = iga || linear;
-  const CellIndex c = cell_index(s, box);
-  if (c.inside)
-    out[s.L.at(c.i, c.j, c.k)] = upwind_cell(s.lids(c.k), s.at(psi, c.k), s.at(c1, c.k), s.at(c2, c.k), s.at(c3, c.k),
-                                             density.at(s, c.k), c.i, c.j, linear);
-}
+struct UpwindCell {
+  static constexpr bool kBranchFree = false;
+  static constexpr int kMinBlocks = 0;  // no register cap
+  Cells s;
+  const double *psi, *c1, *c2, *c3;
+  D density;
+  double* out;
+  bool linear;
+  template <class Divide>
+  __device__ void operator()(int i, int j, int k, const Divide& div) const {
+    out[s.L.at(i, j, k)] =
+        upwind_cell(s.lids(k), s.at(psi, k), s.at(c1, k), s.at(c2, k), s.at(c3, k), density.at(s, k), i, j, iga || linear, div);
+  }
+};
 
 template <class D, bool iga>
-__global__ void limited_upwind_kernel(Cells s, Box box, const double* psi, const double* v1, const double* v2,
-                                      const double* v3, const double* up, const double* down, D density,
-                                      double* out, bool linear) {
-  linear = iga || linear;
-  const CellIndex c = cell_index(s, box);
-  if (c.inside)
-    out[s.L.at(c.i, c.j, c.k)] = limited_upwind_cell(s.lids(c.k), s.at(psi, c.k), s.at(v1, c.k), s.at(v2, c.k),
-                                                     s.at(v3, c.k), s.at(up, c.k), s.at(down, c.k), density.at(s, c.k), c.i,
-                                                     c.j, linear);
-}
+struct LimitedUpwindCell {
+  static constexpr bool kBranchFree = false;
+  static constexpr int kMinBlocks = 0;  // no register cap
+  Cells s;
+  const double *psi, *v1, *v2, *v3, *up, *down;
+  D density;
+  double* out;
+  bool linear;
+  template <class Divide>
+  __device__ void operator()(int i, int j, int k, const Divide& div) const {
+    out[s.L.at(i, j, k)] = limited_upwind_cell(s.lids(k), s.at(psi, k), s.at(v1, k), s.at(v2, k), s.at(v3, k), s.at(up, k),
+                                               s.at(down, k), density.at(s, k), i, j, iga || linear, div);
+  }
+};
 
 template <class D, bool iga>
-__global__ void antidiffusive_kernel(Cells s, Options o, Box box, const double* psi, const double* c1,
-                                     const double* c2, const double* c3, D density, double* v1,
-                                     double* v2, double* v3) {
-  o.iga = iga || o.iga;
-  const CellIndex c = cell_index(s, box);
-  if (!c.inside) return;
-  const FaceVelocity v = antidiffusive_faces(s.lids(c.k), o, s.at(psi, c.k), s.at(c1, c.k), s.at(c2, c.k), s.at(c3, c.k),
-                                             density.at(s, c.k), c.i, c.j);
-  const std::ptrdiff_t n = s.L.at(c.i, c.j, c.k);
-  v1[n] = v.x;
-  v2[n] = v.y;
-  v3[n] = v.z;
-}
+struct AntidiffusiveCell {
+  static constexpr bool kBranchFree = !(iga && std::is_same<D, DensityOne>::value);  // else nothing to divide
+  // Blocks of 128 threads per SM: at most 72 registers (uncapped, the branch-free form took 108).
+  // Where it divides nothing, no cap: capped at 56 it spilled and was 3 % slower.
+  static constexpr int kMinBlocks = kBranchFree ? 7 : 0;
+  Cells s;
+  Options o;
+  const double *psi, *c1, *c2, *c3;
+  D density;
+  double *v1, *v2, *v3;
+  template <class Divide>
+  __device__ void operator()(int i, int j, int k, const Divide& div) const {
+    Options opt = o;
+    opt.iga = iga || o.iga;
+    const FaceVelocity v = antidiffusive_faces(s.lids(k), opt, s.at(psi, k), s.at(c1, k), s.at(c2, k), s.at(c3, k),
+                                               density.at(s, k), i, j, div);
+    const std::ptrdiff_t n = s.L.at(i, j, k);
+    v1[n] = v.x;
+    v2[n] = v.y;
+    v3[n] = v.z;
+  }
+};
 
 template <class D, bool iga>
-__global__ void fct_beta_kernel(Cells s, Options o, Box box, const double* psi0, const double* psi1,
-                                const double* psi, const double* v1, const double* v2, const double* v3,
-                                D density, double* up, double* down) {
-  o.iga = iga || o.iga;
+struct FctBetaCell {
+  static constexpr bool kBranchFree = !(iga && std::is_same<D, DensityOne>::value);
+  static constexpr int kMinBlocks = iga ? 16 : 10;  // at most 32 (48) registers, as with a / b
+  Cells s;
+  Options o;
+  const double *psi0, *psi1, *psi, *v1, *v2, *v3;
+  D density;
+  double *up, *down;
+  template <class Divide>
+  __device__ void operator()(int i, int j, int k, const Divide& div) const {
+    Options opt = o;
+    opt.iga = iga || o.iga;
+    const Beta b = fct_beta_cell(s.lids(k), opt, s.at(psi0, k), s.at(psi1, k), s.at(psi, k), s.at(v1, k), s.at(v2, k),
+                                 s.at(v3, k), density.at(s, k), i, j, div);
+    up[s.L.at(i, j, k)] = b.up;
+    down[s.L.at(i, j, k)] = b.down;
+  }
+};
+
+template <class Cell>
+__global__ void __launch_bounds__(128, Cell::kMinBlocks) cell_kernel(Cells s, Box box, Cell cell, FixupList fixup) {
   const CellIndex c = cell_index(s, box);
-  if (!c.inside) return;
-  const Beta b = fct_beta_cell(s.lids(c.k), o, s.at(psi0, c.k), s.at(psi1, c.k), s.at(psi, c.k), s.at(v1, c.k),
-                               s.at(v2, c.k), s.at(v3, c.k), density.at(s, c.k), c.i, c.j);
-  up[s.L.at(c.i, c.j, c.k)] = b.up;
-  down[s.L.at(c.i, c.j, c.k)] = b.down;
+  if constexpr (Cell::kBranchFree) {
+    bool fast = true;
+    if (c.inside) cell(c.i, c.j, c.k, BranchFreeDivide{&fast});
+    record_fixup(fixup, box, c.i, c.j, c.k, !fast);
+  } else {
+    if (c.inside) cell(c.i, c.j, c.k, ExactDivide{});
+  }
+}
+
+template <class Cell>
+void launch_cells(const Cells& s, Box box, const Cell& cell, cudaStream_t st) {
+  if (box.empty()) return;
+  if constexpr (Cell::kBranchFree) {
+    const FixupList fixup = fixup_list_for(st);
+    cell_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, box, cell, fixup);
+    fixup_kernel<ExactDivide><<<kFixupBlocks, kFixupThreads, 0, st>>>(fixup, box, s.L.nz, cell);
+  } else {
+    cell_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, box, cell, FixupList{});
+  }
+  TDC_CUDA_CHECK(cudaGetLastError());
 }
 
 __global__ void fct_limit_kernel(Cells s, Box box, const double* up, const double* down, double* v1,
@@ -106,52 +166,42 @@ __global__ void fct_limit_kernel(Cells s, Box box, const double* up, const doubl
 
 void upwind_cuda(const Cells& s, Box box, const double* psi, const double* c1, const double* c2,
                  const double* c3, const double* g, double* out, bool linear, cudaStream_t st) {
-  if (box.empty()) return;
   with_density(g, [&](auto d) {
     with_gauge(linear, [&](auto lin) {
-      upwind_kernel<decltype(d), decltype(lin)::value><<<grid_shape(s, box), block_shape(), 0, st>>>(s, box, psi, c1, c2, c3, d, out, linear);
+      launch_cells(s, box, UpwindCell<decltype(d), decltype(lin)::value>{s, psi, c1, c2, c3, d, out, linear}, st);
     });
   });
-  TDC_CUDA_CHECK(cudaGetLastError());
 }
 
 void limited_upwind_cuda(const Cells& s, Box box, const double* psi, const double* v1, const double* v2,
                          const double* v3, const double* up, const double* down, const double* g, double* out,
                          bool linear, cudaStream_t st) {
-  if (box.empty()) return;
   with_density(g, [&](auto d) {
     with_gauge(linear, [&](auto lin) {
-      limited_upwind_kernel<decltype(d), decltype(lin)::value>
-          <<<grid_shape(s, box), block_shape(), 0, st>>>(s, box, psi, v1, v2, v3, up, down, d, out, linear);
+      launch_cells(s, box, LimitedUpwindCell<decltype(d), decltype(lin)::value>{s, psi, v1, v2, v3, up, down, d, out, linear},
+                   st);
     });
   });
-  TDC_CUDA_CHECK(cudaGetLastError());
 }
 
 void antidiffusive_cuda(const Cells& s, const Options& o, Box box, const double* psi, const double* c1,
                         const double* c2, const double* c3, const double* g, double* v1, double* v2,
                         double* v3, cudaStream_t st) {
-  if (box.empty()) return;
   with_density(g, [&](auto d) {
     with_gauge(o.iga, [&](auto iga) {
-      antidiffusive_kernel<decltype(d), decltype(iga)::value>
-          <<<grid_shape(s, box), block_shape(), 0, st>>>(s, o, box, psi, c1, c2, c3, d, v1, v2, v3);
+      launch_cells(s, box, AntidiffusiveCell<decltype(d), decltype(iga)::value>{s, o, psi, c1, c2, c3, d, v1, v2, v3}, st);
     });
   });
-  TDC_CUDA_CHECK(cudaGetLastError());
 }
 
 void fct_beta_cuda(const Cells& s, const Options& o, Box box, const double* psi0, const double* psi1,
                    const double* psi, const double* v1, const double* v2, const double* v3,
                    const double* g, double* up, double* down, cudaStream_t st) {
-  if (box.empty()) return;
   with_density(g, [&](auto d) {
     with_gauge(o.iga, [&](auto iga) {
-      fct_beta_kernel<decltype(d), decltype(iga)::value>
-          <<<grid_shape(s, box), block_shape(), 0, st>>>(s, o, box, psi0, psi1, psi, v1, v2, v3, d, up, down);
+      launch_cells(s, box, FctBetaCell<decltype(d), decltype(iga)::value>{s, o, psi0, psi1, psi, v1, v2, v3, d, up, down}, st);
     });
   });
-  TDC_CUDA_CHECK(cudaGetLastError());
 }
 
 void fct_limit_cuda(const Cells& s, Box box, const double* up, const double* down, double* v1,

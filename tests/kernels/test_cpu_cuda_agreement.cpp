@@ -102,6 +102,43 @@ TEST(CpuCudaAgreement, StageKernels) {
     }
 }
 
+// Values that leave the CUDA kernels' branch-free division (codelets/common/branch_free_divide.cuh)
+// off its fast path: zeros (handled on it), subnormal and tiny psi, huge psi, zero Courant numbers.
+// Their cells are recomputed with a / b by the fix-up kernel: from its list on a small box, and over
+// the whole box once more cells left the fast path than the list holds (the large case).
+TEST(CpuCudaAgreement, StageKernelsOffTheFastDivision) {
+  REQUIRE_DEVICE();
+  for (int size : {24, 80})
+    for (bool iga : {false, true}) {
+      const mpdata::Options o = options(2, true, iga, false);
+      auto r = tdc_test::random_case(size, size, 6, 3, false, iga, 11u + size + iga);
+      std::mt19937 g(5u + size);
+      const double awkward[] = {0.0, -0.0, 4.9e-324, -3.3e-310, 1e-300, 2e-308, 1e300, -7e299};
+      for (double& p : r.t_psi)
+        if (g() % 3 == 0) p = awkward[g() % 8];
+      for (auto* c : {&r.t_c1, &r.t_c2, &r.t_c3})
+        for (double& v : *c)
+          if (g() % 5 == 0) v = 0.0;
+      const mpdata::Cells s{r.L, o.zb};
+      const Box box{0, size, 0, size};
+      DeviceArray psi(r.t_psi), c1(r.t_c1), c2(r.t_c2), c3(r.t_c3), gg(r.t_g);
+      std::vector<double> v1(r.L.size(), kPoison), v2 = v1, v3 = v1;
+      mpdata::antidiffusive_cpu(s, o, box, r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), r.t_g.data(), v1.data(), v2.data(), v3.data());
+      DeviceArray w1(r.L.size(), kPoison), w2(r.L.size(), kPoison), w3(r.L.size(), kPoison);
+      mpdata::antidiffusive_cuda(s, o, box, psi.p, c1.p, c2.p, c3.p, gg.p, w1.p, w2.p, w3.p, 0);
+      const std::string what = std::to_string(size) + (iga ? " iga" : "");
+      expect_bitwise(v1, w1.host(), ("antidiffusive x " + what).c_str());
+      expect_bitwise(v2, w2.host(), ("antidiffusive y " + what).c_str());
+      expect_bitwise(v3, w3.host(), ("antidiffusive z " + what).c_str());
+      std::vector<double> bu(r.L.size(), kPoison), bd = bu;
+      mpdata::fct_beta_cpu(s, o, box, r.t_psi.data(), r.t_psi.data(), r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), r.t_g.data(), bu.data(), bd.data());
+      DeviceArray gu(r.L.size(), kPoison), gd(r.L.size(), kPoison);
+      mpdata::fct_beta_cuda(s, o, box, psi.p, psi.p, psi.p, c1.p, c2.p, c3.p, gg.p, gu.p, gd.p, 0);
+      expect_bitwise(bu, gu.host(), ("fct beta up " + what).c_str());
+      expect_bitwise(bd, gd.host(), ("fct beta down " + what).c_str());
+    }
+}
+
 TEST(CpuCudaAgreement, WholeStepEveryOption) {
   REQUIRE_DEVICE();
   for (int iord : {1, 2, 3})
