@@ -1128,13 +1128,53 @@ sass_stage_mix() {
     /tmp/sass_$2.txt > "$res/$2_sass_antidiffusive_G.txt"
   echo "$2: SASS of the stage kernels (instructions: commonest opcodes)"; cut -c1-300 "$res/$2_sass_mix.txt"
 }
+# The kernel tests (CPU/CUDA agreement included) with their failures shown; $1 prefixes the log.
+kernel_tests() {
+  timeout 240 test_kernels > "$res/$1_test_kernels.txt" 2>&1
+  echo "kernel tests exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$res/$1_test_kernels.txt" | tr '\n' ' ')"
+  grep -E 'FAILED|Failure|gave|differ' "$res/$1_test_kernels.txt" | head -20
+}
+# The MPDATA benchmark with the bench arguments after $1 on 16 CPU workers and on the GPU, with G
+# ($1_cpu_G, $1_gpu_G) and at G = 1 in the infinite gauge ($1_cpu_iga, $1_gpu_iga): their
+# field checksums must be equal.
+cpu_gpu_runs() {
+  local pre=$1; shift
+  for v in G iga; do
+    local extra=(); [ $v = iga ] && extra=(--iga on --density unit)
+    bench ${pre}_cpu_$v STARPU_NCUDA=0 STARPU_NCPU=16 -- "$@" "${extra[@]}"
+    bench ${pre}_gpu_$v STARPU_NCPU=0 -- "$@" "${extra[@]}"
+  done
+}
+# Round $2 of the 256^3 benchmark (1x1 tile, overlap off) in each form of $3 (G: with G, plain gauge;
+# iga: G = 1, infinite gauge) for each build after it ("new" is bin/taskdycore, v bin/taskdycore_v),
+# alternating: results $1_v_form_$2.
+mpdata_round() {
+  local pre=$1 round=$2 forms=($3); shift 3
+  for v in "$@"; do
+    local exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
+    for f in "${forms[@]}"; do
+      local extra=(); [ $f = iga ] && extra=(--iga on --density unit)
+      TDC_EXE=$exe bench ${pre}_${v}_${f}_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off "${extra[@]}"
+    done
+  done
+}
+# ncu of the MPDATA stage kernels matching $2 at step 61 of the 256^3 benchmark (G, plain gauge),
+# with $3 of them launched a step, run by ${TDC_EXE:-taskdycore}; $1 names the report.
+ncu_stage_kernels() {
+  command -v ncu >/dev/null || return 0
+  local keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Achieved Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Instructions  '
+  STARPU_NCPU=0 timeout 200 ncu --target-processes all --kernel-name regex:"$2" \
+    --launch-skip $((60 * $3)) --launch-count "$3" --section SpeedOfLight --section Occupancy --section LaunchStats --section InstructionStats \
+    "${TDC_EXE:-taskdycore}" bench mpdata --grid 256x256x256 --steps 10 --repeat 1 --warmup 60 --tiles 1x1 --overlap off --direct off > "$res/$1.txt" 2>&1
+  echo "ncu $1 exit $?"
+  grep -E "$keys" "$res/$1.txt" | grep -vE '^\s+(Block|Grid|Shared|Threads|Waves|Uses|Dynamic|Static|Driver|Function)' |
+    sed -E 's/\(Cells.*//; s/\(FixupList.*//; s/void .*unnamed>::(cell_kernel|fixup_kernel)<(ExactDivide, )?(unnamed>::)?/  \1 /' | head -50
+}
 if want session17a; then
   # Session 17: MPDATA with the branch-free division (bin/taskdycore) against the same code with a / b
   # (bin/taskdycore_base). Bits: the divide test, the CPU/CUDA agreement tests, and the field checksums
   # of the GPU runs against each other and against 16 CPU workers. Times: alternating rounds.
-  timeout 240 test_kernels > "$res/s17a_test_kernels.txt" 2>&1
-  echo "kernel tests exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$res/s17a_test_kernels.txt" | tr '\n' ' ')"
-  grep -E 'FAILED|Failure|gave|differ' "$res/s17a_test_kernels.txt" | head -20
+  kernel_tests s17a
   sass_stage_mix taskdycore s17a_new
   sass_stage_mix taskdycore_base s17a_base
   short=(--grid 256x256x256 --steps 2 --repeat 1 --warmup 1 --tiles 2x2 --overlap off --direct off)
@@ -1151,13 +1191,7 @@ for g in ("G", "iga"):
     print(f"checksum {g}: cpu {c('s17a_cpu_'+g)} gpu {c('s17a_gpu_'+g)} same: {c('s17a_cpu_'+g) == c('s17a_gpu_'+g)}")
 print("base G gpu", c("s17a_base_G"), "same as new:", c("s17a_base_G") == c("s17a_gpu_G"))
 PY
-  for round in 1 2 3; do
-    for v in new base; do
-      exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
-      TDC_EXE=$exe bench s17a_${v}_G_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off
-      TDC_EXE=$exe bench s17a_${v}_iga_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off --iga on --density unit
-    done
-  done
+  for round in 1 2 3; do mpdata_round s17a $round "G iga" new base; done
   if command -v ncu >/dev/null; then
     keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Achieved Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Ipc A|Issue Slots Busy|Executed Instructions  |No Eligible|Stall|FP64|Pipe'
     for v in new base; do
@@ -1174,9 +1208,7 @@ if want session17b; then
   # Session 17: the branch-free division in the antidiffusive and limiter kernels, cells off its fast
   # path recomputed by the fix-up kernel (bin/taskdycore), against the same code dividing with a / b
   # (bin/taskdycore_base): tests, bits (GPU against 16 CPU workers and against the base), times, ncu.
-  timeout 240 test_kernels > "$res/s17b_test_kernels.txt" 2>&1
-  echo "kernel tests exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$res/s17b_test_kernels.txt" | tr '\n' ' ')"
-  grep -E 'FAILED|Failure|gave|differ' "$res/s17b_test_kernels.txt" | head -20
+  kernel_tests s17b
   short=(--grid 256x256x256 --steps 2 --repeat 1 --warmup 1 --tiles 2x2 --overlap off --direct off)
   for v in G iga; do
     extra=(); [ $v = iga ] && extra=(--iga on --density unit)
@@ -1192,13 +1224,7 @@ for g in ("G", "iga"):
     a, b, base = c("s17b_cpu_" + g), c("s17b_gpu_" + g), c("s17b_base_" + g)
     print(f"checksum {g}: cpu {a} gpu {b} base gpu {base}; all equal: {a == b == base}")
 PY
-  for round in 1 2 3; do
-    for v in new base; do
-      exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
-      TDC_EXE=$exe bench s17b_${v}_G_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off
-      TDC_EXE=$exe bench s17b_${v}_iga_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off --iga on --density unit
-    done
-  done
+  for round in 1 2 3; do mpdata_round s17b $round "G iga" new base; done
   bench s17b_new_G_2x2 STARPU_NCPU=0 -- "${g[@]}" --tiles 2x2 --overlap on
   TDC_EXE=taskdycore_base bench s17b_base_G_2x2 STARPU_NCPU=0 -- "${g[@]}" --tiles 2x2 --overlap on
   if command -v ncu >/dev/null; then
@@ -1216,22 +1242,10 @@ if want session17c; then
   # registers, __launch_bounds__(128, 7)), _lb6 (80), _lb0 (none); against the same code dividing
   # with a / b (_base). Bits: GPU against 16 CPU workers over 60 steps at 128^3, and every variant's
   # 256^3 bench field against the base's (105 steps). Times: alternating rounds. ncu past step 60.
-  timeout 240 test_kernels > "$res/s17c_test_kernels.txt" 2>&1
-  echo "kernel tests exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$res/s17c_test_kernels.txt" | tr '\n' ' ')"
-  grep -E 'FAILED|Failure|gave|differ' "$res/s17c_test_kernels.txt" | head -20
+  kernel_tests s17c
   mid=(--grid 128x128x128 --steps 20 --repeat 2 --warmup 20 --tiles 2x2 --overlap off --direct off)
-  for v in G iga; do
-    extra=(); [ $v = iga ] && extra=(--iga on --density unit)
-    bench s17c_cpu_$v STARPU_NCUDA=0 STARPU_NCPU=16 -- "${mid[@]}" "${extra[@]}"
-    bench s17c_gpu_$v STARPU_NCPU=0 -- "${mid[@]}" "${extra[@]}"
-  done
-  for round in 1 2; do
-    for v in new lb6 lb0 base; do
-      exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
-      TDC_EXE=$exe bench s17c_${v}_G_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off
-      TDC_EXE=$exe bench s17c_${v}_iga_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off --iga on --density unit
-    done
-  done
+  cpu_gpu_runs s17c "${mid[@]}"
+  for round in 1 2; do mpdata_round s17c $round "G iga" new lb6 lb0 base; done
   python3 - "$res" <<'PY'
 import json, sys
 r = sys.argv[1]
@@ -1241,26 +1255,15 @@ for g in ("G", "iga"):
     base = c(f"s17c_base_{g}_1")
     print(f"256^3, 105 steps, {g}: base {base}; equal:", {v: c(f"s17c_{v}_{g}_{k}") == base for v in ("new", "lb6", "lb0", "base") for k in (1, 2)})
 PY
-  if command -v ncu >/dev/null; then
-    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Achieved Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Instructions  |No Eligible'
-    STARPU_NCPU=0 timeout 200 ncu --target-processes all --kernel-name regex:'branch_free|fixup' \
-      --launch-skip 240 --launch-count 4 --section SpeedOfLight --section Occupancy --section LaunchStats --section InstructionStats \
-      taskdycore bench mpdata --grid 256x256x256 --steps 10 --repeat 1 --warmup 60 --tiles 1x1 --overlap off --direct off > "$res/s17c_ncu.txt" 2>&1
-    echo "ncu exit $?"; grep -E "$keys" "$res/s17c_ncu.txt" | grep -vE '^\s+(Block|Grid|Shared|Threads|Waves|Uses|Dynamic|Static|Driver|Function)' | sed -E 's/\(Cells.*//; s/\(FixupList.*//' | head -40
-  fi
+  ncu_stage_kernels s17c_ncu 'branch_free|fixup' 4
 fi
 if want session17d; then
   # Session 17: tiny dividends scaled onto the fast path (bin/taskdycore = _tiny) or left to the
   # fix-up kernel (_notiny), antidiffusive kernel at most 72 registers and limiter 48; _lb7 is the
   # session17c build (limiter at 72 too); _base divides with a / b. Alternating rounds, bits against
   # the base, and ncu of the fix-up past step 60 for both.
-  for round in 1 2 3; do
-    for v in new notiny lb7 base; do
-      exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
-      TDC_EXE=$exe bench s17d_${v}_G_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off
-      [ $round = 1 ] && TDC_EXE=$exe bench s17d_${v}_iga_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off --iga on --density unit
-    done
-  done
+  mpdata_round s17d 1 "G iga" new notiny lb7 base
+  for round in 2 3; do mpdata_round s17d $round G new notiny lb7 base; done
   python3 - "$res" <<'PY'
 import json, sys
 r = sys.argv[1]
@@ -1270,35 +1273,20 @@ print("256^3 G, 105 steps: equal to base:", {f"{v}_{k}": c(f"s17d_{v}_G_{k}") ==
 base = c("s17d_base_iga_1")
 print("256^3 iga: equal to base:", {v: c(f"s17d_{v}_iga_1") == base for v in ("new", "notiny", "lb7")})
 PY
-  if command -v ncu >/dev/null; then
-    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Achieved Occupancy|Registers Per|Executed Instructions  '
-    for v in new notiny; do
-      exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
-      STARPU_NCPU=0 timeout 200 ncu --target-processes all --kernel-name regex:'branch_free|fixup' \
-        --launch-skip 240 --launch-count 4 --section SpeedOfLight --section Occupancy --section LaunchStats --section InstructionStats \
-        $exe bench mpdata --grid 256x256x256 --steps 10 --repeat 1 --warmup 60 --tiles 1x1 --overlap off --direct off > "$res/s17d_ncu_$v.txt" 2>&1
-      echo "ncu $v exit $?"; grep -E "$keys" "$res/s17d_ncu_$v.txt" | grep -vE '^\s+(Block|Grid|Shared|Threads|Waves|Uses|Dynamic|Static|Driver|Function)' | sed -E 's/\(Cells.*//; s/\(FixupList.*//' | head -40
-    done
-  fi
+  for v in new notiny; do
+    exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
+    TDC_EXE=$exe ncu_stage_kernels s17d_ncu_$v 'branch_free|fixup' 4
+  done
 fi
 if want session17e; then
   # Session 17, final code: the branch-free division in the antidiffusive and limiter kernels
   # (bin/taskdycore) against the session-16 kernels dividing with a / b (bin/taskdycore_base), and
   # a variant whose upwind passes divide branch-free too (bin/taskdycore_bfup).
-  timeout 240 test_kernels > "$res/s17e_test_kernels.txt" 2>&1
-  echo "kernel tests exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$res/s17e_test_kernels.txt" | tr '\n' ' ')"
+  kernel_tests s17e
   mid=(--grid 128x128x128 --steps 20 --repeat 2 --warmup 20 --tiles 2x2 --overlap off --direct off)
-  for v in G iga; do
-    extra=(); [ $v = iga ] && extra=(--iga on --density unit)
-    bench s17e_cpu_$v STARPU_NCUDA=0 STARPU_NCPU=16 -- "${mid[@]}" "${extra[@]}"
-    bench s17e_gpu_$v STARPU_NCPU=0 -- "${mid[@]}" "${extra[@]}"
-  done
-  for round in 1 2 3; do
-    for v in new bfup base; do  # bfup: the upwind passes dividing branch-free too (with G only)
-      exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
-      TDC_EXE=$exe bench s17e_${v}_G_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off
-      [ $v = bfup ] || TDC_EXE=$exe bench s17e_${v}_iga_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off --iga on --density unit
-    done
+  cpu_gpu_runs s17e "${mid[@]}"
+  for round in 1 2 3; do  # bfup: the upwind passes dividing branch-free too (with G only)
+    mpdata_round s17e $round "G iga" new; mpdata_round s17e $round G bfup; mpdata_round s17e $round "G iga" base
   done
   for v in new base; do
     exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
@@ -1332,29 +1320,15 @@ PY
     TDC_EXE=$exe run s17e_tg256_$v STARPU_NCPU=0 -- "${tg[@]}" "${g256[@]}" "${mg[@]}"
   done
   same_bits s17e_tg256_new s17e_tg256_base
-  if command -v ncu >/dev/null; then
-    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Achieved Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Instructions  '
-    STARPU_NCPU=0 timeout 200 ncu --target-processes all --kernel-name regex:'upwind|branch_free|fixup' \
-      --launch-skip 360 --launch-count 6 --section SpeedOfLight --section Occupancy --section LaunchStats --section InstructionStats \
-      taskdycore bench mpdata --grid 256x256x256 --steps 10 --repeat 1 --warmup 60 --tiles 1x1 --overlap off --direct off > "$res/s17e_ncu.txt" 2>&1
-    echo "ncu exit $?"; grep -E "$keys" "$res/s17e_ncu.txt" | grep -vE '^\s+(Block|Grid|Shared|Threads|Waves|Uses|Dynamic|Static|Driver|Function)' | sed -E 's/\(Cells.*//; s/\(FixupList.*//' | head -50
-  fi
+  ncu_stage_kernels s17e_ncu 'upwind|branch_free|fixup' 6  # (matched nothing: the kernels were renamed cell_kernel)
 fi
 if want session17f; then
   # Session 17: the dynamical core's form (G = 1, infinite gauge) was 2-3 % slower with the final code
   # of session17e (bin/taskdycore_final). Variants: _v2 (its antidiffusive kernel, which divides
   # nothing there, without a register cap) and bin/taskdycore (= _v3: _v2 with the limiter dividing
   # with a / b there too), against the base; then TG 256^3, and ncu of the final kernels with G.
-  for round in 1 2 3; do
-    for v in new v2 final base; do
-      exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
-      TDC_EXE=$exe bench s17f_${v}_iga_$round STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off --iga on --density unit
-    done
-  done
-  for v in new base; do
-    exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
-    TDC_EXE=$exe bench s17f_${v}_G STARPU_NCPU=0 -- "${g[@]}" --tiles 1x1 --overlap off
-  done
+  for round in 1 2 3; do mpdata_round s17f $round iga new v2 final base; done
+  mpdata_round s17f 1 G new base
   python3 - "$res" <<'PY'
 import json, sys
 r = sys.argv[1]
@@ -1362,8 +1336,8 @@ j = lambda n: json.load(open(f"{r}/{n}.json"))
 for v in ("new", "v2", "final", "base"):
     print(v, "iga ms/step:", [round(j(f"s17f_{v}_iga_{k}")["ms_per_step"], 3) for k in (1, 2, 3)],
           "same bits as base:", all(j(f"s17f_{v}_iga_{k}")["field_checksum"] == j(f"s17f_base_iga_{k}")["field_checksum"] for k in (1, 2, 3)))
-print("G ms/step new", round(j("s17f_new_G")["ms_per_step"], 3), "base", round(j("s17f_base_G")["ms_per_step"], 3),
-      "same bits:", j("s17f_new_G")["field_checksum"] == j("s17f_base_G")["field_checksum"])
+print("G ms/step new", round(j("s17f_new_G_1")["ms_per_step"], 3), "base", round(j("s17f_base_G_1")["ms_per_step"], 3),
+      "same bits:", j("s17f_new_G_1")["field_checksum"] == j("s17f_base_G_1")["field_checksum"])
 PY
   mg_runs
   for round in 1 2; do
@@ -1373,13 +1347,7 @@ PY
     done
   done
   same_bits s17f_tg256_new_1 s17f_tg256_base_1
-  if command -v ncu >/dev/null; then
-    keys='^  [a-z_]+.*\(|Duration|DRAM Throughput|Achieved Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Instructions  '
-    STARPU_NCPU=0 timeout 200 ncu --target-processes all --kernel-name regex:'cell_kernel|fixup' \
-      --launch-skip 360 --launch-count 6 --section SpeedOfLight --section Occupancy --section LaunchStats --section InstructionStats \
-      taskdycore bench mpdata --grid 256x256x256 --steps 10 --repeat 1 --warmup 60 --tiles 1x1 --overlap off --direct off > "$res/s17f_ncu.txt" 2>&1
-    echo "ncu exit $?"; grep -E "$keys" "$res/s17f_ncu.txt" | grep -vE '^\s+(Block|Grid|Shared|Threads|Waves|Uses|Dynamic|Static|Driver|Function)' | sed -E 's/\(Cells.*//; s/\(FixupList.*//; s/void .*unnamed>::(cell_kernel|fixup_kernel)<(ExactDivide, )?(unnamed>::)?/  \1 /' | head -50
-  fi
+  ncu_stage_kernels s17f_ncu 'cell_kernel|fixup' 6
 fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
