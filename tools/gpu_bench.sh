@@ -1349,6 +1349,22 @@ PY
   same_bits s17f_tg256_new_1 s17f_tg256_base_1
   ncu_stage_kernels s17f_ncu 'cell_kernel|fixup' 6
 fi
+if want session17g; then
+  # Session 17: the zero-dividend test on the integer words of a and a * y only (bin/taskdycore), and
+  # with it blocks of 16 x 8 (_w16) and 64 x 2 (_w64) threads for the antidiffusive and limiter
+  # kernels instead of 32 x 4; against the committed code (_v3) and the session-16 build (_base).
+  kernel_tests s17g
+  for round in 1 2 3; do mpdata_round s17g $round G new w16 w64 v3 base; done
+  mpdata_round s17g 1 iga new w16 w64 v3 base
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+j = lambda n: json.load(open(f"{r}/{n}.json"))
+for v in ("new", "w16", "w64", "v3", "base"):
+    print(v, "G ms/step:", [round(j(f"s17g_{v}_G_{k}")["ms_per_step"], 3) for k in (1, 2, 3)], "iga:", round(j(f"s17g_{v}_iga_1")["ms_per_step"], 3),
+          "same bits as base:", all(j(f"s17g_{v}_{f}_{k}")["field_checksum"] == j(f"s17g_base_{f}_{k}")["field_checksum"] for f, k in (("G", 1), ("G", 2), ("G", 3), ("iga", 1))))
+PY
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).

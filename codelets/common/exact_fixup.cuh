@@ -27,9 +27,11 @@ __device__ __forceinline__ void record_fixup(const FixupList& f, Box box, int i,
   const unsigned lanes = __activemask();
   const unsigned marked = __ballot_sync(lanes, off_fast_path);
   if (!marked) return;
-  const int lane = int(threadIdx.x % 32u), leader = __ffs(marked) - 1;
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));  // whatever the block's shape
+  const int leader = __ffs(marked) - 1;
   unsigned base = 0;
-  if (lane == leader) base = atomicAdd(f.count, unsigned(__popc(marked)));
+  if (int(lane) == leader) base = atomicAdd(f.count, unsigned(__popc(marked)));
   base = __shfl_sync(lanes, base, leader);
   if (!off_fast_path) return;
   const unsigned slot = base + unsigned(__popc(marked & ((1u << lane) - 1u)));
