@@ -1365,6 +1365,23 @@ for v in ("new", "w16", "w64", "v3", "base"):
           "same bits as base:", all(j(f"s17g_{v}_{f}_{k}")["field_checksum"] == j(f"s17g_base_{f}_{k}")["field_checksum"] for f, k in (("G", 1), ("G", 2), ("G", 3), ("iga", 1))))
 PY
 fi
+if want session17h; then
+  # Session 17: the branch-free divider's domain test with & and | (its && and || were branches in the
+  # PTX, one a division) and the gauge a compile-time constant in the antidiffusive and limiter cells
+  # (bin/taskdycore); _B: the & and | alone; _zc: the committed code; _base: session 16.
+  kernel_tests s17h
+  for round in 1 2 3; do mpdata_round s17h $round G new B zc base; done
+  mpdata_round s17h 1 iga new B zc base
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+j = lambda n: json.load(open(f"{r}/{n}.json"))
+for v in ("new", "B", "zc", "base"):
+    print(v, "G ms/step:", [round(j(f"s17h_{v}_G_{k}")["ms_per_step"], 3) for k in (1, 2, 3)], "iga:", round(j(f"s17h_{v}_iga_1")["ms_per_step"], 3),
+          "same bits as base:", all(j(f"s17h_{v}_{f}_{k}")["field_checksum"] == j(f"s17h_base_{f}_{k}")["field_checksum"] for f, k in (("G", 1), ("G", 2), ("G", 3), ("iga", 1))))
+PY
+  ncu_stage_kernels s17h_ncu 'cell_kernel|fixup' 6
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).

@@ -39,14 +39,15 @@ struct BranchFreeDivide {
     // thousand cells of a diffusion front to the fix-up.)
     const float a_hi = __int_as_float(__double2hiint(a));
     const float q_hi = __fmaf_rn(0.0f, __int_as_float(__double2hiint(b)), __int_as_float(__double2hiint(q)));
-    const bool regular = fabsf(a_hi) >= 6.5827683646048100446e-37f && fabsf(q_hi) > 1.469367938527859385e-39f;
+    // (& and |, not && and ||: short-circuits became branches in the PTX.)
+    const bool regular = (fabsf(a_hi) >= 6.5827683646048100446e-37f) & (fabsf(q_hi) > 1.469367938527859385e-39f);
     // A zero dividend: the quotient is q0 = a * y, a zero with the sign of a times b's (q would lose
     // the sign of -0 / b), unless b is zero, subnormal (flushed by the estimate) or NaN, where q0 is
     // NaN. So a and q0 both +-0, tested on their integer words (the FP64 pipe is the busy one).
     const bool zero =
         (((unsigned(__double2hiint(a)) | unsigned(__double2hiint(q0))) << 1) | unsigned(__double2loint(a)) |
          unsigned(__double2loint(q0))) == 0u;
-    *fast = *fast && (regular || zero);
+    *fast = *fast & (regular | zero);
     return zero ? q0 : q;
   }
 };

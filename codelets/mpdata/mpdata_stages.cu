@@ -32,8 +32,10 @@ dim3 grid_shape(const Cells& s, Box box) {
 // The infinite gauge (`linear` in the upwind passes) is a template argument: those kernels carry no
 // branch for the other gauge (at G = 1 the antidiffusive kernel drops from 64 to 56 registers,
 // fct_beta from 44 to 32; the dynamical core's MPDATA step took 1.43 against 1.78 ms at 256^3). The
-// other gauge keeps the run-time flag: specialising it too gave the antidiffusive kernel 84 registers
-// against 76, and the FCT bench 2.92 against 2.81 ms. The same arithmetic either way.
+// upwind passes keep the run-time flag for the plain gauge (with a / b, specialising it gave the
+// antidiffusive kernel 84 registers against 76, and the FCT bench 2.92 against 2.81 ms); the
+// branch-free cells take the gauge as a constant both ways (1.96 against 2.00-2.08 ms with G,
+// session 17). The same arithmetic either way.
 template <class F>
 void with_gauge(bool iga, F&& f) {
   if (iga)
@@ -47,7 +49,7 @@ void with_gauge(bool iga, F&& f) {
 // divisions a cell; the limiter's factors: 2), it divides with BranchFreeDivide (kBranchFree), and a
 // cell that leaves its fast path is recomputed with a / b by the fix-up kernel (exact_fixup.cuh):
 // same bits either way. Measured at 256^3 on the H100 (docs/performance.md, session 17): with G,
-// 2.04 against 2.85 ms a step. Not taken: the upwind passes (one division, by G: 2.04 either way)
+// 1.96 against 2.83 ms a step. Not taken: the upwind passes (one division, by G: no faster)
 // and the limiter at G = 1 in the infinite gauge (the dynamical core's form: no faster).
 template <class D, bool iga>
 struct UpwindCell {
@@ -95,7 +97,7 @@ struct AntidiffusiveCell {
   template <class Divide>
   __device__ void operator()(int i, int j, int k, const Divide& div) const {
     Options opt = o;
-    opt.iga = iga || o.iga;
+    opt.iga = iga;  // with_gauge dispatched on o.iga: a constant here
     const FaceVelocity v = antidiffusive_faces(s.lids(k), opt, s.at(psi, k), s.at(c1, k), s.at(c2, k), s.at(c3, k),
                                                density.at(s, k), i, j, div);
     const std::ptrdiff_t n = s.L.at(i, j, k);
@@ -117,7 +119,7 @@ struct FctBetaCell {
   template <class Divide>
   __device__ void operator()(int i, int j, int k, const Divide& div) const {
     Options opt = o;
-    opt.iga = iga || o.iga;
+    opt.iga = iga;  // with_gauge dispatched on o.iga: a constant here
     const Beta b = fct_beta_cell(s.lids(k), opt, s.at(psi0, k), s.at(psi1, k), s.at(psi, k), s.at(v1, k), s.at(v2, k),
                                  s.at(v3, k), density.at(s, k), i, j, div);
     up[s.L.at(i, j, k)] = b.up;
