@@ -1382,6 +1382,23 @@ for v in ("new", "B", "zc", "base"):
 PY
   ncu_stage_kernels s17h_ncu 'cell_kernel|fixup' 6
 fi
+if want session17i; then
+  # Session 17: the antidiffusive formula's three divisions by the face's G sharing one reciprocal
+  # (bin/taskdycore, not kept: 1.968-2.004 ms against 1.956-1.972); _A: the commit before
+  # (session17h); _base: session 16.
+  kernel_tests s17i
+  for round in 1 2 3; do mpdata_round s17i $round G new A base; done
+  mpdata_round s17i 1 iga new A base
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+j = lambda n: json.load(open(f"{r}/{n}.json"))
+for v in ("new", "A", "base"):
+    print(v, "G ms/step:", [round(j(f"s17i_{v}_G_{k}")["ms_per_step"], 3) for k in (1, 2, 3)], "iga:", round(j(f"s17i_{v}_iga_1")["ms_per_step"], 3),
+          "same bits as base:", all(j(f"s17i_{v}_{f}_{k}")["field_checksum"] == j(f"s17i_base_{f}_{k}")["field_checksum"] for f, k in (("G", 1), ("G", 2), ("G", 3), ("iga", 1))))
+PY
+  ncu_stage_kernels s17i_ncu 'cell_kernel.*Antidiffusive' 1
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).
