@@ -1399,6 +1399,43 @@ for v in ("new", "A", "base"):
 PY
   ncu_stage_kernels s17i_ncu 'cell_kernel.*Antidiffusive' 1
 fi
+if want session17j; then
+  # Session 17: the antidiffusive kernel capped at 64 registers (_lb8: 32 bytes of spills, 50 %
+  # occupancy) against 72 (bin/taskdycore, the final code); _base: session 16.
+  for round in 1 2 3; do mpdata_round s17j $round G new lb8 base; done
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+j = lambda n: json.load(open(f"{r}/{n}.json"))
+for v in ("new", "lb8", "base"):
+    print(v, "G ms/step:", [round(j(f"s17j_{v}_G_{k}")["ms_per_step"], 3) for k in (1, 2, 3)],
+          "same bits as base:", all(j(f"s17j_{v}_G_{k}")["field_checksum"] == j(f"s17j_base_G_{k}")["field_checksum"] for k in (1, 2, 3)))
+PY
+fi
+if want session17k; then
+  # Session 17, final code: the antidiffusive kernel capped at 64 registers (bin/taskdycore), against
+  # 56 (_lb9: 100 bytes of spills) and 72 (_A, session17h) and the session-16 build (_base); the kernel
+  # tests; and the GPU against 16 CPU workers over 60 steps at 128^3.
+  kernel_tests s17k
+  cpu_gpu_runs s17k --grid 128x128x128 --steps 20 --repeat 2 --warmup 20 --tiles 2x2 --overlap off --direct off
+  for round in 1 2 3; do mpdata_round s17k $round G new lb9 A base; done
+  mpdata_round s17k 1 iga new base
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+j = lambda n: json.load(open(f"{r}/{n}.json"))
+for g in ("G", "iga"):
+    a, b = j(f"s17k_cpu_{g}")["field_checksum"], j(f"s17k_gpu_{g}")["field_checksum"]
+    print(f"128^3, 60 steps, {g}: cpu {a} gpu {b} equal: {a == b}")
+for v in ("new", "lb9", "A", "base"):
+    print(v, "G ms/step (graph, direct):", [(round(j(f"s17k_{v}_G_{k}")["ms_per_step"], 3), round(j(f"s17k_{v}_G_{k}")["direct_ms_per_step"], 3)) for k in (1, 2, 3)],
+          "same bits as base:", all(j(f"s17k_{v}_G_{k}")["field_checksum"] == j(f"s17k_base_G_{k}")["field_checksum"] for k in (1, 2, 3)))
+print("iga new", round(j("s17k_new_iga_1")["ms_per_step"], 3), "base", round(j("s17k_base_iga_1")["ms_per_step"], 3),
+      "same bits:", j("s17k_new_iga_1")["field_checksum"] == j("s17k_base_iga_1")["field_checksum"])
+n = j("s17k_new_G_1")
+print("new G round 1:", round(n["gcells_per_s"], 2), "Gcell/s,", round(100 * n["bandwidth_fraction"], 1), "% of roofline, graph/direct", round(n["graph_over_direct"], 3))
+PY
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).

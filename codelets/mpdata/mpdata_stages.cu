@@ -49,7 +49,7 @@ void with_gauge(bool iga, F&& f) {
 // divisions a cell; the limiter's factors: 2), it divides with BranchFreeDivide (kBranchFree), and a
 // cell that leaves its fast path is recomputed with a / b by the fix-up kernel (exact_fixup.cuh):
 // same bits either way. Measured at 256^3 on the H100 (docs/performance.md, session 17): with G,
-// 1.96 against 2.83 ms a step. Not taken: the upwind passes (one division, by G: no faster)
+// 1.97 against 2.85 ms a step. Not taken: the upwind passes (one division, by G: no faster)
 // and the limiter at G = 1 in the infinite gauge (the dynamical core's form: no faster).
 template <class D, bool iga>
 struct UpwindCell {
@@ -86,9 +86,10 @@ struct LimitedUpwindCell {
 template <class D, bool iga>
 struct AntidiffusiveCell {
   static constexpr bool kBranchFree = !(iga && std::is_same<D, DensityOne>::value);  // else nothing to divide
-  // Blocks of 128 threads per SM: at most 72 registers (uncapped, the branch-free form took 108).
+  // Blocks of 128 threads per SM: at most 64 registers, with 32 bytes of spills with G (direct runs
+  // at 256^3: 1.884 ms a step, against 1.917 at 72 registers and 2.124 at 56; uncapped it took 108).
   // Where it divides nothing, no cap: capped at 56 it spilled and was 3 % slower.
-  static constexpr int kMinBlocks = kBranchFree ? 7 : 0;
+  static constexpr int kMinBlocks = kBranchFree ? 8 : 0;
   Cells s;
   Options o;
   const double *psi, *c1, *c2, *c3;
