@@ -1,8 +1,10 @@
 // The second chance of a kernel that divides with BranchFreeDivide: a thread whose quotients left
-// the divider's fast path records its cell in a small per-stream list, and a one-block kernel
-// launched right after it recomputes the recorded cells with a / b. The main kernel then carries no
-// second copy of its formulae (inlined, that copy cost the antidiffusive kernel 30 registers), and
-// the fix-up costs one short launch that finds the list empty or short.
+// the divider's fast path records its cell in a per-stream list, and a kernel of one wave launched
+// right after it recomputes the recorded cells with a / b. The main kernel then carries no second
+// copy of its formulae (inlined, that copy cost the antidiffusive kernel 30 registers), and the
+// fix-up costs one short launch: a diffusion front puts a few tens of thousands of cells in the list
+// (tiny psi), 10-16 us at 256^3. One block and 2^14 cells were too few: the list overflowed and the
+// block recomputed the whole box (108 ms a step).
 #pragma once
 #include <cuda_runtime.h>
 

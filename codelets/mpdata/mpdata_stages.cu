@@ -111,7 +111,7 @@ struct AntidiffusiveCell {
 template <class D, bool iga>
 struct FctBetaCell {
   static constexpr bool kBranchFree = !(iga && std::is_same<D, DensityOne>::value);
-  static constexpr int kMinBlocks = iga ? 16 : 10;  // at most 32 (48) registers, as with a / b
+  static constexpr int kMinBlocks = iga ? 16 : 10;  // at most 32 registers (infinite gauge) or 48
   Cells s;
   Options o;
   const double *psi0, *psi1, *psi, *v1, *v2, *v3;
