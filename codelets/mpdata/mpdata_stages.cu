@@ -1,4 +1,3 @@
-#define TDC_FACE_SPLIT 1
 #include <type_traits>
 
 #include "../common/branch_free_divide.cuh"
@@ -96,23 +95,6 @@ struct AntidiffusiveCell {
   const double *psi, *c1, *c2, *c3;
   D density;
   double *v1, *v2, *v3;
-  // One face's velocity (0: x, 1: y, 2: z) at cell (i, j, k): the three faces of a cell by three
-  // warps of one block (face_kernel).
-  template <class Divide>
-  __device__ void face(int f, int i, int j, int k, const Divide& div) const {
-    Options opt = o;
-    opt.iga = iga;
-    const Lids l = s.lids(k);
-    const Planes p = s.at(psi, k), a1 = s.at(c1, k), a2 = s.at(c2, k), a3 = s.at(c3, k);
-    const auto g = density.at(s, k);
-    const std::ptrdiff_t n = s.L.at(i, j, k);
-    if (f == 0)
-      v1[n] = antidiffusive_x(l, opt, p, a1, a2, a3, g, i, j, div);
-    else if (f == 1)
-      v2[n] = antidiffusive_y(l, opt, p, a1, a2, a3, g, i, j, div);
-    else
-      v3[n] = antidiffusive_z(l, opt, p, a1, a2, a3, g, i, j, div);
-  }
   template <class Divide>
   __device__ void operator()(int i, int j, int k, const Divide& div) const {
     Options opt = o;
@@ -156,40 +138,6 @@ __global__ void __launch_bounds__(128, Cell::kMinBlocks) cell_kernel(Cells s, Bo
   } else {
     if (c.inside) cell(c.i, c.j, c.k, ExactDivide{});
   }
-}
-
-// A cell's three faces by three warps (threadIdx.z = face, the same for a whole warp).
-#ifndef TDC_FACE_ROWS
-#define TDC_FACE_ROWS 4
-#endif
-#ifndef TDC_FACE_MIN_BLOCKS
-#define TDC_FACE_MIN_BLOCKS 0
-#endif
-template <class Cell>
-__global__ void __launch_bounds__(96 * TDC_FACE_ROWS, TDC_FACE_MIN_BLOCKS) face_kernel(Cells s, Box box, Cell cell, FixupList fixup) {
-  const CellIndex c = cell_index(s, box);
-  const int f = int(threadIdx.z);
-  if constexpr (Cell::kBranchFree) {
-    bool fast = true;
-    if (c.inside) cell.face(f, c.i, c.j, c.k, BranchFreeDivide{&fast});
-    record_fixup(fixup, box, c.i, c.j, c.k, !fast);
-  } else {
-    if (c.inside) cell.face(f, c.i, c.j, c.k, ExactDivide{});
-  }
-}
-template <class Cell>
-void launch_faces(const Cells& s, Box box, const Cell& cell, cudaStream_t st) {
-  if (box.empty()) return;
-  const dim3 block(32, TDC_FACE_ROWS, 3);
-  const dim3 grid((box.width() + 31) / 32, (box.height() + TDC_FACE_ROWS - 1) / TDC_FACE_ROWS, s.L.nz);
-  if constexpr (Cell::kBranchFree) {
-    const FixupList fixup = fixup_list_for(st);
-    face_kernel<<<grid, block, 0, st>>>(s, box, cell, fixup);
-    fixup_kernel<ExactDivide><<<kFixupBlocks, kFixupThreads, 0, st>>>(fixup, box, s.L.nz, cell);
-  } else {
-    face_kernel<<<grid, block, 0, st>>>(s, box, cell, FixupList{});
-  }
-  TDC_CUDA_CHECK(cudaGetLastError());
 }
 
 template <class Cell>
@@ -245,12 +193,7 @@ void antidiffusive_cuda(const Cells& s, const Options& o, Box box, const double*
                         double* v3, cudaStream_t st) {
   with_density(g, [&](auto d) {
     with_gauge(o.iga, [&](auto iga) {
-      const AntidiffusiveCell<decltype(d), decltype(iga)::value> cell{s, o, psi, c1, c2, c3, d, v1, v2, v3};
-#if defined(TDC_FACE_SPLIT)
-      launch_faces(s, box, cell, st);
-#else
-      launch_cells(s, box, cell, st);
-#endif
+      launch_cells(s, box, AntidiffusiveCell<decltype(d), decltype(iga)::value>{s, o, psi, c1, c2, c3, d, v1, v2, v3}, st);
     });
   });
 }
