@@ -1436,6 +1436,53 @@ n = j("s17k_new_G_1")
 print("new G round 1:", round(n["gcells_per_s"], 2), "Gcell/s,", round(100 * n["bandwidth_fraction"], 1), "% of roofline, graph/direct", round(n["graph_over_direct"], 3))
 PY
 fi
+# ncu metrics of the MPDATA stage kernels (all six launches of step 61 at 256^3: duration, DRAM, occupancy,
+# registers, warp instructions, FP64 pipe and issue-slot use, warp cycles per instruction), run by
+# ${TDC_EXE:-taskdycore} with the bench arguments after $1 (the report's name) and $2 (launches a step:
+# 6 with G, 4 at G = 1 in the infinite gauge, which has no fix-ups).
+ncu_pipes() {
+  command -v ncu >/dev/null || return 0
+  local name=$1 per_step=$2; shift 2
+  local m=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active
+  m=$m,launch__registers_per_thread,smsp__inst_executed.sum,sm__inst_executed_pipe_fp64.avg.pct_of_peak_sustained_active
+  m=$m,sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active
+  m=$m,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warp_latency_per_inst_issued.ratio
+  STARPU_NCPU=0 timeout 240 ncu --target-processes all --kernel-name regex:'cell_kernel|face_kernel|fixup' --launch-skip $((60 * per_step)) --launch-count $per_step \
+    --metrics "$m" "${TDC_EXE:-taskdycore}" bench mpdata --grid 256x256x256 --steps 10 --repeat 1 --warmup 60 --tiles 1x1 --overlap off \
+    --direct off "$@" > "$res/$name.txt" 2>&1
+  echo "ncu $name exit $?"
+  awk '/^  [a-z_].*(cell_kernel|face_kernel|fixup_kernel)/{k=$0; sub(/\(Cells.*|\(FixupList.*/, "", k); gsub(/void |tdc::|mpdata::|<unnamed>::|ExactDivide, /, "", k); print "  " k}
+       /gpu__time|dram__|warps_active|registers_per|inst_executed.sum|pipe_fp64|issue_active|long_scoreboard|warp_latency/{print "      " $1, $(NF)}' "$res/$name.txt" | head -80
+}
+if want session18a; then
+  # Session 18: the antidiffusive velocities with a cell's three faces by three warps (bin/taskdycore:
+  # blocks of 32 x 4 x 3; _faces2: 32 x 2 x 3; _faces5: at most 32 registers) against the session-17
+  # build (_base); the kernel tests; the GPU against 16 CPU workers over 60 steps at 128^3; ncu.
+  kernel_tests s18a
+  cpu_gpu_runs s18a --grid 128x128x128 --steps 20 --repeat 2 --warmup 20 --tiles 2x2 --overlap off --direct off
+  for round in 1 2 3; do mpdata_round s18a $round "G iga" new faces2 faces5 base; done
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+j = lambda n: json.load(open(f"{r}/{n}.json"))
+for g in ("G", "iga"):
+    a, b = j(f"s18a_cpu_{g}")["field_checksum"], j(f"s18a_gpu_{g}")["field_checksum"]
+    print(f"128^3, 60 steps, {g}: cpu {a} gpu {b} equal: {a == b}")
+for f in ("G", "iga"):
+    for v in ("new", "faces2", "faces5", "base"):
+        print(f, v, "ms/step (graph, direct):", [(round(j(f"s18a_{v}_{f}_{k}")["ms_per_step"], 3), round(j(f"s18a_{v}_{f}_{k}")["direct_ms_per_step"], 3)) for k in (1, 2, 3)],
+              "same bits as base:", all(j(f"s18a_{v}_{f}_{k}")["field_checksum"] == j(f"s18a_base_{f}_{k}")["field_checksum"] for k in (1, 2, 3)))
+n = j("s18a_new_G_1")
+print("new G round 1:", round(n["gcells_per_s"], 2), "Gcell/s,", round(100 * n["bandwidth_fraction"], 1), "% of roofline, graph/direct", round(n["graph_over_direct"], 3))
+PY
+fi
+if want session18b; then
+  # ncu of the stage kernels, this build against the session-17 build, with G and at G = 1.
+  ncu_pipes s18a_ncu_new_G 6
+  TDC_EXE=taskdycore_base ncu_pipes s18a_ncu_base_G 6
+  ncu_pipes s18a_ncu_new_iga 4 --iga on --density unit
+  TDC_EXE=taskdycore_base ncu_pipes s18a_ncu_base_iga 4 --iga on --density unit
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).
