@@ -1483,6 +1483,104 @@ if want session18b; then
   ncu_pipes s18a_ncu_new_iga 4 --iga on --density unit
   TDC_EXE=taskdycore_base ncu_pipes s18a_ncu_base_iga 4 --iga on --density unit
 fi
+if want session18c; then
+  # Session 18: the stage kernels read through 32-bit cell offsets (CellPlanes) and the upwind passes
+  # take the gauge as a constant (bin/taskdycore); _cp: the offsets only; _base: the session-17 build.
+  # Kernel tests, the GPU against 16 CPU workers, alternating rounds, TG 256^3, ncu.
+  kernel_tests s18c
+  cpu_gpu_runs s18c --grid 128x128x128 --steps 20 --repeat 2 --warmup 20 --tiles 2x2 --overlap off --direct off
+  for round in 1 2 3; do mpdata_round s18c $round "G iga" new cp base; done
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+j = lambda n: json.load(open(f"{r}/{n}.json"))
+for g in ("G", "iga"):
+    a, b = j(f"s18c_cpu_{g}")["field_checksum"], j(f"s18c_gpu_{g}")["field_checksum"]
+    print(f"128^3, 60 steps, {g}: cpu {a} gpu {b} equal: {a == b}")
+for f in ("G", "iga"):
+    for v in ("new", "cp", "base"):
+        print(f, v, "ms/step (graph, direct):", [(round(j(f"s18c_{v}_{f}_{k}")["ms_per_step"], 3), round(j(f"s18c_{v}_{f}_{k}")["direct_ms_per_step"], 3)) for k in (1, 2, 3)],
+              "same bits as base:", all(j(f"s18c_{v}_{f}_{k}")["field_checksum"] == j(f"s18c_base_{f}_{k}")["field_checksum"] for k in (1, 2, 3)))
+for f in ("G", "iga"):
+    n = j(f"s18c_new_{f}_1")
+    print(f"new {f} round 1:", round(n["gcells_per_s"], 2), "Gcell/s,", round(100 * n["bandwidth_fraction"], 1), "% of roofline, graph/direct", round(n["graph_over_direct"], 3))
+PY
+  mg_runs
+  variant_rounds s18c_tg256 taskdycore taskdycore_base
+  same_bits s18c_tg256_new_1 s18c_tg256_base_1
+  ncu_pipes s18c_ncu_new_G 6
+  ncu_pipes s18c_ncu_new_iga 4 --iga on --density unit
+fi
+# Kernel durations at the benchmark's clocks and with warm caches (ncu --clock-control none
+# --cache-control none): the six launches of step 61 at 256^3 by ${TDC_EXE:-taskdycore}, bench
+# arguments after $2 (launches a step); one line per kernel.
+ncu_times() {
+  command -v ncu >/dev/null || return 0
+  local name=$1 per_step=$2; shift 2
+  STARPU_NCPU=0 timeout 240 ncu --target-processes all --clock-control none --cache-control none \
+    --kernel-name regex:'cell_kernel|fixup' --launch-skip $((60 * per_step)) --launch-count $per_step --metrics gpu__time_duration.sum \
+    "${TDC_EXE:-taskdycore}" bench mpdata --grid 256x256x256 --steps 10 --repeat 1 --warmup 60 --tiles 1x1 --overlap off \
+    --direct off "$@" > "$res/$name.txt" 2>&1
+  echo "$name: $(awk '/^  [a-z_].*(cell_kernel|fixup_kernel)/{k=$0; sub(/\(Cells.*|\(FixupList.*/, "", k); sub(/.*(cell_kernel|fixup_kernel)<[^A-Z]*/, "", k); sub(/Cell<.*/, "", k)}
+       /gpu__time_duration/{printf "%s %s%s; ", k, $(NF), $(NF-1)}' "$res/$name.txt")"
+}
+if want session18d; then
+  # Session 18: which kernels gain from 32-bit cell offsets (CellPlanes)? Builds: _mixA (limiter
+  # factors and limited pass), _mixB (and the upwind passes), _mixC (and the upwind gauge a
+  # constant), _cpk (every kernel, gauge constant), _base (session 17). Kernel times at the
+  # benchmark's clocks, then alternating rounds.
+  for v in base mixA mixB mixC cpk; do
+    TDC_EXE=taskdycore_$v ncu_times s18d_t_${v}_G 6
+    TDC_EXE=taskdycore_$v ncu_times s18d_t_${v}_iga 4 --iga on --density unit
+  done
+  for round in 1 2 3; do mpdata_round s18d $round "G iga" mixA mixB mixC base; done
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+j = lambda n: json.load(open(f"{r}/{n}.json"))
+for f in ("G", "iga"):
+    for v in ("mixA", "mixB", "mixC", "base"):
+        print(f, v, "ms/step (graph, direct):", [(round(j(f"s18d_{v}_{f}_{k}")["ms_per_step"], 3), round(j(f"s18d_{v}_{f}_{k}")["direct_ms_per_step"], 3)) for k in (1, 2, 3)],
+              "same bits as base:", all(j(f"s18d_{v}_{f}_{k}")["field_checksum"] == j(f"s18d_base_{f}_{k}")["field_checksum"] for k in (1, 2, 3)))
+PY
+fi
+if want session18e; then
+  # Session 18, final code: CellFrame (32-bit cell offsets) in the limiter's factors at G = 1 in the
+  # infinite gauge and in the limited pass with G, TileFrame elsewhere (bin/taskdycore), against the
+  # session-17 build (_base): kernel tests, GPU against 16 CPU workers, 2x2 tiles with overlap, kernel
+  # times, alternating rounds, TG 256^3.
+  kernel_tests s18e
+  cpu_gpu_runs s18e --grid 128x128x128 --steps 20 --repeat 2 --warmup 20 --tiles 2x2 --overlap off --direct off
+  for v in new base; do
+    exe=taskdycore; [ $v = new ] || exe=taskdycore_$v
+    for f in G iga; do
+      extra=(); [ $f = iga ] && extra=(--iga on --density unit)
+      TDC_EXE=$exe bench s18e_${v}_${f}_2x2 STARPU_NCPU=0 -- --grid 256x256x256 --steps 20 --repeat 1 --warmup 5 --tiles 2x2 --overlap on "${extra[@]}"
+    done
+  done
+  ncu_times s18e_t_new_G 6
+  ncu_times s18e_t_new_iga 4 --iga on --density unit
+  for round in 1 2 3; do mpdata_round s18e $round "G iga" new base; done
+  python3 - "$res" <<'PY'
+import json, sys
+r = sys.argv[1]
+j = lambda n: json.load(open(f"{r}/{n}.json"))
+for g in ("G", "iga"):
+    a, b = j(f"s18e_cpu_{g}")["field_checksum"], j(f"s18e_gpu_{g}")["field_checksum"]
+    print(f"128^3, 60 steps, {g}: cpu {a} gpu {b} equal: {a == b}")
+    a, b = j(f"s18e_new_{g}_2x2")["field_checksum"], j(f"s18e_base_{g}_2x2")["field_checksum"]
+    print(f"256^3, 2x2 tiles, overlap on, {g}: new {a} base {b} equal: {a == b}")
+for f in ("G", "iga"):
+    for v in ("new", "base"):
+        print(f, v, "ms/step (graph, direct):", [(round(j(f"s18e_{v}_{f}_{k}")["ms_per_step"], 3), round(j(f"s18e_{v}_{f}_{k}")["direct_ms_per_step"], 3)) for k in (1, 2, 3)],
+              "same bits as base:", all(j(f"s18e_{v}_{f}_{k}")["field_checksum"] == j(f"s18e_base_{f}_{k}")["field_checksum"] for k in (1, 2, 3)))
+    n = j(f"s18e_new_{f}_1")
+    print(f"new {f} round 1:", round(n["gcells_per_s"], 2), "Gcell/s,", round(100 * n["bandwidth_fraction"], 1), "% of roofline, graph/direct", round(n["graph_over_direct"], 3))
+PY
+  mg_runs
+  variant_rounds s18e_tg256 taskdycore taskdycore_base
+  same_bits s18e_tg256_new_1 s18e_tg256_base_1
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).

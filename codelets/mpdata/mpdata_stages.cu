@@ -1,3 +1,5 @@
+#include <limits>
+#include <stdexcept>
 #include <type_traits>
 
 #include "../common/branch_free_divide.cuh"
@@ -22,6 +24,50 @@ __device__ CellIndex cell_index(const Cells& s, Box box) {
   c.inside = c.i < box.i1 && c.j < box.j1;
   return c;
 }
+// Where a stage reads the tile arrays around cell (i, j, k): the formulae take planes and the
+// indices to read them at. TileFrame gives each array's planes of level k and (i, j), with 64-bit
+// offsets from the layout; CellFrame moves the planes to the cell itself, with one 32-bit offset
+// for all arrays, and the formulae read around (0, 0). CellFrame executes 10-17 % fewer
+// instructions, but at the benchmark's clocks it is faster only in two kernels (kernel times with
+// warm caches, 256^3, `session18d` in tools/gpu_bench.sh): the limiter's factors at G = 1 in the
+// infinite gauge (350 against 376 us) and the limited pass with G (417 against 439 us). It is slower
+// in the antidiffusive kernel (691 against 676 us with G, 425 against 393 at G = 1), in the limiter's
+// factors with G (450 against 427), and no faster in the upwind passes. So each stage names its frame
+// (kCellOffsets). With those two: 1.862 against 1.883 ms a step with G (direct), 1.368 against 1.392
+// at G = 1 (`session18e`).
+struct TileFrame {
+  Cells s;
+  int i, j, k;
+  __device__ std::ptrdiff_t n() const { return s.L.at(i, j, k); }
+  __device__ Planes at(const double* p) const { return s.at(p, k); }
+  __device__ Planes at(const DensityArray& d) const { return d.at(s, k); }
+  __device__ UnitDensity at(const DensityOne&) const { return {}; }
+};
+struct CellFrame {
+  int i = 0, j = 0;         // the formulae's indices: the planes start at the cell
+  int cell, below, above;  // offsets of the cell and of its neighbours below and above
+  int row;
+  __device__ CellFrame(const Cells& s, int ci, int cj, int k) {
+    const TileLayout& L = s.L;
+    row = L.sx();
+    const int plane = row * L.sy();
+    cell = (ci + L.halo) + row * (cj + L.halo) + plane * k;
+    below = cell + plane * (k_below(k, L.nz, s.zb) - k);
+    above = cell + plane * (k_above(k, L.nz, s.zb) - k);
+  }
+  __device__ int n() const { return cell; }
+  __device__ Planes at(const double* p) const { return {p + below, p + cell, p + above, row}; }
+  __device__ Planes at(const DensityArray& d) const { return at(d.g); }
+  __device__ UnitDensity at(const DensityOne&) const { return {}; }
+};
+template <bool kCellOffsets>
+__device__ auto frame(const Cells& s, int i, int j, int k) {
+  if constexpr (kCellOffsets)
+    return CellFrame(s, i, j, k);
+  else
+    return TileFrame{s, i, j, k};
+}
+
 // 32 x 4 threads a block (16 x 8 and 64 x 2 were no faster for the branch-free kernels, session 17).
 dim3 block_shape() { return dim3(32, 4, 1); }
 dim3 grid_shape(const Cells& s, Box box) {
@@ -55,6 +101,7 @@ template <class D, bool iga>
 struct UpwindCell {
   static constexpr bool kBranchFree = false;
   static constexpr int kMinBlocks = 0;  // no register cap
+  static constexpr bool kCellOffsets = false;
   Cells s;
   const double *psi, *c1, *c2, *c3;
   D density;
@@ -62,8 +109,8 @@ struct UpwindCell {
   bool linear;
   template <class Divide>
   __device__ void operator()(int i, int j, int k, const Divide& div) const {
-    out[s.L.at(i, j, k)] =
-        upwind_cell(s.lids(k), s.at(psi, k), s.at(c1, k), s.at(c2, k), s.at(c3, k), density.at(s, k), i, j, iga || linear, div);
+    const auto f = frame<kCellOffsets>(s, i, j, k);
+    out[f.n()] = upwind_cell(s.lids(k), f.at(psi), f.at(c1), f.at(c2), f.at(c3), f.at(density), f.i, f.j, iga || linear, div);
   }
 };
 
@@ -71,6 +118,7 @@ template <class D, bool iga>
 struct LimitedUpwindCell {
   static constexpr bool kBranchFree = false;
   static constexpr int kMinBlocks = 0;  // no register cap
+  static constexpr bool kCellOffsets = std::is_same<D, DensityArray>::value;  // with G only (see TileFrame)
   Cells s;
   const double *psi, *v1, *v2, *v3, *up, *down;
   D density;
@@ -78,8 +126,9 @@ struct LimitedUpwindCell {
   bool linear;
   template <class Divide>
   __device__ void operator()(int i, int j, int k, const Divide& div) const {
-    out[s.L.at(i, j, k)] = limited_upwind_cell(s.lids(k), s.at(psi, k), s.at(v1, k), s.at(v2, k), s.at(v3, k), s.at(up, k),
-                                               s.at(down, k), density.at(s, k), i, j, iga || linear, div);
+    const auto f = frame<kCellOffsets>(s, i, j, k);
+    out[f.n()] = limited_upwind_cell(s.lids(k), f.at(psi), f.at(v1), f.at(v2), f.at(v3), f.at(up), f.at(down),
+                                     f.at(density), f.i, f.j, iga || linear, div);
   }
 };
 
@@ -90,6 +139,7 @@ struct AntidiffusiveCell {
   // at 256^3: 1.884 ms a step, against 1.917 at 72 registers and 2.124 at 56; uncapped it took 108).
   // Where it divides nothing, no cap: capped at 56 it spilled and was 3 % slower.
   static constexpr int kMinBlocks = kBranchFree ? 8 : 0;
+  static constexpr bool kCellOffsets = false;
   Cells s;
   Options o;
   const double *psi, *c1, *c2, *c3;
@@ -99,12 +149,12 @@ struct AntidiffusiveCell {
   __device__ void operator()(int i, int j, int k, const Divide& div) const {
     Options opt = o;
     opt.iga = iga;  // with_gauge dispatched on o.iga: a constant here
-    const FaceVelocity v = antidiffusive_faces(s.lids(k), opt, s.at(psi, k), s.at(c1, k), s.at(c2, k), s.at(c3, k),
-                                               density.at(s, k), i, j, div);
-    const std::ptrdiff_t n = s.L.at(i, j, k);
-    v1[n] = v.x;
-    v2[n] = v.y;
-    v3[n] = v.z;
+    const auto f = frame<kCellOffsets>(s, i, j, k);
+    const FaceVelocity v =
+        antidiffusive_faces(s.lids(k), opt, f.at(psi), f.at(c1), f.at(c2), f.at(c3), f.at(density), f.i, f.j, div);
+    v1[f.n()] = v.x;
+    v2[f.n()] = v.y;
+    v3[f.n()] = v.z;
   }
 };
 
@@ -112,6 +162,7 @@ template <class D, bool iga>
 struct FctBetaCell {
   static constexpr bool kBranchFree = !(iga && std::is_same<D, DensityOne>::value);
   static constexpr int kMinBlocks = iga ? 16 : 10;  // at most 32 registers (infinite gauge) or 48
+  static constexpr bool kCellOffsets = !kBranchFree;  // at G = 1 in the infinite gauge only (see TileFrame)
   Cells s;
   Options o;
   const double *psi0, *psi1, *psi, *v1, *v2, *v3;
@@ -121,10 +172,11 @@ struct FctBetaCell {
   __device__ void operator()(int i, int j, int k, const Divide& div) const {
     Options opt = o;
     opt.iga = iga;  // with_gauge dispatched on o.iga: a constant here
-    const Beta b = fct_beta_cell(s.lids(k), opt, s.at(psi0, k), s.at(psi1, k), s.at(psi, k), s.at(v1, k), s.at(v2, k),
-                                 s.at(v3, k), density.at(s, k), i, j, div);
-    up[s.L.at(i, j, k)] = b.up;
-    down[s.L.at(i, j, k)] = b.down;
+    const auto f = frame<kCellOffsets>(s, i, j, k);
+    const Beta b = fct_beta_cell(s.lids(k), opt, f.at(psi0), f.at(psi1), f.at(psi), f.at(v1), f.at(v2), f.at(v3),
+                                 f.at(density), f.i, f.j, div);
+    up[f.n()] = b.up;
+    down[f.n()] = b.down;
   }
 };
 
@@ -143,6 +195,8 @@ __global__ void __launch_bounds__(128, Cell::kMinBlocks) cell_kernel(Cells s, Bo
 template <class Cell>
 void launch_cells(const Cells& s, Box box, const Cell& cell, cudaStream_t st) {
   if (box.empty()) return;
+  if (Cell::kCellOffsets && s.L.size() > std::size_t(std::numeric_limits<int>::max()))
+    throw std::length_error("MPDATA CUDA kernels: a tile of more than 2^31 cells (split the domain into more tiles)");
   if constexpr (Cell::kBranchFree) {
     const FixupList fixup = fixup_list_for(st);
     cell_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, box, cell, fixup);
