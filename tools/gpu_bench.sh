@@ -1454,6 +1454,33 @@ ncu_pipes() {
   awk '/^  [a-z_].*(cell_kernel|face_kernel|fixup_kernel)/{k=$0; sub(/\(Cells.*|\(FixupList.*/, "", k); gsub(/void |tdc::|mpdata::|<unnamed>::|ExactDivide, /, "", k); print "  " k}
        /gpu__time|dram__|warps_active|registers_per|inst_executed.sum|pipe_fp64|issue_active|long_scoreboard|warp_latency/{print "      " $1, $(NF)}' "$res/$name.txt" | head -80
 }
+# Summary of an A/B of builds: $1 the runs' prefix, $2 the reference build, then the other builds.
+# Prints the CPU-vs-GPU checksums ($1_cpu_F / $1_gpu_F, where run), each build's mpdata_round times
+# (graph, direct) in each form and whether its fields equal the reference's, and the first round of "new".
+rounds_summary() {
+  python3 - "$res" "$@" <<'PY'
+import json, os, sys
+r, pre, ref, *others = sys.argv[1:]
+have = lambda n: os.path.exists(f"{r}/{n}.json")
+j = lambda n: json.load(open(f"{r}/{n}.json"))
+for f in ("G", "iga"):
+    if have(f"{pre}_cpu_{f}") and have(f"{pre}_gpu_{f}"):
+        a, b = j(f"{pre}_cpu_{f}")["field_checksum"], j(f"{pre}_gpu_{f}")["field_checksum"]
+        print(f"{f}: cpu {a} gpu {b} equal: {a == b}")
+for f in ("G", "iga"):
+    for v in others + [ref]:
+        ks = [k for k in (1, 2, 3) if have(f"{pre}_{v}_{f}_{k}")]
+        if not ks:
+            continue
+        times = [(round(j(f"{pre}_{v}_{f}_{k}")["ms_per_step"], 3), round(j(f"{pre}_{v}_{f}_{k}")["direct_ms_per_step"], 3)) for k in ks]
+        same = all(j(f"{pre}_{v}_{f}_{k}")["field_checksum"] == j(f"{pre}_{ref}_{f}_{k}")["field_checksum"] for k in ks)
+        print(f, v, "ms/step (graph, direct):", times, "same bits as", ref + ":", same)
+    if have(f"{pre}_new_{f}_1"):
+        n = j(f"{pre}_new_{f}_1")
+        print(f"new {f} round 1:", round(n["gcells_per_s"], 2), "Gcell/s,", round(100 * n["bandwidth_fraction"], 1),
+              "% of roofline, graph/direct", round(n["graph_over_direct"], 3))
+PY
+}
 if want session18a; then
   # Session 18: the antidiffusive velocities with a cell's three faces by three warps (bin/taskdycore:
   # blocks of 32 x 4 x 3; _faces2: 32 x 2 x 3; _faces5: at most 32 registers) against the session-17
@@ -1461,20 +1488,7 @@ if want session18a; then
   kernel_tests s18a
   cpu_gpu_runs s18a --grid 128x128x128 --steps 20 --repeat 2 --warmup 20 --tiles 2x2 --overlap off --direct off
   for round in 1 2 3; do mpdata_round s18a $round "G iga" new faces2 faces5 base; done
-  python3 - "$res" <<'PY'
-import json, sys
-r = sys.argv[1]
-j = lambda n: json.load(open(f"{r}/{n}.json"))
-for g in ("G", "iga"):
-    a, b = j(f"s18a_cpu_{g}")["field_checksum"], j(f"s18a_gpu_{g}")["field_checksum"]
-    print(f"128^3, 60 steps, {g}: cpu {a} gpu {b} equal: {a == b}")
-for f in ("G", "iga"):
-    for v in ("new", "faces2", "faces5", "base"):
-        print(f, v, "ms/step (graph, direct):", [(round(j(f"s18a_{v}_{f}_{k}")["ms_per_step"], 3), round(j(f"s18a_{v}_{f}_{k}")["direct_ms_per_step"], 3)) for k in (1, 2, 3)],
-              "same bits as base:", all(j(f"s18a_{v}_{f}_{k}")["field_checksum"] == j(f"s18a_base_{f}_{k}")["field_checksum"] for k in (1, 2, 3)))
-n = j("s18a_new_G_1")
-print("new G round 1:", round(n["gcells_per_s"], 2), "Gcell/s,", round(100 * n["bandwidth_fraction"], 1), "% of roofline, graph/direct", round(n["graph_over_direct"], 3))
-PY
+  rounds_summary s18a base new faces2 faces5
 fi
 if want session18b; then
   # ncu of the stage kernels, this build against the session-17 build, with G and at G = 1.
@@ -1484,27 +1498,14 @@ if want session18b; then
   TDC_EXE=taskdycore_base ncu_pipes s18a_ncu_base_iga 4 --iga on --density unit
 fi
 if want session18c; then
-  # Session 18: the stage kernels read through 32-bit cell offsets (CellPlanes) and the upwind passes
+  # Session 18: the stage kernels read through 32-bit cell offsets (CellFrame in every stage; first named
+  # CellPlanes) and the upwind passes
   # take the gauge as a constant (bin/taskdycore); _cp: the offsets only; _base: the session-17 build.
   # Kernel tests, the GPU against 16 CPU workers, alternating rounds, TG 256^3, ncu.
   kernel_tests s18c
   cpu_gpu_runs s18c --grid 128x128x128 --steps 20 --repeat 2 --warmup 20 --tiles 2x2 --overlap off --direct off
   for round in 1 2 3; do mpdata_round s18c $round "G iga" new cp base; done
-  python3 - "$res" <<'PY'
-import json, sys
-r = sys.argv[1]
-j = lambda n: json.load(open(f"{r}/{n}.json"))
-for g in ("G", "iga"):
-    a, b = j(f"s18c_cpu_{g}")["field_checksum"], j(f"s18c_gpu_{g}")["field_checksum"]
-    print(f"128^3, 60 steps, {g}: cpu {a} gpu {b} equal: {a == b}")
-for f in ("G", "iga"):
-    for v in ("new", "cp", "base"):
-        print(f, v, "ms/step (graph, direct):", [(round(j(f"s18c_{v}_{f}_{k}")["ms_per_step"], 3), round(j(f"s18c_{v}_{f}_{k}")["direct_ms_per_step"], 3)) for k in (1, 2, 3)],
-              "same bits as base:", all(j(f"s18c_{v}_{f}_{k}")["field_checksum"] == j(f"s18c_base_{f}_{k}")["field_checksum"] for k in (1, 2, 3)))
-for f in ("G", "iga"):
-    n = j(f"s18c_new_{f}_1")
-    print(f"new {f} round 1:", round(n["gcells_per_s"], 2), "Gcell/s,", round(100 * n["bandwidth_fraction"], 1), "% of roofline, graph/direct", round(n["graph_over_direct"], 3))
-PY
+  rounds_summary s18c base new cp
   mg_runs
   variant_rounds s18c_tg256 taskdycore taskdycore_base
   same_bits s18c_tg256_new_1 s18c_tg256_base_1
@@ -1525,7 +1526,8 @@ ncu_times() {
        /gpu__time_duration/{printf "%s %s%s; ", k, $(NF), $(NF-1)}' "$res/$name.txt")"
 }
 if want session18d; then
-  # Session 18: which kernels gain from 32-bit cell offsets (CellPlanes)? Builds: _mixA (limiter
+  # Session 18: which kernels gain from 32-bit cell offsets (CellFrame)? Builds (kCellOffsets set per
+  # stage in mpdata_stages.cu): _mixA (limiter
   # factors and limited pass), _mixB (and the upwind passes), _mixC (and the upwind gauge a
   # constant), _cpk (every kernel, gauge constant), _base (session 17). Kernel times at the
   # benchmark's clocks, then alternating rounds.
@@ -1534,15 +1536,7 @@ if want session18d; then
     TDC_EXE=taskdycore_$v ncu_times s18d_t_${v}_iga 4 --iga on --density unit
   done
   for round in 1 2 3; do mpdata_round s18d $round "G iga" mixA mixB mixC base; done
-  python3 - "$res" <<'PY'
-import json, sys
-r = sys.argv[1]
-j = lambda n: json.load(open(f"{r}/{n}.json"))
-for f in ("G", "iga"):
-    for v in ("mixA", "mixB", "mixC", "base"):
-        print(f, v, "ms/step (graph, direct):", [(round(j(f"s18d_{v}_{f}_{k}")["ms_per_step"], 3), round(j(f"s18d_{v}_{f}_{k}")["direct_ms_per_step"], 3)) for k in (1, 2, 3)],
-              "same bits as base:", all(j(f"s18d_{v}_{f}_{k}")["field_checksum"] == j(f"s18d_base_{f}_{k}")["field_checksum"] for k in (1, 2, 3)))
-PY
+  rounds_summary s18d base mixA mixB mixC
 fi
 if want session18e; then
   # Session 18, final code: CellFrame (32-bit cell offsets) in the limiter's factors at G = 1 in the
@@ -1561,21 +1555,12 @@ if want session18e; then
   ncu_times s18e_t_new_G 6
   ncu_times s18e_t_new_iga 4 --iga on --density unit
   for round in 1 2 3; do mpdata_round s18e $round "G iga" new base; done
+  rounds_summary s18e base new
   python3 - "$res" <<'PY'
 import json, sys
-r = sys.argv[1]
-j = lambda n: json.load(open(f"{r}/{n}.json"))
-for g in ("G", "iga"):
-    a, b = j(f"s18e_cpu_{g}")["field_checksum"], j(f"s18e_gpu_{g}")["field_checksum"]
-    print(f"128^3, 60 steps, {g}: cpu {a} gpu {b} equal: {a == b}")
-    a, b = j(f"s18e_new_{g}_2x2")["field_checksum"], j(f"s18e_base_{g}_2x2")["field_checksum"]
-    print(f"256^3, 2x2 tiles, overlap on, {g}: new {a} base {b} equal: {a == b}")
+c = lambda n: json.load(open(f"{sys.argv[1]}/{n}.json"))["field_checksum"]
 for f in ("G", "iga"):
-    for v in ("new", "base"):
-        print(f, v, "ms/step (graph, direct):", [(round(j(f"s18e_{v}_{f}_{k}")["ms_per_step"], 3), round(j(f"s18e_{v}_{f}_{k}")["direct_ms_per_step"], 3)) for k in (1, 2, 3)],
-              "same bits as base:", all(j(f"s18e_{v}_{f}_{k}")["field_checksum"] == j(f"s18e_base_{f}_{k}")["field_checksum"] for k in (1, 2, 3)))
-    n = j(f"s18e_new_{f}_1")
-    print(f"new {f} round 1:", round(n["gcells_per_s"], 2), "Gcell/s,", round(100 * n["bandwidth_fraction"], 1), "% of roofline, graph/direct", round(n["graph_over_direct"], 3))
+    print(f"256^3, 2x2 tiles, overlap on, {f}: same bits as base:", c(f"s18e_new_{f}_2x2") == c(f"s18e_base_{f}_2x2"))
 PY
   mg_runs
   variant_rounds s18e_tg256 taskdycore taskdycore_base
