@@ -105,6 +105,8 @@ if want gpu; then
   bench gpu_fct_512x512x128_nooverlap STARPU_NCPU=0 -- --grid 512x512x128 --steps 20 --repeat 5 --warmup 5 --tiles 1x1 --overlap off
 fi
 if want hybrid; then
+  # 15 CPU workers oversubscribe the node's 16 cores (with the CUDA worker, StarPU-MPI's progress
+  # thread and the submitting thread); StarPU's own default is 14 there, and session18h compares both.
   for t in 1x1 2x2 4x4; do
     bench gpu_$t STARPU_NCPU=0 -- "${g[@]}" --tiles $t --overlap off --direct off
     bench hybrid_$t STARPU_NCPU=15 -- "${g[@]}" --tiles $t --overlap off --direct off --warmup 40
@@ -1565,6 +1567,21 @@ PY
   mg_runs
   variant_rounds s18e_tg256 taskdycore taskdycore_base
   same_bits s18e_tg256_new_1 s18e_tg256_base_1
+fi
+if want session18h; then
+  # Session 18: is CPU+GPU slower than the GPU alone because the node is oversubscribed? 16 cores:
+  # 15 CPU workers + the CUDA worker + StarPU-MPI's progress thread + the submitting thread. GPU alone
+  # against 15, 14 and 13 CPU workers and StarPU's own default (STARPU_NCPU unset), two rounds.
+  for round in 1 2; do
+    for t in 1x1 2x2; do
+      bench s18h_gpu_${t}_$round STARPU_NCPU=0 -- "${g[@]}" --tiles $t --overlap off --direct off --warmup 40
+      for n in 15 14 13; do
+        bench s18h_cpu${n}_${t}_$round STARPU_NCPU=$n -- "${g[@]}" --tiles $t --overlap off --direct off --warmup 40
+      done
+      bench s18h_default_${t}_$round -- "${g[@]}" --tiles $t --overlap off --direct off --warmup 40
+      python3 -c "import json, sys; print('StarPU default workers:', json.load(open(sys.argv[1]))['workers'])" "$res/s18h_default_${t}_$round.json"
+    done
+  done
 fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
