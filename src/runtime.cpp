@@ -5,6 +5,7 @@
 
 #include "../codelets/common/codelet.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
@@ -24,6 +25,19 @@ int launcher_rank() {
   return 0;
 }
 
+namespace {
+
+// This rank's share of the node's cores.
+int cores_per_rank() {
+  int local_ranks = 1;
+  for (const char* v : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"})
+    if (const char* s = std::getenv(v)) {
+      local_ranks = std::max(1, std::atoi(s));
+      break;
+    }
+  return std::max(1, int(std::thread::hardware_concurrency()) / local_ranks);
+}
+
 // Without a GPU, StarPU-MPI keeps a core back for its progress thread; on small CPU nodes that
 // halves the compute. Give each rank its share of the cores unless the user said otherwise.
 void default_cpu_workers() {
@@ -32,15 +46,18 @@ void default_cpu_workers() {
 #if defined(TASKDYCORE_HAVE_CUDA)
   if (cudaGetDeviceCount(&devices) != cudaSuccess) devices = 0;
 #endif
-  if (devices > 0) return;  // StarPU's own default keeps a core per GPU worker: right there
-  int local_ranks = 1;
-  for (const char* v : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"})
-    if (const char* s = std::getenv(v)) {
-      local_ranks = std::max(1, std::atoi(s));
-      break;
-    }
-  const int cores = int(std::thread::hardware_concurrency());
-  setenv("STARPU_NCPU", std::to_string(std::max(1, cores / local_ranks)).c_str(), 1);
+  if (devices > 0) return;  // StarPU's own default keeps a core per GPU worker and one for MPI: right there
+  setenv("STARPU_NCPU", std::to_string(cores_per_rank()).c_str(), 1);
+}
+
+}  // namespace
+
+std::string oversubscription_warning(int cpu_workers, int cuda_workers, int cores) {
+  if (cuda_workers == 0 || cpu_workers + cuda_workers + 1 <= cores) return {};
+  return std::to_string(cpu_workers) + " CPU and " + std::to_string(cuda_workers) + " CUDA workers on " +
+         std::to_string(cores) + " cores leave none for the thread that submits the tasks; " +
+         "CPU+GPU steps can be several times slower (docs/performance.md). Use STARPU_NCPU=" +
+         std::to_string(std::max(0, cores - cuda_workers - 1)) + " or fewer, or leave it unset.";
 }
 
 Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
@@ -61,6 +78,8 @@ Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
   set_cpu_tasks_with_gpu(o.cpu_tasks_with_gpu);
   starpu_mpi_comm_rank(MPI_COMM_WORLD, &rank_);
   starpu_mpi_comm_size(MPI_COMM_WORLD, &size_);
+  const std::string warning = oversubscription_warning(cpu_workers(), cuda_workers(), cores_per_rank());
+  if (!warning.empty()) std::fprintf(stderr, "taskdycore: warning (rank %d): %s\n", rank_, warning.c_str());
 }
 
 Runtime::~Runtime() {

@@ -1583,6 +1583,17 @@ if want session18h; then
     done
   done
 fi
+if want session18i; then
+  # Session 18: CPU+GPU with diagnostics (every step, every 10 steps), 1x1: is its slowdown the node's
+  # oversubscription? GPU alone against 15, 14 and 13 CPU workers, two alternating rounds.
+  for round in 1 2; do
+    for d in 1 10; do
+      for n in 0 15 14 13; do
+        bench s18i_cpu${n}_diag${d}_$round STARPU_NCPU=$n -- "${g[@]}" --tiles 1x1 --overlap off --direct off --warmup 40 --diagnostics $d
+      done
+    done
+  done
+fi
 if want sass_mix; then
   # The SASS instruction mix of the dynamical core's fct_beta kernel (G = 1, infinite gauge): what its
   # ~570 instructions per cell are made of (cuobjdump is on the node, not on the VM).
