@@ -71,10 +71,28 @@ Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
   } else {
     setenv("STARPU_FXT_TRACE", "0", 0);  // FxT is built in; record only when asked
   }
+  // MPI first, from this thread, before StarPU starts its polling workers. Left to StarPU-MPI, MPI_Init
+  // ran on its progress thread while the CPU workers spun on every core, and a singleton start
+  // (no mpirun) once hung in Open MPI's start-up for minutes (CI, session 18).
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    int provided = 0;
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
+      throw std::runtime_error("MPI failed to start");
+    if (provided < MPI_THREAD_SERIALIZED) {
+      MPI_Finalize();
+      throw std::runtime_error("the MPI library does not support MPI_THREAD_SERIALIZED, which StarPU-MPI needs");
+    }
+    owns_mpi_ = true;
+  }
   starpu_conf conf;
   starpu_conf_init(&conf);
-  const int ret = starpu_mpi_init_conf(argc, argv, 1, MPI_COMM_WORLD, &conf);
-  if (ret != 0) throw std::runtime_error("StarPU-MPI failed to start (" + std::to_string(ret) + ")");
+  const int ret = starpu_mpi_init_conf(argc, argv, 0, MPI_COMM_WORLD, &conf);
+  if (ret != 0) {
+    if (owns_mpi_) MPI_Finalize();
+    throw std::runtime_error("StarPU-MPI failed to start (" + std::to_string(ret) + ")");
+  }
   set_cpu_tasks_with_gpu(o.cpu_tasks_with_gpu);
   starpu_mpi_comm_rank(MPI_COMM_WORLD, &rank_);
   starpu_mpi_comm_size(MPI_COMM_WORLD, &size_);
@@ -86,6 +104,7 @@ Runtime::~Runtime() {
   starpu_mpi_wait_for_all(MPI_COMM_WORLD);
   starpu_mpi_barrier(MPI_COMM_WORLD);
   starpu_mpi_shutdown();
+  if (owns_mpi_) MPI_Finalize();
 }
 
 int Runtime::cpu_workers() const { return int(starpu_worker_get_count_by_type(STARPU_CPU_WORKER)); }

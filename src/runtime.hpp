@@ -27,6 +27,7 @@ class Runtime {
 
  private:
   int rank_ = 0, size_ = 1;
+  bool owns_mpi_ = false;  // MPI was started here, so it is finalised here
 };
 
 // Beside GPUs, every StarPU worker thread polls, and so does the thread that submits the tasks. With
