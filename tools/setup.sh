@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Sets up everything taskdycore needs on a fresh Debian 12 machine:
 #   1. Debian packages (compilers, CMake, OpenMPI, HDF5, hwloc, FxT, GoogleTest, toml11, CLI11, fmt, Python tools);
-#   2. StarPU 1.3.10 from Debian's source package, with CUDA (when nvcc exists), FxT and MPI,
-#      patched for CUDA 13, installed into a prefix outside the clone that is reused when it
+#   2. StarPU (version in deps.env) from Debian's source package, with CUDA (when nvcc exists), FxT
+#      and MPI, patched for CUDA 13, installed into a prefix outside the clone that is reused when it
 #      already holds the same version, patch and options.
 # Prints the StarPU prefix on its last line. Idempotent: a second run takes seconds.
 set -euo pipefail
@@ -16,7 +16,7 @@ SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
 packages=(build-essential cmake pkg-config git ca-certificates dpkg-dev
           autoconf automake libtool
           libopenmpi-dev openmpi-bin libhdf5-dev hdf5-tools libhwloc-dev libfxt-dev libnuma-dev
-          libgtest-dev libtoml11-dev libcli11-dev libfmt-dev nlohmann-json3-dev
+          ccache libgtest-dev libtoml11-dev libcli11-dev libfmt-dev nlohmann-json3-dev
           python3 python3-numpy python3-h5py python3-matplotlib python3-xarray python3-netcdf4)
 missing=()
 for p in "${packages[@]}"; do
@@ -24,13 +24,13 @@ for p in "${packages[@]}"; do
 done
 need_src=0; [ -f "$STARPU_STAMP" ] && grep -qx "$STARPU_KEY" "$STARPU_STAMP" || need_src=1
 if [ ${#missing[@]} -gt 0 ] || [ $need_src -eq 1 ]; then
-  if [ $need_src -eq 1 ] && ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ && \
-     ! grep -qs '^deb-src' /etc/apt/sources.list; then
-    log "adding a deb-src entry for Debian's source packages"
-    $SUDO tee /etc/apt/sources.list.d/taskdycore-src.sources >/dev/null <<'SRC'
+  src_list=/etc/apt/sources.list.d/taskdycore-src.sources
+  if [ $need_src -eq 1 ] && ! grep -qs "^Suites:.* $STARPU_DEBIAN_SUITE" "$src_list"; then
+    log "adding a deb-src entry for Debian $STARPU_DEBIAN_SUITE's source packages (StarPU's source only)"
+    $SUDO tee "$src_list" >/dev/null <<SRC
 Types: deb-src
 URIs: http://deb.debian.org/debian
-Suites: bookworm
+Suites: bookworm $STARPU_DEBIAN_SUITE
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
@@ -52,7 +52,7 @@ if [ $need_src -eq 1 ]; then
   src=$(find "$work" -maxdepth 1 -type d -name "starpu-$STARPU_VERSION*" | head -n1)
   [ -n "$src" ] || { log "apt-get source starpu failed"; exit 1; }
   if [ "$STARPU_CUDA" = yes ]; then
-    (cd "$src" && patch -p1 -s < "$here/patches/starpu-1.3.10-cuda13.patch")
+    (cd "$src" && patch -p1 -s < "$here/patches/starpu-$STARPU_VERSION-cuda13.patch")
   fi
   cuda_opts=(--disable-cuda)
   if [ "$STARPU_CUDA" = yes ]; then
@@ -60,11 +60,11 @@ if [ $need_src -eq 1 ]; then
   fi
   rm -rf "$STARPU_PREFIX"
   (cd "$src" && ./configure -q --prefix="$STARPU_PREFIX" \
-      "${cuda_opts[@]}" --with-fxt --enable-mpi --disable-mpi-check \
+      "${cuda_opts[@]}" --with-fxt --enable-mpi \
       --enable-maxcpus=128 --enable-maxbuffers=16 --enable-maxnodes=16 \
       --disable-opencl --disable-fortran --disable-build-doc --disable-build-examples \
       --disable-build-tests --disable-starpufft --disable-socl --disable-hdf5 --disable-leveldb \
-      --disable-opengl-render --without-x --disable-glpk --disable-mlr --disable-valgrind \
+      --without-x --disable-glpk --disable-valgrind --disable-papi --disable-openmp \
       > "$work/configure.log" 2>&1) || { tail -40 "$work/configure.log" >&2; exit 1; }
   (cd "$src" && make -s -j"$(nproc)" > "$work/make.log" 2>&1 && make -s install >> "$work/make.log" 2>&1) \
       || { tail -60 "$work/make.log" >&2; exit 1; }
