@@ -35,7 +35,7 @@ TiledField::TiledField(std::string name, const Decomposition& d, int rank, bool 
 TiledField::~TiledField() {
   for (std::size_t t = 0; t < handles_.size(); ++t) {
     starpu_data_unregister(handles_[t]);
-    if (host_[t]) starpu_free(host_[t]);
+    if (host_[t]) starpu_free_noflag(host_[t], bytes_);
   }
 }
 
