@@ -13,7 +13,7 @@
 #   hybrid    CPU+GPU (StarPU's default worker count, 15 workers) against the GPU alone
 #   scaling   1, 2 and 4 GPUs of one process, weak and strong; 2 ranks (as many GPUs as the node has)
 #   profile   ncu (metrics, and kernel times at the benchmark's clocks) and nsys of the MPDATA kernels;
-#             an FxT trace of Taylor-Green 256^3 (analyse here: tools/trace DIR --steps 3)
+#             an FxT trace of Taylor-Green 256^3 in profile_trace_tg256_fxt (here: tools/trace DIR --steps 3)
 # --baseline EXE: every timed case also runs EXE (e.g. bundle/bin/taskdycore_base, an earlier build
 # copied into the bundle), alternating with this build round by round; the summary gives both builds'
 # times, their ratio and whether the results are the same bits. --rounds N overrides each suite's count.
@@ -281,7 +281,7 @@ suite_profile() {
   fi
   run profile_trace_tg256 STARPU_NCPU=0 -- cases/taylor_green.toml --set output.fields=false --set output.checkpoint=false \
     --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set time.dt=0.005 --set time.steps=14 --set diagnostics.interval=7 \
-    --trace "$res/profile_trace_tg256"
+    --trace "$res/profile_trace_tg256_fxt"
 }
 
 for s in "${suites[@]}"; do
