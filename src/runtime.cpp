@@ -5,6 +5,7 @@
 #include <starpu_mpi.h>
 
 #include "../codelets/common/codelet.hpp"
+#include "../codelets/common/tile_placement.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -170,6 +171,7 @@ Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
     throw std::runtime_error("StarPU-MPI failed to start (" + std::to_string(ret) + ")");
   }
   set_cpu_tasks_with_gpu(o.cpu_tasks_with_gpu);
+  set_tile_placement(!o.cpu_tasks_with_gpu);  // CPU workers may take tiles: the scheduler places them
   starpu_mpi_comm_rank(MPI_COMM_WORLD, &rank_);
   starpu_mpi_comm_size(MPI_COMM_WORLD, &size_);
   if (cpu_workers() + cuda_workers() + 1 > int(cpus.size())) starpu_idle_hook_register(yield_when_idle, nullptr);
