@@ -57,16 +57,24 @@ int local_rank() {
   return 0;
 }
 
-// This rank's share of the node's CPUs: the launcher's binding where it bound the rank to fewer CPUs
-// than the node has, else an equal slice of the CPUs by local rank (so that ranks on one node never
-// bind their workers to the same cores: StarPU starts every process's binding at PU 0).
-std::vector<int> cpus_of_this_rank() {
-  const std::vector<int> allowed = allowed_cpus();
-  const int ranks = local_ranks();
-  if (ranks == 1 || int(allowed.size()) < int(std::thread::hardware_concurrency())) return allowed;
-  const int share = std::max(1, int(allowed.size()) / ranks);
-  const int first = std::min(int(allowed.size()) - share, (local_rank() % ranks) * share);
-  return {allowed.begin() + first, allowed.begin() + first + share};
+// This rank's share of the node's CPUs: an equal slice of the online CPUs by local rank (so that ranks
+// on one node never bind their workers to the same cores: StarPU starts every process's binding at
+// PU 0), unless the launcher gave the rank at least that many. Open MPI binds each of two ranks to
+// one core by default; its GPU worker, MPI progress thread and submitting thread then shared that
+// core while the node's other cores idled. Set once per process (info asks again).
+const std::vector<int>& cpus_of_this_rank() {
+  static const std::vector<int> cpus = [] {
+    const std::vector<int> allowed = allowed_cpus();
+    const int ranks = local_ranks(), online = std::max(1, int(std::thread::hardware_concurrency()));
+    const int share = std::max(1, online / ranks);
+    if (int(allowed.size()) >= share) return allowed;
+    setenv("STARPU_WORKERS_GETBIND", "0", 0);  // the launcher's tighter binding is not StarPU's to follow
+    const int first = std::min(online - share, (local_rank() % ranks) * share);
+    std::vector<int> slice;
+    for (int c = first; c < first + share; ++c) slice.push_back(c);
+    return slice;
+  }();
+  return cpus;
 }
 
 int gpu_count() {
@@ -137,7 +145,7 @@ Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
   setenv("STARPU_SCHED", o.scheduler.c_str(), 0);
   // StarPU's own messages only on request (--verbose or STARPU_SILENT=0); what matters is said by us.
   setenv("STARPU_SILENT", "1", 0);
-  const std::vector<int> cpus = cpus_of_this_rank();
+  const std::vector<int>& cpus = cpus_of_this_rank();
   default_workers(cpus);
   const bool calibrating = default_calibration_home();
   if (!o.trace_dir.empty()) {
