@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <sched.h>
+#include <unistd.h>
 
 #if defined(TASKDYCORE_HAVE_CUDA)
 #include <cuda_runtime_api.h>
@@ -32,12 +33,12 @@ int launcher_rank() {
 
 namespace {
 
-// The logical CPUs this process may run on (the launcher's binding, or every online CPU).
-std::vector<int> allowed_cpus() {
+// The logical CPUs process `pid` (0: this one) may run on: the launcher's binding, or every online CPU.
+std::vector<int> allowed_cpus(pid_t pid = 0) {
   std::vector<int> cpus;
   cpu_set_t set;
   CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof(set), &set) == 0)
+  if (sched_getaffinity(pid, sizeof(set), &set) == 0)
     for (int c = 0; c < CPU_SETSIZE; ++c)
       if (CPU_ISSET(c, &set)) cpus.push_back(c);
   if (cpus.empty())
@@ -57,22 +58,19 @@ int local_rank() {
   return 0;
 }
 
-// This rank's share of the node's CPUs: an equal slice of the online CPUs by local rank (so that ranks
-// on one node never bind their workers to the same cores: StarPU starts every process's binding at
-// PU 0), unless the launcher gave the rank at least that many. Open MPI binds each of two ranks to
-// one core by default; its GPU worker, MPI progress thread and submitting thread then shared that
-// core while the node's other cores idled. Set once per process (info asks again).
+// This rank's share of the node's CPUs: an equal slice, by local rank, of the CPUs the launcher itself
+// may use (so that ranks on one node never bind their workers to the same cores: StarPU starts every
+// process's binding at PU 0), unless the launcher gave the rank at least that many. Open MPI binds
+// each of two ranks to one core by default; a rank's GPU worker, MPI progress thread and submitting
+// thread then shared that core while the node's other cores idled. Set once per process.
 const std::vector<int>& cpus_of_this_rank() {
   static const std::vector<int> cpus = [] {
-    const std::vector<int> allowed = allowed_cpus();
-    const int ranks = local_ranks(), online = std::max(1, int(std::thread::hardware_concurrency()));
-    const int share = std::max(1, online / ranks);
-    if (int(allowed.size()) >= share) return allowed;
+    const std::vector<int> mine = allowed_cpus(), node = allowed_cpus(getppid());
+    const int ranks = local_ranks(), share = std::max(1, int(node.size()) / ranks);
+    if (ranks == 1 || int(mine.size()) >= share) return mine;
     setenv("STARPU_WORKERS_GETBIND", "0", 0);  // the launcher's tighter binding is not StarPU's to follow
-    const int first = std::min(online - share, (local_rank() % ranks) * share);
-    std::vector<int> slice;
-    for (int c = first; c < first + share; ++c) slice.push_back(c);
-    return slice;
+    const int first = std::min(int(node.size()) - share, (local_rank() % ranks) * share);
+    return std::vector<int>(node.begin() + first, node.begin() + first + share);
   }();
   return cpus;
 }
