@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "../codelets/common/codelet.hpp"
+#include "../codelets/common/tile_placement.hpp"
 #include "../codelets/spectral_precon/spectral_precon.hpp"
 #include "../codelets/spectral_precon/spectral_precon_kernel.hpp"
 
@@ -17,10 +18,16 @@ SpectralPreconditioner::SpectralPreconditioner(const Decomposition& d, int rank,
   std::vector<double> tables;
   plan_ = make_spectral_plan(L.nx * d.tiles_x(), L.ny * d.tiles_y(), L.nz, h, coef, tables);
   tables_ = std::make_unique<RankZeroVector>(rank, tables);
-  if (!one_task()) dense_ = std::make_unique<RankZeroVector>(rank, plan_.nx * plan_.ny * plan_.nz);
+  if (!one_task()) {
+    dense_ = std::make_unique<RankZeroVector>(rank, plan_.nx * plan_.ny * plan_.nz);
+    place_hub_data(dense_->handle());  // the tiles travel to the dense array's GPU, not it to theirs
+  }
 }
 
-SpectralPreconditioner::~SpectralPreconditioner() { starpu_mpi_wait_for_all(MPI_COMM_WORLD); }
+SpectralPreconditioner::~SpectralPreconditioner() {
+  starpu_mpi_wait_for_all(MPI_COMM_WORLD);
+  if (dense_) forget_tile_data(dense_->handle());
+}
 
 void SpectralPreconditioner::submit(starpu_data_handle_t state, int skip_from, const TiledField& r,
                                     const TiledField& z) const {

@@ -10,6 +10,7 @@ namespace {
 struct Placement {
   std::mutex mutex;
   std::unordered_map<starpu_data_handle_t, int> gpu_of;  // index into cuda_workers
+  std::unordered_map<starpu_data_handle_t, int> hubs;    // likewise
   std::vector<int> cuda_workers;
   bool enabled = true;
   bool workers_known = false;
@@ -47,19 +48,30 @@ void place_tile_data(starpu_data_handle_t h, int tile, int tiles) {
   p.gpu_of[h] = int((long(tile) * gpus) / tiles);
 }
 
+void place_hub_data(starpu_data_handle_t h) {
+  Placement& p = placement();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  if (cuda_workers(p).size() >= 2) p.hubs[h] = 0;
+}
+
 void forget_tile_data(starpu_data_handle_t h) {
   Placement& p = placement();
   std::lock_guard<std::mutex> lock(p.mutex);
   p.gpu_of.erase(h);
+  p.hubs.erase(h);
 }
 
 int home_worker(const starpu_codelet* cl, const starpu_data_handle_t* handles, const starpu_data_access_mode* modes,
                 int n) {
   Placement& p = placement();
   std::lock_guard<std::mutex> lock(p.mutex);
-  if (!p.enabled || p.gpu_of.empty() || !cl || !cl->cuda_funcs[0]) return -1;
+  if (!p.enabled || (p.gpu_of.empty() && p.hubs.empty()) || !cl || !cl->cuda_funcs[0]) return -1;
   int home = -1;
-  for (int i = 0; i < n && home < 0; ++i)  // the data it writes decides; else the data it reads
+  for (int i = 0; i < n && home < 0; ++i) {  // a hub decides; else the data it writes; else what it reads
+    auto it = p.hubs.find(handles[i]);
+    if (it != p.hubs.end()) home = it->second;
+  }
+  for (int i = 0; i < n && home < 0; ++i)
     if (modes[i] & STARPU_W) {
       auto it = p.gpu_of.find(handles[i]);
       if (it != p.gpu_of.end()) home = it->second;
