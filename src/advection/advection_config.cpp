@@ -9,7 +9,7 @@
 #include <toml.hpp>
 
 #include "../../codelets/mpdata/mpdata_pipeline.hpp"
-#include "../run/config_reader.hpp"
+#include "../run/case_keys.hpp"
 
 namespace tdc {
 namespace {
@@ -17,25 +17,17 @@ namespace {
 using namespace config_detail;
 
 AdvectionConfig read(toml::value& root, const std::vector<std::string>& overrides) {
-  if (!root.is_table()) root = toml::table{};
-  for (const auto& o : overrides) apply_override(root, o);
+  apply_overrides(root, overrides);
   Reader r(root);
   AdvectionConfig c;
-  r.choice("case.kind", "advection", {"advection"});
-  c.name = r.text("case.name", "advection");
+  c.name = read_case_name(r, "advection", "advection");
   const std::string flow = r.choice("case.flow", "rotation", {"translation", "rotation", "deformational"});
   c.flow = flow == "translation" ? Flow::Translation : flow == "rotation" ? Flow::Rotation : Flow::Deformational;
 
-  c.grid.nx = int(r.integer("grid.nx", 64));
-  c.grid.ny = int(r.integer("grid.ny", 64));
-  c.grid.nz = int(r.integer("grid.nz", 16));
-  c.grid.lx = r.number("grid.lx", 1.0);
-  c.grid.ly = r.number("grid.ly", 1.0);
-  c.grid.lz = r.number("grid.lz", 1.0);
-  c.z_boundary = r.choice("grid.z_boundary", "periodic", {"periodic", "rigid"}) == "rigid" ? ZBoundary::Rigid
-                                                                                          : ZBoundary::Periodic;
-  c.tiles_x = int(r.integer("tiles.x", 1));
-  c.tiles_y = int(r.integer("tiles.y", 1));
+  c.grid = Grid{64, 64, 16, 1.0, 1.0, 1.0};
+  read_grid(r, c.grid);
+  c.z_boundary = read_z_boundary(r, "periodic");
+  read_tiles(r, c.tiles_x, c.tiles_y);
   c.halo = int(r.integer("tiles.halo", 3));
   c.overlap = r.boolean("tiles.overlap", true);
 
@@ -65,8 +57,7 @@ AdvectionConfig read(toml::value& root, const std::vector<std::string>& override
   c.checkpoint_interval = int(r.integer("output.checkpoint_interval", 0));
   c.diagnostics_interval = int(r.integer("diagnostics.interval", 10));
   c.progress_seconds = r.number("output.progress_seconds", 5.0);
-  c.scheduler = r.choice("runtime.scheduler", "dmdas", {"dmdas", "dmda", "lws", "ws", "eager", "prio", "random"});
-  c.cpu_tasks_with_gpu = r.boolean("runtime.cpu_tasks_with_gpu", false);
+  read_runtime(r, c.scheduler, c.cpu_tasks_with_gpu);
   r.reject_unknown();
 
   // Values that cannot work.
@@ -78,10 +69,7 @@ AdvectionConfig read(toml::value& root, const std::vector<std::string>& override
   require(c.grid.lz > 0, "grid.lz", "must be positive");
   require(c.tiles_x > 0, "tiles.x", "must be positive");
   require(c.tiles_y > 0, "tiles.y", "must be positive");
-  require(c.grid.nx % c.tiles_x == 0, "tiles.x",
-          std::to_string(c.tiles_x) + " tiles do not divide grid.nx = " + std::to_string(c.grid.nx));
-  require(c.grid.ny % c.tiles_y == 0, "tiles.y",
-          std::to_string(c.tiles_y) + " tiles do not divide grid.ny = " + std::to_string(c.grid.ny));
+  require_tiles_divide(c.grid.nx, c.grid.ny, c.tiles_x, c.tiles_y);
   require(c.mpdata.iord >= 1 && c.mpdata.iord <= 4, "mpdata.iord", "must be between 1 and 4");
   const int need = mpdata::halo_needed(c.mpdata);
   require(c.halo >= need, "tiles.halo",
@@ -177,21 +165,6 @@ const char* to_string(Flow f) {
     case Flow::Rotation: return "rotation";
     default: return "deformational";
   }
-}
-
-}  // namespace tdc
-
-namespace tdc {
-
-std::string case_kind(const std::string& path, const std::vector<std::string>& overrides) {
-  using namespace config_detail;
-  std::ifstream in(path);
-  if (!in) throw ConfigError("<file>", "cannot open '" + path + "'");
-  toml::value root = parse_toml(in, path);
-  if (!root.is_table()) root = toml::table{};
-  for (const auto& o : overrides) apply_override(root, o);
-  Reader r(root);
-  return r.choice("case.kind", "advection", {"advection", "elliptic", "dycore"});
 }
 
 }  // namespace tdc

@@ -53,9 +53,6 @@ AdvectionConfig parse_config(const std::string& toml_text, const std::vector<std
 
 const char* to_string(Flow f);
 
-// The kind of case a file describes ("advection" or "elliptic"; key case.kind, default advection).
-std::string case_kind(const std::string& path, const std::vector<std::string>& overrides);
-
 // The settings that determine a run's trajectory, as "key" -> text: a checkpoint can only be
 // resumed by a run that agrees on all of them (tiles, ranks, output and step count may differ).
 std::vector<std::pair<std::string, std::string>> trajectory_fingerprint(const AdvectionConfig& c);

@@ -11,7 +11,7 @@
 #include "../../codelets/solver_scalars/solver_scalars_kernel.hpp"
 #include "../../codelets/spectral_precon/spectral_precon_kernel.hpp"
 #include "../../graph/collocated_laplacian.hpp"
-#include "../run/config_reader.hpp"
+#include "../run/case_keys.hpp"
 
 namespace tdc {
 namespace {
@@ -19,12 +19,10 @@ namespace {
 using namespace config_detail;
 
 DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) {
-  if (!root.is_table()) root = toml::table{};
-  for (const auto& o : overrides) apply_override(root, o);
+  apply_overrides(root, overrides);
   Reader r(root);
   DycoreConfig c;
-  r.choice("case.kind", "dycore", {"dycore"});
-  c.name = r.text("case.name", c.name);
+  c.name = read_case_name(r, "dycore", c.name);
   const std::string initial =
       r.choice("case.initial", "taylor_green", {"taylor_green", "taylor_green_modified", "thermal_bubble"});
   c.initial = initial == "thermal_bubble"          ? InitialState::ThermalBubble
@@ -42,17 +40,9 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   c.bubble.y = r.number("bubble.y", c.bubble.y);
   c.bubble.z = r.number("bubble.z", c.bubble.z);
   c.max_courant = r.number("time.max_courant", c.max_courant);
-  c.grid.nx = int(r.integer("grid.nx", c.grid.nx));
-  c.grid.ny = int(r.integer("grid.ny", c.grid.ny));
-  c.grid.nz = int(r.integer("grid.nz", c.grid.nz));
-  c.grid.lx = r.number("grid.lx", c.grid.lx);
-  c.grid.ly = r.number("grid.ly", c.grid.ly);
-  c.grid.lz = r.number("grid.lz", c.grid.lz);
-  c.z_boundary = r.choice("grid.z_boundary", bubble ? "rigid" : "periodic", {"periodic", "rigid"}) == "rigid"
-                     ? ZBoundary::Rigid
-                     : ZBoundary::Periodic;
-  c.tiles_x = int(r.integer("tiles.x", 1));
-  c.tiles_y = int(r.integer("tiles.y", 1));
+  read_grid(r, c.grid);
+  c.z_boundary = read_z_boundary(r, bubble ? "rigid" : "periodic");
+  read_tiles(r, c.tiles_x, c.tiles_y);
   c.dt = r.number("time.dt", c.dt);
   c.steps = int(r.integer("time.steps", c.steps));
   c.mpdata.iord = int(r.integer("mpdata.iord", 2));
@@ -80,18 +70,14 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   c.fields_interval = int(r.integer("output.fields_interval", c.fields_interval));
   c.write_checkpoint = r.boolean("output.checkpoint", c.write_checkpoint);
   c.checkpoint_interval = int(r.integer("output.checkpoint_interval", c.checkpoint_interval));
-  c.scheduler = r.choice("runtime.scheduler", "dmdas", {"dmdas", "dmda", "lws", "ws", "eager", "prio", "random"});
-  c.cpu_tasks_with_gpu = r.boolean("runtime.cpu_tasks_with_gpu", false);
+  read_runtime(r, c.scheduler, c.cpu_tasks_with_gpu);
   r.reject_unknown();
 
   require(c.grid.nx > 0 && c.grid.nx % 2 == 0, "grid.nx", "must be positive and even");
   require(c.grid.ny > 0 && c.grid.ny % 2 == 0, "grid.ny", "must be positive and even");
   require(c.grid.nz >= 4 && c.grid.nz % 2 == 0, "grid.nz", "must be even and at least 4");
   require(c.grid.lx > 0 && c.grid.ly > 0 && c.grid.lz > 0, "grid.lx", "lengths must be positive");
-  require(c.tiles_x > 0 && c.grid.nx % c.tiles_x == 0, "tiles.x",
-          std::to_string(c.tiles_x) + " tiles do not divide grid.nx = " + std::to_string(c.grid.nx));
-  require(c.tiles_y > 0 && c.grid.ny % c.tiles_y == 0, "tiles.y",
-          std::to_string(c.tiles_y) + " tiles do not divide grid.ny = " + std::to_string(c.grid.ny));
+  require_tiles_divide(c.grid.nx, c.grid.ny, c.tiles_x, c.tiles_y);
   const int halo = mpdata::halo_needed(c.mpdata);
   require(c.grid.nx / c.tiles_x >= halo && c.grid.ny / c.tiles_y >= halo, "tiles.x",
           "tiles narrower than the halo (" + std::to_string(halo) + ")");

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "../../codelets/solver_scalars/solver_scalars_kernel.hpp"
-#include "../run/config_reader.hpp"
+#include "../run/case_keys.hpp"
 
 namespace tdc {
 namespace {
@@ -12,18 +12,18 @@ namespace {
 using namespace config_detail;
 
 EllipticConfig read(toml::value& root, const std::vector<std::string>& overrides) {
-  if (!root.is_table()) root = toml::table{};
-  for (const auto& o : overrides) apply_override(root, o);
+  apply_overrides(root, overrides);
   Reader r(root);
   EllipticConfig c;
-  r.choice("case.kind", "elliptic", {"elliptic"});
-  c.name = r.text("case.name", c.name);
+  c.name = read_case_name(r, "elliptic", c.name);
   ThinShellParams& s = c.shell;
-  s.nx = int(r.integer("grid.nx", s.nx));
-  s.ny = int(r.integer("grid.ny", s.ny));
-  s.nz = int(r.integer("grid.nz", s.nz));
-  s.lx = r.number("grid.lx", s.lx);
-  s.ly = r.number("grid.ly", s.ly);
+  Grid g{s.nx, s.ny, s.nz, s.lx, s.ly};  // no grid.lz: the shell's depth is shell.height
+  read_grid(r, g, false);
+  s.nx = g.nx;
+  s.ny = g.ny;
+  s.nz = g.nz;
+  s.lx = g.lx;
+  s.ly = g.ly;
   s.height = r.number("shell.height", s.height);
   s.graded = r.choice("shell.levels", "graded", {"graded", "uniform"}) == "graded";
   s.omega2 = r.number("shell.omega2", s.omega2);
@@ -31,8 +31,7 @@ EllipticConfig read(toml::value& root, const std::vector<std::string>& overrides
   s.skew = r.number("shell.skew", s.skew);
   s.courant_reference_nx = int(r.integer("shell.courant_reference_nx", 0));
   s.random_rhs = r.choice("shell.rhs", "manufactured", {"manufactured", "random"}) == "random";
-  c.tiles_x = int(r.integer("tiles.x", 1));
-  c.tiles_y = int(r.integer("tiles.y", 1));
+  read_tiles(r, c.tiles_x, c.tiles_y);
   KrylovSettings& k = c.solver;
   k.method = r.choice("solver.method", "pcg", {"pcg", "gcr"}) == "pcg" ? KrylovMethod::Pcg : KrylovMethod::Gcr;
   k.fused = r.boolean("solver.fused", true);
@@ -42,8 +41,7 @@ EllipticConfig read(toml::value& root, const std::vector<std::string>& overrides
   k.max_iter = int(r.integer("solver.max_iter", k.max_iter));
   k.check_every = int(r.integer("solver.check_every", k.check_every));
   c.write_fields = r.boolean("output.fields", true);
-  c.scheduler = r.choice("runtime.scheduler", "dmdas", {"dmdas", "dmda", "lws", "ws", "eager", "prio", "random"});
-  c.cpu_tasks_with_gpu = r.boolean("runtime.cpu_tasks_with_gpu", false);
+  read_runtime(r, c.scheduler, c.cpu_tasks_with_gpu);
   r.reject_unknown();
 
   require(s.nx > 0, "grid.nx", "must be positive");
@@ -55,10 +53,7 @@ EllipticConfig read(toml::value& root, const std::vector<std::string>& overrides
   require(s.omega2 > 0, "shell.omega2", "must be positive");
   require(s.lambda2 > 0, "shell.lambda2", "must be positive");
   require(s.courant_reference_nx >= 0, "shell.courant_reference_nx", "must be zero (off) or positive");
-  require(c.tiles_x > 0 && s.nx % c.tiles_x == 0, "tiles.x",
-          std::to_string(c.tiles_x) + " tiles do not divide grid.nx = " + std::to_string(s.nx));
-  require(c.tiles_y > 0 && s.ny % c.tiles_y == 0, "tiles.y",
-          std::to_string(c.tiles_y) + " tiles do not divide grid.ny = " + std::to_string(s.ny));
+  require_tiles_divide(s.nx, s.ny, c.tiles_x, c.tiles_y);
   require(c.tiles_x * c.tiles_y <= kMaxCombineTiles, "tiles.x",
           "at most " + std::to_string(kMaxCombineTiles) + " tiles per solver");
   require(k.restart >= 1 && k.restart <= kMaxGcrDirections, "solver.restart",
