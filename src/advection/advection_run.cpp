@@ -9,14 +9,12 @@
 #include <mutex>
 
 #include "advection_model.hpp"
-#include "../run/checksum.hpp"
-#include "../run/grid_axes.hpp"
 #include "../io/checkpoint.hpp"
-#include "../io/field_writer.hpp"
 #include "../io/time_series.hpp"
-#include "../../graph/async_output.hpp"
+#include "../run/checksum.hpp"
+#include "../run/field_records.hpp"
 #include "../run/progress.hpp"
-#include "../../graph/runtime/stop_request.hpp"
+#include "../run/stepping.hpp"
 
 namespace tdc {
 namespace {
@@ -90,23 +88,14 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
   // Field records: written asynchronously (snapshot, transfer to rank 0, writer thread). The serial
   // HDF5 library is not thread-safe: every HDF5 call of the run holds `hdf5`.
   std::mutex hdf5;
-  std::unique_ptr<io::FieldWriter> writer;  // used by the writer thread only
   std::vector<double> global;
   double output_s = 0;
-  std::unique_ptr<AsyncFieldOutput> output;
+  std::unique_ptr<FieldRecords> output;
   if (!o.out_dir.empty())
-    output = std::make_unique<AsyncFieldOutput>(model.decomposition(), rank, 1, [&](double time,
-                                                                                  const std::vector<std::vector<double>>& f) {
-      std::lock_guard<std::mutex> lock(hdf5);
-      if (!writer)
-        writer = std::make_unique<io::FieldWriter>(
-            o.out_dir + "/fields.h5", cell_centre_axes(cfg.grid), std::vector<std::string>{"psi"},
-            std::vector<std::pair<std::string, std::string>>{{"title", "taskdycore MPDATA advection"},
-                                                             {"case", cfg.name},
-                                                             {"flow", to_string(cfg.flow)}},
-            std::vector<std::pair<std::string, std::string>>{{"psi", "1"}});
-      writer->append(time, {f[0].data()});
-    });
+    output = std::make_unique<FieldRecords>(
+        model.decomposition(), rank, o.out_dir + "/fields.h5", cfg.grid, std::vector<std::string>{"psi"},
+        FieldRecords::Attributes{{"title", "taskdycore MPDATA advection"}, {"case", cfg.name}, {"flow", to_string(cfg.flow)}},
+        FieldRecords::Attributes{{"psi", "1"}}, hdf5);
   auto write_record = [&]() {  // collective; returns at once
     if (!output) return;
     const auto t0 = Clock::now();
@@ -162,33 +151,25 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
   // The stepping loop: steps are submitted ahead of execution (a few in flight). Output records and
   // checkpoints are written at chunk boundaries; a SIGINT/SIGTERM stops the run at a step boundary
   // (with several ranks: at the next chunk boundary, agreed by all) with a final checkpoint.
-  install_stop_handlers();
   auto multiple = [](long step, int every) { return every > 0 && step % every == 0; };
   // With several ranks a stop request is agreed on at chunk boundaries: at least every 20 steps.
-  const long agree_every = rt.size() > 1 ? 20 : cfg.steps;
-  auto next_boundary = [&](long step) {
-    long b = std::min<long>(cfg.steps, step + agree_every);
-    for (int every : {cfg.output_interval, cfg.checkpoint_interval})
-      if (every > 0) b = std::min(b, (step / every + 1) * every);
-    return b;
-  };
+  const SteppingLoop loop(cfg.steps, rt.size() > 1 ? 20 : cfg.steps, {cfg.output_interval, cfg.checkpoint_interval});
   Progress progress(first_step, cfg.steps, cfg.dt, cfg.progress_seconds, o.progress && rank == 0);
   rt.wait_all();
   const auto t_start = Clock::now();
-  int stopped = 0;
-  while (model.step() < cfg.steps && !stopped) {
-    const long boundary = next_boundary(model.step());
-    while (model.step() < boundary) {
-      model.submit_steps(1);
-      progress.update(std::max<long>(first_step, model.step() - 3), seconds_since(t_start) - output_s);
-      if (rt.size() == 1 && stop_signal()) break;
-    }
-    stopped = agreed_stop_signal(rank, rt.size());
-    if (stopped || model.step() >= cfg.steps) break;
+  SteppingHooks hooks;
+  hooks.step = [&] { return model.step(); };
+  hooks.submit_step = [&] { model.submit_steps(1); };
+  hooks.after_step = [&] {
+    progress.update(std::max<long>(first_step, model.step() - 3), seconds_since(t_start) - output_s);
+  };
+  hooks.at_chunk_end = [&](int stopped) {
+    if (stopped || model.step() >= cfg.steps) return;
     if (multiple(model.step(), cfg.output_interval)) write_record();
     if (multiple(model.step(), cfg.checkpoint_interval)) write_checkpoint();
     record_diagnostics(false);
-  }
+  };
+  const int stopped = loop.run(hooks, rank, rt.size());
   rt.wait_all();
   const long steps_run = model.step() - first_step;
   const double loop_s = seconds_since(t_start) - output_s;
@@ -258,8 +239,8 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
       j["diagnostics"]["max_abs_mass_rel_change"] = worst;
     }
   }
-  if (writer)
-    j["output"] = {{"fields", "fields.h5"}, {"xdmf", "fields.xmf"}, {"records", writer->records()},
+  if (output && output->written())
+    j["output"] = {{"fields", "fields.h5"}, {"xdmf", "fields.xmf"}, {"records", output->records()},
                    {"checkpoint", "checkpoint.h5"}};
   return j;
 }

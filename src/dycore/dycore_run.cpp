@@ -11,15 +11,14 @@
 #include <iterator>
 #include <mutex>
 
-#include "../../graph/async_output.hpp"
-#include "../advection/advection_config.hpp"
-#include "../run/checksum.hpp"
-#include "dycore_model.hpp"
-#include "../run/grid_axes.hpp"
-#include "../io/checkpoint.hpp"
-#include "../io/field_writer.hpp"
-#include "../io/time_series.hpp"
 #include "../../graph/runtime/stop_request.hpp"
+#include "../io/checkpoint.hpp"
+#include "../io/time_series.hpp"
+#include "../run/checksum.hpp"
+#include "../run/config_error.hpp"
+#include "../run/field_records.hpp"
+#include "../run/stepping.hpp"
+#include "dycore_model.hpp"
 
 namespace tdc {
 
@@ -181,30 +180,19 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   // rank 0, and a writer thread there. The serial HDF5 library is not thread-safe: every HDF5 call of
   // the run holds `hdf5`.
   std::mutex hdf5;
-  std::unique_ptr<io::FieldWriter> writer;                   // the writer thread's
   nlohmann::json field_checksums = nlohmann::json::array();  // of u, v, w at each record (CPU/GPU comparisons)
-  std::unique_ptr<AsyncFieldOutput> output;
-  if (fields)
-    output = std::make_unique<AsyncFieldOutput>(
-        model.decomposition(), rank, int(model.field_names().size()),
+  std::unique_ptr<FieldRecords> output;
+  if (fields) {
+    FieldRecords::Attributes units{{"u", "m s-1"}, {"v", "m s-1"}, {"w", "m s-1"}, {"p", "m2 s-2"}};
+    if (theta) units.push_back({"theta", "K"});
+    output = std::make_unique<FieldRecords>(
+        model.decomposition(), rank, out("fields.h5"), cfg.grid, model.field_names(),
+        FieldRecords::Attributes{{"title", "taskdycore NFT dynamical core"}, {"case", cfg.name}}, units, hdf5,
         [&](double time, const std::vector<std::vector<double>>& f) {
-          std::lock_guard<std::mutex> lock(hdf5);
           field_checksums.push_back({{"step", std::lround(time / cfg.dt)},
                                      {"velocity_checksum", checksum_hex(f[0]) + checksum_hex(f[1]) + checksum_hex(f[2])}});
-          if (!writer) {
-            std::vector<std::pair<std::string, std::string>> units{
-                {"u", "m s-1"}, {"v", "m s-1"}, {"w", "m s-1"}, {"p", "m2 s-2"}};
-            if (theta) units.push_back({"theta", "K"});
-            writer = std::make_unique<io::FieldWriter>(
-                out("fields.h5"), cell_centre_axes(cfg.grid), model.field_names(),
-                std::vector<std::pair<std::string, std::string>>{{"title", "taskdycore NFT dynamical core"},
-                                                                 {"case", cfg.name}},
-                units);
-          }
-          std::vector<const double*> ptrs;
-          for (const auto& x : f) ptrs.push_back(x.data());
-          writer->append(time, ptrs);
         });
+  }
   double output_s = 0;
   long fields_written_at = -1;
   auto write_fields = [&]() {  // collective; returns at once
@@ -234,33 +222,27 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   // The stepping loop: steps are submitted ahead of execution (a bounded window); records, field
   // output and checkpoints at chunk boundaries. A SIGINT/SIGTERM stops the run at a step boundary
   // (with several ranks: at the next chunk boundary, agreed by all) with a final checkpoint.
-  install_stop_handlers();
-  const long agree_every = rt.size() > 1 ? 10 : cfg.steps;
-  auto next_multiple = [](long s, long m) { return (s / m + 1) * m; };
+  const SteppingLoop loop(cfg.steps, rt.size() > 1 ? 10 : cfg.steps,
+                          {cfg.diagnostics_interval, fields ? cfg.fields_interval : 0,
+                           checkpoints ? cfg.checkpoint_interval : 0});
   const auto t0 = Clock::now();
   if (first_step == 0) {  // a resumed run has these records of its first state already
     model.submit_diagnostics();
     if (fields && cfg.fields_interval > 0) write_fields();
   }
-  int stopped = 0;
-  while (model.step() < cfg.steps && aborted.empty() && !stopped) {
-    long stop = std::min<long>({long(cfg.steps), model.step() + agree_every,
-                                next_multiple(model.step(), cfg.diagnostics_interval)});
-    if (fields && cfg.fields_interval > 0) stop = std::min(stop, next_multiple(model.step(), cfg.fields_interval));
-    if (checkpoints && cfg.checkpoint_interval > 0)
-      stop = std::min(stop, next_multiple(model.step(), cfg.checkpoint_interval));
-    while (model.step() < stop) {
-      model.submit_steps(1);
-      if (rt.size() == 1 && stop_signal()) break;
-    }
-    stopped = agreed_stop_signal(rank, rt.size());
+  SteppingHooks hooks;
+  hooks.step = [&] { return model.step(); };
+  hooks.submit_step = [&] { model.submit_steps(1); };
+  hooks.keep_going = [&] { return aborted.empty(); };
+  hooks.at_chunk_end = [&](int stopped) {
     if (model.step() % cfg.diagnostics_interval == 0 || model.step() == cfg.steps) model.submit_diagnostics();
     if (fields && cfg.fields_interval > 0 && model.step() % cfg.fields_interval == 0) write_fields();
     if (checkpoints && cfg.checkpoint_interval > 0 && model.step() % cfg.checkpoint_interval == 0 && !stopped &&
         model.step() < cfg.steps)
       write_checkpoint();
     take(false);
-  }
+  };
+  const int stopped = loop.run(hooks, rank, rt.size());
   if (fields && fields_written_at != model.step()) write_fields();
   rt.wait_all();
   model.finish_solve_checks();
