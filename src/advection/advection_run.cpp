@@ -11,16 +11,15 @@
 #include "advection_model.hpp"
 #include "../io/checkpoint.hpp"
 #include "../io/time_series.hpp"
+#include "../run/checkpoints.hpp"
 #include "../run/checksum.hpp"
 #include "../run/field_records.hpp"
 #include "../run/progress.hpp"
 #include "../run/stepping.hpp"
+#include "../run/timing.hpp"
 
 namespace tdc {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 struct ErrorNorms {
   double l2 = 0, linf = 0;
@@ -57,18 +56,12 @@ void check_courant(const AdvectionConfig& cfg) {
 }
 
 void check_restart(const AdvectionConfig& cfg, const std::string& path) {
-  try {
-    io::check_resumable(path, trajectory_fingerprint(cfg), {"psi"}, cfg.grid.nx, cfg.grid.ny, cfg.grid.nz, cfg.steps);
-  } catch (const io::CheckpointError& e) {
-    throw ConfigError(e.key(), e.what());
-  }
+  check_restart_file(path, trajectory_fingerprint(cfg), {"psi"}, cfg.grid, cfg.steps);
 }
 
 nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunOptions& o) {
   const int rank = rt.rank();
-  std::unique_ptr<io::CheckpointState> restart;
-  if (!o.restart.empty())
-    restart = std::make_unique<io::CheckpointState>(io::read_checkpoint(o.restart, trajectory_fingerprint(cfg), {"psi"}));
+  std::unique_ptr<io::CheckpointState> restart = read_restart(o.restart, trajectory_fingerprint(cfg), {"psi"});
   AdvectionModel model(cfg, rank, rt.size(), restart.get());
   const AdvectionCase& ac = model.analytic();
   const double max_courant = ac.max_courant();
@@ -115,8 +108,7 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
       s.ny = cfg.grid.ny;
       s.nz = cfg.grid.nz;
       s.budgets = {{"mass_initial", mass0}, {"initial_min", min0}, {"initial_max", max0}};
-      std::lock_guard<std::mutex> lock(hdf5);
-      io::write_checkpoint(o.out_dir + "/checkpoint.h5", s, trajectory_fingerprint(cfg));
+      write_checkpoint_file(o.out_dir + "/checkpoint.h5", s, trajectory_fingerprint(cfg), hdf5);
     }
     output_s += seconds_since(t0);
   };

@@ -14,10 +14,12 @@
 #include "../../graph/runtime/stop_request.hpp"
 #include "../io/checkpoint.hpp"
 #include "../io/time_series.hpp"
+#include "../run/checkpoints.hpp"
 #include "../run/checksum.hpp"
 #include "../run/config_error.hpp"
 #include "../run/field_records.hpp"
 #include "../run/stepping.hpp"
+#include "../run/timing.hpp"
 #include "dycore_model.hpp"
 
 namespace tdc {
@@ -27,9 +29,6 @@ namespace {
 // Relative rise of the kinetic energy between two records that still counts as "not growing": far
 // above the round-off of its compensated sums (~1e-16), far below any physical gain.
 constexpr double kKineticEnergyRoundOff = 1e-12;
-
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // A diagnostics record as a row of named numbers: the columns of diagnostics.csv and diagnostics.h5,
 // and the series a checkpoint carries (so a resumed run reports the whole run).
@@ -107,21 +106,14 @@ void write_csv_row(std::FILE* csv, const FlowDiagnostics& r, bool theta) {
 }  // namespace
 
 void check_dycore_restart(const DycoreConfig& cfg, const std::string& path) {
-  try {
-    io::check_resumable(path, dycore_trajectory_fingerprint(cfg), DycoreModel::checkpoint_fields(cfg), cfg.grid.nx,
-                        cfg.grid.ny, cfg.grid.nz, cfg.steps);
-  } catch (const io::CheckpointError& e) {
-    throw ConfigError(e.key(), e.what());
-  }
+  check_restart_file(path, dycore_trajectory_fingerprint(cfg), DycoreModel::checkpoint_fields(cfg), cfg.grid, cfg.steps);
 }
 
 nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::string& out_dir, bool progress,
                           const std::string& restart_path) {
   const int rank = rt.rank();
-  std::unique_ptr<io::CheckpointState> restart;
-  if (!restart_path.empty())
-    restart = std::make_unique<io::CheckpointState>(io::read_checkpoint(
-        restart_path, dycore_trajectory_fingerprint(cfg), DycoreModel::checkpoint_fields(cfg)));
+  std::unique_ptr<io::CheckpointState> restart =
+      read_restart(restart_path, dycore_trajectory_fingerprint(cfg), DycoreModel::checkpoint_fields(cfg));
   DycoreModel model(cfg, rank, rt.size(), restart.get());
   const bool theta = model.has_theta();
   std::vector<FlowDiagnostics> records;
@@ -213,8 +205,7 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
         last_state.series_names.push_back(kColumns[c].name);
         for (const auto& r : records) last_state.series[c].push_back(column_value(r, kColumns[c]));
       }
-      std::lock_guard<std::mutex> lock(hdf5);
-      io::write_checkpoint(out("checkpoint.h5"), last_state, dycore_trajectory_fingerprint(cfg));
+      write_checkpoint_file(out("checkpoint.h5"), last_state, dycore_trajectory_fingerprint(cfg), hdf5);
     }
     output_s += seconds_since(w0);
   };
