@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks the layering of the sources: kernels and codelets (codelets/) -> runtime (graph/runtime/) ->
 graph (graph/) -> models (src/ but src/cli/) -> CLI (src/cli/). A file may include only headers of its
-own layer or of layers below it, and model code submits no task (the graph layer does).
+own layer or of layers below it, model code submits no task (the graph layer does) and includes
+neither StarPU nor MPI (the CLI includes MPI only, to end a failed job).
 Usage: check_layers.py ROOT. Prints every violation as file:line and exits 1 if there is any.
 Run by every build (CMakeLists.txt) and by the test tools.layers."""
 import os
@@ -11,6 +12,8 @@ import sys
 LAYERS = ["codelets", "runtime", "graph", "models", "cli"]
 SUFFIXES = (".hpp", ".cpp", ".cuh", ".cu", ".h")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+# StarPU and MPI themselves: below the models only (the CLI may end a failed job with MPI_Abort).
+SYSTEM = re.compile(r'^\s*#\s*include\s*<(starpu[a-z_]*\.h|mpi\.h)>')
 # Task submission: StarPU's own calls, the codelets' insert_task and their insert_* helpers.
 SUBMIT = re.compile(r"\b(starpu_(?:mpi_)?task_(?:insert|submit|build)|starpu_insert_task|insert_[a-z0-9_]+)\s*\(")
 NOT_SUBMIT = {"insert_or_assign"}
@@ -53,6 +56,10 @@ def check(root):
                         if mine in ("models", "cli") and target == "codelets/common/codelet.hpp":
                             problems.append(f"{rel}:{n}: includes {target}; model code submits no task (the graph "
                                             "layer does)")
+                    sm = SYSTEM.match(line)
+                    if sm and (mine == "models" or (mine == "cli" and sm.group(1) != "mpi.h")):
+                        problems.append(f"{rel}:{n}: includes <{sm.group(1)}>; {mine} code reaches StarPU and MPI "
+                                        "only through graph/ and graph/runtime/")
                     if mine in ("models", "cli"):
                         code = line.split("//")[0]
                         for call in SUBMIT.finditer(code):

@@ -1,13 +1,10 @@
 #include "dycore_run.hpp"
 
-#include <mpi.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-
 #include <iterator>
 #include <mutex>
 

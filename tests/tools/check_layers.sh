@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The layering check (tools/check_layers.py, run by every build): the tree passes, and a copy of it
 # fails once a graph file includes a model header, a runtime file includes a graph header, or model
-# code submits a task.
+# code submits a task or includes StarPU.
 set -euo pipefail
 root=$1
 python3 "$root/tools/check_layers.py" "$root"
@@ -41,4 +41,8 @@ fresh
 echo '#include "../cli/commands.hpp"' >> "$work/tree/src/dycore/dycore_run.cpp"
 touch "$work/tree/src/cli/commands.hpp"
 fails "a model file including a CLI header" src/dycore/dycore_run.cpp
+fresh
+sed -i '1i #include <starpu.h>' "$work/tree/src/advection/advection_model.cpp"
+fails "model code including StarPU" src/advection/advection_model.cpp
+
 echo "layering check: the tree passes, every violation is caught"
