@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "../codelets/tile_moments/tile_moments.hpp"
-#include "../src/tiled_field.hpp"
+#include "runtime/tiled_field.hpp"
 
 namespace tdc {
 

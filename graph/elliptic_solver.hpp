@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "../codelets/column_operator/column_operator.hpp"
-#include "../src/tiled_field.hpp"
+#include "runtime/tiled_field.hpp"
 #include "multigrid_precon.hpp"
 #include "spectral_precon.hpp"
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "../codelets/flow_diagnostics/flow_diagnostics.hpp"
-#include "../src/tiled_field.hpp"
+#include "runtime/tiled_field.hpp"
 #include "elliptic_solver.hpp"
 
 namespace tdc {

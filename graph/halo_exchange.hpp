@@ -2,7 +2,7 @@
 // unpacks its neighbours' strips into its ghost ring. StarPU moves only the strips between devices
 // and, through StarPU-MPI, between ranks.
 #pragma once
-#include "../src/tiled_field.hpp"
+#include "runtime/tiled_field.hpp"
 
 namespace tdc {
 

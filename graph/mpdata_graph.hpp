@@ -5,7 +5,7 @@
 // or, without overlap, mpdata_tile -> halo_unpack. Nothing waits on the host.
 #pragma once
 #include "../codelets/mpdata_step/mpdata_step.hpp"
-#include "../src/tiled_field.hpp"
+#include "runtime/tiled_field.hpp"
 
 namespace tdc {
 

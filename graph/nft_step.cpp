@@ -7,7 +7,7 @@
 #include "../codelets/viscous_diffusion/viscous_diffusion.hpp"
 #include "../codelets/snapshot_copy/snapshot_copy.hpp"
 #include "../codelets/vector_update/vector_update.hpp"
-#include "../src/collocated_laplacian.hpp"
+#include "collocated_laplacian.hpp"
 #include "halo_exchange.hpp"
 
 namespace tdc {

@@ -3,7 +3,7 @@
 // scheduler or the number of ranks.
 #pragma once
 #include "../codelets/tile_moments/tile_moments.hpp"
-#include "../src/tiled_field.hpp"
+#include "runtime/tiled_field.hpp"
 
 #include <starpu_mpi.h>
 

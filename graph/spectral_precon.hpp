@@ -15,7 +15,7 @@
 #include "../codelets/column_operator/column_operator.hpp"
 #include "../codelets/solver_scalars/solver_scalars_kernel.hpp"
 #include "../codelets/spectral_precon/spectral_formulae.hpp"
-#include "../src/tiled_field.hpp"
+#include "runtime/tiled_field.hpp"
 
 namespace tdc {
 

@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "src/dycore_config.hpp"
-#include "src/dycore_model.hpp"
+#include "src/dycore/dycore_config.hpp"
+#include "src/dycore/dycore_model.hpp"
 #include "tests/model/model_fixture.hpp"
 
 namespace {

@@ -6,9 +6,9 @@
 
 #include <cmath>
 
-#include "src/dycore_config.hpp"
-#include "src/dycore_model.hpp"
-#include "src/dycore_run.hpp"
+#include "src/dycore/dycore_config.hpp"
+#include "src/dycore/dycore_model.hpp"
+#include "src/dycore/dycore_run.hpp"
 #include "tests/model/model_fixture.hpp"
 
 namespace {

@@ -10,8 +10,8 @@
 #include <cmath>
 
 #include "codelets/viscous_diffusion/viscous_diffusion_kernel.hpp"
-#include "src/dycore_config.hpp"
-#include "src/dycore_run.hpp"
+#include "src/dycore/dycore_config.hpp"
+#include "src/dycore/dycore_run.hpp"
 #include "tests/model/model_fixture.hpp"
 
 namespace {

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <random>
 
-#include "src/csr_pcg.hpp"
+#include "src/bench/csr_pcg.hpp"
 
 #if defined(TASKDYCORE_HAVE_CUDA)
 #include <cuda_runtime_api.h>

@@ -6,8 +6,8 @@
 
 #include <cmath>
 
-#include "src/elliptic_config.hpp"
-#include "src/elliptic_run.hpp"
+#include "src/elliptic/elliptic_config.hpp"
+#include "src/elliptic/elliptic_run.hpp"
 #include "tests/model/model_fixture.hpp"
 
 namespace {

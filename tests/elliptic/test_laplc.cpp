@@ -8,7 +8,7 @@
 
 #include "codelets/solver_scalars/solver_state.hpp"
 #include "graph/elliptic_solver.hpp"
-#include "src/collocated_laplacian.hpp"
+#include "graph/collocated_laplacian.hpp"
 #include "tests/model/model_fixture.hpp"
 
 namespace {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "src/advection_run.hpp"
+#include "src/advection/advection_run.hpp"
 
 namespace tdc_test {
 

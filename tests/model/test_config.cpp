@@ -1,8 +1,8 @@
 // Configuration validation: every bad input names its key.
 #include <gtest/gtest.h>
 
-#include "src/advection_run.hpp"
-#include "src/config.hpp"
+#include "src/advection/advection_run.hpp"
+#include "src/advection/advection_config.hpp"
 
 using namespace tdc;
 

@@ -1,7 +1,7 @@
 // The runtime's advice on worker counts (no StarPU needed).
 #include <gtest/gtest.h>
 
-#include "src/runtime.hpp"
+#include "graph/runtime/runtime.hpp"
 
 using namespace tdc;
 

@@ -1,0 +1,33 @@
+// EULAG's laplc on the collocated grid (paper 000 §5.4): the divergence of the centred gradient,
+// both with centred differences, so neighbours are two cells away in every direction:
+//   L(p)_ijk = (p_i+2 - 2 p + p_i-2) / (4 dx^2) + (same in y) + (same in z),
+// the operator whose solution makes a velocity corrected by the centred gradient free of the centred
+// divergence (the projection of the NFT step). As a column operator (codelets/column_operator) with
+// strides 2, periodic in x and y; in z periodic too, or mirrored about rigid lids (p even about a lid,
+// so a level beyond it is its mirror image: the centred gradient of p is then odd, as w must be, and
+// D(G p) = L p still holds exactly). The line preconditioner solves the two interleaved vertical
+// systems of each column (the wrapped or mirrored couplings dropped). The solvers get A = -L (positive
+// semi-definite; its null space, the constant and the 2-cell checkerboards, has no gradient; the
+// mirror joins a column's two interleaved chains, so z-checkerboards are not in it under lids).
+#pragma once
+#include <vector>
+
+#include "../codelets/column_operator/column_operator.hpp"
+#include "multigrid_precon.hpp"
+#include "runtime/grid.hpp"
+
+namespace tdc {
+
+struct CollocatedLaplacian {
+  ColumnCouplings couplings;
+  std::vector<double> level_coefficients;  // kLevelVectors * nz
+};
+
+// For a uniform grid, periodic in x and y (the halo of the tiles must be at least 2).
+CollocatedLaplacian collocated_laplacian(const Grid& g, ZBoundary zb = ZBoundary::Periodic);
+
+// The multigrid hierarchy of laplc: level 0 on g, each next level on a grid of half the cells in every
+// direction (the same lengths), laplc rediscretised there.
+std::vector<OperatorLevel> collocated_laplacian_levels(const Grid& g, ZBoundary zb, int levels);
+
+}  // namespace tdc

@@ -1,0 +1,215 @@
+#include "dycore_config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iterator>
+#include <fstream>
+#include <sstream>
+
+#include "../../codelets/mpdata/mpdata_pipeline.hpp"
+#include "../../codelets/solver_scalars/solver_scalars_kernel.hpp"
+#include "../../codelets/spectral_precon/spectral_precon_kernel.hpp"
+#include "../../graph/collocated_laplacian.hpp"
+#include "../run/case_keys.hpp"
+
+namespace tdc {
+namespace {
+
+using namespace config_detail;
+
+DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) {
+  apply_overrides(root, overrides);
+  Reader r(root);
+  DycoreConfig c;
+  c.name = read_case_name(r, "dycore", c.name);
+  const std::string initial =
+      r.choice("case.initial", "taylor_green", {"taylor_green", "taylor_green_modified", "thermal_bubble"});
+  c.initial = initial == "thermal_bubble"          ? InitialState::ThermalBubble
+              : initial == "taylor_green_modified" ? InitialState::TaylorGreenModified
+                                                   : InitialState::TaylorGreen;
+  const bool bubble = c.initial == InitialState::ThermalBubble;
+  c.velocity = r.number("case.velocity", c.velocity);
+  c.viscosity = r.number("physics.viscosity", c.viscosity);
+  c.diffusivity = r.number("physics.diffusivity", c.diffusivity);
+  c.gravity = r.number("physics.gravity", c.gravity);
+  c.theta0 = r.number("physics.theta0", c.theta0);
+  c.bubble.amplitude = r.number("bubble.amplitude", c.bubble.amplitude);
+  c.bubble.radius = r.number("bubble.radius", c.bubble.radius);
+  c.bubble.x = r.number("bubble.x", c.bubble.x);
+  c.bubble.y = r.number("bubble.y", c.bubble.y);
+  c.bubble.z = r.number("bubble.z", c.bubble.z);
+  c.max_courant = r.number("time.max_courant", c.max_courant);
+  read_grid(r, c.grid);
+  c.z_boundary = read_z_boundary(r, bubble ? "rigid" : "periodic");
+  read_tiles(r, c.tiles_x, c.tiles_y);
+  c.dt = r.number("time.dt", c.dt);
+  c.steps = int(r.integer("time.steps", c.steps));
+  c.mpdata.iord = int(r.integer("mpdata.iord", 2));
+  c.mpdata.fct = r.boolean("mpdata.fct", true);
+  c.mpdata.iga = r.boolean("mpdata.iga", true);  // signed fields: the infinite-gauge form
+  c.mpdata.zb = c.z_boundary;
+  c.mpdata.unit_density = true;  // Boussinesq on a Cartesian grid: G = 1 (DycoreModel fills the array so)
+  KrylovSettings& k = c.solver;
+  k.method = r.choice("solver.method", "gcr", {"pcg", "gcr"}) == "pcg" ? KrylovMethod::Pcg : KrylovMethod::Gcr;
+  k.fused = r.boolean("solver.fused", true);
+  k.restart = int(r.integer("solver.restart", 3));
+  c.divergence_tolerance = r.number("solver.divergence_tolerance", c.divergence_tolerance);
+  c.solver_budget = int(r.integer("solver.max_iter", c.solver_budget));
+  c.extrapolate_pressure = r.choice("solver.first_guess", "previous", {"previous", "extrapolated"}) == "extrapolated";
+  const std::string precon = r.choice("solver.preconditioner", "line", {"line", "multigrid", "spectral"});
+  k.preconditioner = precon == "multigrid" ? Preconditioner::Multigrid
+                     : precon == "spectral" ? Preconditioner::Spectral
+                                            : Preconditioner::Line;
+  k.multigrid.levels = int(r.integer("solver.multigrid_levels", 0));
+  k.multigrid.coarse_sweeps = int(r.integer("solver.multigrid_coarse_sweeps", k.multigrid.coarse_sweeps));
+  k.multigrid.omega = r.number("solver.multigrid_omega", k.multigrid.omega);
+  k.multigrid.one_task = r.boolean("solver.multigrid_one_task", k.multigrid.one_task);
+  c.diagnostics_interval = int(r.integer("diagnostics.interval", c.diagnostics_interval));
+  c.write_fields = r.boolean("output.fields", c.write_fields);
+  c.fields_interval = int(r.integer("output.fields_interval", c.fields_interval));
+  c.write_checkpoint = r.boolean("output.checkpoint", c.write_checkpoint);
+  c.checkpoint_interval = int(r.integer("output.checkpoint_interval", c.checkpoint_interval));
+  read_runtime(r, c.scheduler, c.cpu_tasks_with_gpu);
+  r.reject_unknown();
+
+  require(c.grid.nx > 0 && c.grid.nx % 2 == 0, "grid.nx", "must be positive and even");
+  require(c.grid.ny > 0 && c.grid.ny % 2 == 0, "grid.ny", "must be positive and even");
+  require(c.grid.nz >= 4 && c.grid.nz % 2 == 0, "grid.nz", "must be even and at least 4");
+  require(c.grid.lx > 0 && c.grid.ly > 0 && c.grid.lz > 0, "grid.lx", "lengths must be positive");
+  require_tiles_divide(c.grid.nx, c.grid.ny, c.tiles_x, c.tiles_y);
+  const int halo = mpdata::halo_needed(c.mpdata);
+  require(c.grid.nx / c.tiles_x >= halo && c.grid.ny / c.tiles_y >= halo, "tiles.x",
+          "tiles narrower than the halo (" + std::to_string(halo) + ")");
+  require(c.tiles_x * c.tiles_y <= kMaxCombineTiles, "tiles.x", "too many tiles for one solver");
+  require(c.dt > 0, "time.dt", "must be positive");
+  require(c.steps > 0, "time.steps", "must be positive");
+  require(c.velocity > 0, "case.velocity", "must be positive");
+  require(c.gravity >= 0, "physics.gravity", "must not be negative");
+  require(c.theta0 > 0, "physics.theta0", "must be positive (K)");
+  require(c.max_courant > 0 && c.max_courant <= 1.0, "time.max_courant", "must be in (0, 1]");
+  if (bubble) {
+    require(c.z_boundary == ZBoundary::Rigid, "grid.z_boundary", "the thermal bubble rises between rigid lids");
+    require(c.bubble.radius > 0, "bubble.radius", "must be positive");
+    require(c.bubble.x - c.bubble.radius >= 0 && c.bubble.x + c.bubble.radius <= c.grid.lx, "bubble.x",
+            "the bubble must lie inside the domain in x");
+    require(c.bubble.y - c.bubble.radius >= 0 && c.bubble.y + c.bubble.radius <= c.grid.ly, "bubble.y",
+            "the bubble must lie inside the domain in y");
+    require(c.bubble.z - c.bubble.radius >= 0 && c.bubble.z + c.bubble.radius <= c.grid.lz, "bubble.z",
+            "the bubble must lie inside the domain in z");
+  }
+  require(c.viscosity >= 0, "physics.viscosity", "must be zero (inviscid) or positive");
+  require(c.diffusivity >= 0, "physics.diffusivity", "must be zero (none) or positive");
+  require(c.diffusivity == 0 || bubble, "physics.diffusivity",
+          "diffuses theta', which only the thermal_bubble case carries");
+  for (const auto& [key, coefficient] : {std::pair<const char*, double>{"physics.viscosity", c.viscosity},
+                                         std::pair<const char*, double>{"physics.diffusivity", c.diffusivity}}) {
+    // explicit diffusion is stable for nu dt (1/dx^2 + 1/dy^2 + 1/dz^2) <= 1/2
+    const double dx = c.grid.lx / c.grid.nx, dy = c.grid.ly / c.grid.ny, dz = c.grid.lz / c.grid.nz;
+    const double number = coefficient * c.dt * (1 / (dx * dx) + 1 / (dy * dy) + 1 / (dz * dz));
+    require(number <= 0.5, key,
+            "explicit diffusion is unstable: " + std::string(key) + " dt (1/dx^2 + 1/dy^2 + 1/dz^2) = " +
+                std::to_string(number) + " > 0.5");
+  }
+  const double courant = (bubble ? 0.0 : c.velocity) * c.dt *
+                         (1.0 / (c.grid.lx / c.grid.nx) + 1.0 / (c.grid.ly / c.grid.ny) +
+                          (c.initial == InitialState::TaylorGreenModified ? 1.0 / (c.grid.lz / c.grid.nz) : 0.0));
+  require(courant <= 1.0, "time.dt",
+          "the initial flow's Courant sum is " + std::to_string(courant) + " > 1 (MPDATA is unstable)");
+  require(c.mpdata.iord >= 1 && c.mpdata.iord <= 4, "mpdata.iord", "must be between 1 and 4");
+  require(k.restart >= 1 && k.restart <= kMaxGcrDirections, "solver.restart",
+          "must be between 1 and " + std::to_string(kMaxGcrDirections));
+  require(c.divergence_tolerance > 0, "solver.divergence_tolerance", "must be positive");
+  require(c.solver_budget >= 1, "solver.max_iter", "must be positive");
+  if (k.preconditioner == Preconditioner::Multigrid) {
+    require(k.method == KrylovMethod::Pcg, "solver.preconditioner", "\"multigrid\" needs solver.method = \"pcg\"");
+    require(k.multigrid.coarse_sweeps >= 1, "solver.multigrid_coarse_sweeps", "must be positive");
+    require(k.multigrid.omega > 0 && k.multigrid.omega < 1, "solver.multigrid_omega", "must be in (0, 1): at 1 Jacobi does not damp the 2-cell checkerboards");
+    const int most = multigrid_max_levels(c.grid);
+    require(k.multigrid.levels >= 0 && k.multigrid.levels <= most, "solver.multigrid_levels",
+            "must be 0 (automatic) or 1.." + std::to_string(most) +
+                " for this grid (each coarsening needs dimensions that are multiples of 4)");
+    if (k.multigrid.levels == 0) k.multigrid.levels = multigrid_auto_levels(c.grid);
+    const std::string fit = " tiles do not fit " + std::to_string(k.multigrid.levels) +
+                            " multigrid levels: tile widths must halve to multiples of 4 on every level but the "
+                            "coarsest (use fewer tiles or set solver.multigrid_levels lower)";
+    require(multigrid_tiles_fit(c.grid.nx, c.tiles_x, k.multigrid.levels), "tiles.x", std::to_string(c.tiles_x) + fit);
+    require(multigrid_tiles_fit(c.grid.ny, c.tiles_y, k.multigrid.levels), "tiles.y", std::to_string(c.tiles_y) + fit);
+  }
+  if (k.preconditioner == Preconditioner::Spectral) {
+    const CollocatedLaplacian op = collocated_laplacian(c.grid, c.z_boundary);
+    const std::string why = spectral_unsupported(c.grid.nx, c.grid.ny, c.grid.nz, op.couplings, op.level_coefficients);
+    require(why.empty(), "solver.preconditioner", "\"spectral\" cannot invert this grid's operator: " + why);
+  }
+  require(c.diagnostics_interval >= 1, "diagnostics.interval", "must be positive");
+  require(c.fields_interval >= 0, "output.fields_interval", "must be 0 (final state only) or positive");
+  require(c.checkpoint_interval >= 0, "output.checkpoint_interval", "must be 0 (at the end only) or positive");
+  require(c.checkpoint_interval == 0 || c.write_checkpoint, "output.checkpoint_interval",
+          "needs output.checkpoint = true");
+  // D v^(n+1) = -(dt/2) r exactly (D(G p) = L p), so max |D v^(n+1)| <= tol is max |r| <= 2 tol / dt:
+  // the solve stops on the max norm of its residual, the very bound it must meet (the 2-norm over
+  // all cells would over-solve by a factor that grows like sqrt(cells)).
+  k.tol_rel = 0.0;
+  k.tol_abs = 0.0;
+  k.tol_max = 2.0 * c.divergence_tolerance / c.dt;
+  k.max_iter = c.solver_budget;
+  return c;
+}
+
+}  // namespace
+
+DycoreConfig load_dycore_config(const std::string& path, const std::vector<std::string>& overrides) {
+  return config_detail::load_file(path, overrides, read);
+}
+
+DycoreConfig parse_dycore_config(const std::string& text, const std::vector<std::string>& overrides) {
+  return config_detail::load_text(text, overrides, read);
+}
+
+std::vector<std::pair<std::string, std::string>> dycore_trajectory_fingerprint(const DycoreConfig& c) {
+  const auto num = config_detail::exact_text;
+  const char* initial = c.initial == InitialState::ThermalBubble          ? "thermal_bubble"
+                        : c.initial == InitialState::TaylorGreenModified ? "taylor_green_modified"
+                                                                         : "taylor_green";
+  std::vector<std::pair<std::string, std::string>> f{
+      {"case.kind", "dycore"},
+      {"case.name", c.name},
+      {"case.initial", initial},
+      {"case.velocity", num(c.velocity)},
+      {"grid.nx", std::to_string(c.grid.nx)},
+      {"grid.ny", std::to_string(c.grid.ny)},
+      {"grid.nz", std::to_string(c.grid.nz)},
+      {"grid.lx", num(c.grid.lx)},
+      {"grid.ly", num(c.grid.ly)},
+      {"grid.lz", num(c.grid.lz)},
+      {"grid.z_boundary", c.z_boundary == ZBoundary::Rigid ? "rigid" : "periodic"},
+      {"time.dt", num(c.dt)},
+      {"physics.viscosity", num(c.viscosity)},
+      {"mpdata.iord", std::to_string(c.mpdata.iord)},
+      {"mpdata.fct", c.mpdata.fct ? "true" : "false"},
+      {"mpdata.iga", c.mpdata.iga ? "true" : "false"},
+      {"solver.method", to_string(c.solver.method)},
+      {"solver.fused", c.solver.fused ? "true" : "false"},
+      {"solver.restart", std::to_string(c.solver.restart)},
+      {"solver.divergence_tolerance", num(c.divergence_tolerance)},
+      {"solver.first_guess", c.extrapolate_pressure ? "extrapolated" : "previous"}};
+  if (c.solver.preconditioner == Preconditioner::Multigrid) {  // absent for the line preconditioner (older checkpoints)
+    f.push_back({"solver.preconditioner", "multigrid"});
+    f.push_back({"solver.multigrid_levels", std::to_string(c.solver.multigrid.levels)});
+    f.push_back({"solver.multigrid_coarse_sweeps", std::to_string(c.solver.multigrid.coarse_sweeps)});
+    f.push_back({"solver.multigrid_omega", num(c.solver.multigrid.omega)});
+  }
+  if (c.solver.preconditioner == Preconditioner::Spectral) f.push_back({"solver.preconditioner", "spectral"});
+  if (c.initial == InitialState::ThermalBubble) {
+    const std::pair<std::string, std::string> bubble[] = {
+        {"physics.gravity", num(c.gravity)},   {"physics.theta0", num(c.theta0)},
+        {"bubble.amplitude", num(c.bubble.amplitude)}, {"bubble.radius", num(c.bubble.radius)},
+        {"bubble.x", num(c.bubble.x)},         {"bubble.y", num(c.bubble.y)},
+        {"bubble.z", num(c.bubble.z)}};
+    f.insert(f.end(), std::begin(bubble), std::end(bubble));
+    if (c.diffusivity > 0) f.push_back({"physics.diffusivity", num(c.diffusivity)});  // absent: 0 (older checkpoints)
+  }
+  return f;
+}
+
+}  // namespace tdc
