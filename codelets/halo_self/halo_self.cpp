@@ -5,34 +5,21 @@
 namespace tdc {
 namespace {
 
-double* field_of(void* b[]) { return reinterpret_cast<double*>(STARPU_BLOCK_GET_PTR(b[0])); }
-
-void self_cpu(void* b[], void* arg) {
-  TileLayout L;
-  starpu_codelet_unpack_args(arg, &L);
-  strided_copies_cpu(halo_self_plan(L, field_of(b)));
-}
-
-#if defined(TASKDYCORE_HAVE_CUDA)
-void self_cuda(void* b[], void* arg) {
-  TileLayout L;
-  starpu_codelet_unpack_args(arg, &L);
-  strided_copies_cuda(halo_self_plan(L, field_of(b)), starpu_cuda_get_local_stream());
-}
-#else
-constexpr starpu_cuda_func_t self_cuda = nullptr;
-#endif
-
-Codelet& codelet() {
-  static Codelet cl("halo_self", {STARPU_RW}, self_cpu, self_cuda);
-  return cl;
-}
+struct HaloSelf : CodeletSpec {
+  using Args = TileLayout;
+  static constexpr const char* name = "halo_self";
+  static constexpr auto modes = access(RW);  // field
+  static void cpu(const Args& L, Buffers b) { strided_copies_cpu(halo_self_plan(L, b.block(0))); }
+  template <class Stream>
+  static void cuda(const Args& L, Buffers b, Stream s) {
+    strided_copies_cuda(halo_self_plan(L, b.block(0)), s);
+  }
+};
 
 }  // namespace
 
 void insert_halo_self(const TileLayout& L, starpu_data_handle_t field) {
-  insert_task(codelet(), STARPU_VALUE, &L, sizeof(L), STARPU_RW, field, STARPU_PRIORITY, kPrioHalo, STARPU_NAME,
-              "halo_self");
+  CodeletOf<HaloSelf>::insert(L, {field}, {kPrioHalo});
 }
 
 }  // namespace tdc

@@ -3,57 +3,34 @@
 #include "../common/codelet.hpp"
 
 namespace tdc {
-
 namespace {
 
-struct Buffers {
-  double* field;
-  const double* own[4];
-  const double* nb[kNeighbourSlots];
+struct HaloUnpack : CodeletSpec {
+  using Args = TileLayout;
+  static constexpr const char* name = "halo_unpack";
+  // field, its own four strips, the neighbours' strips
+  static constexpr auto modes = append<5, kNeighbourSlots>(access(RW, R, R, R, R), R);
+  static CopyList plan(const TileLayout& L, Buffers b) {
+    const double* own[4];
+    const double* nb[kNeighbourSlots];
+    for (int s = 0; s < 4; ++s) own[s] = b.vector(1 + s);
+    for (int n = 0; n < kNeighbourSlots; ++n) nb[n] = b.vector(5 + n);
+    return halo_unpack_plan(L, b.block(0), own, nb);
+  }
+  static void cpu(const Args& L, Buffers b) { strided_copies_cpu(plan(L, b)); }
+  template <class Stream>
+  static void cuda(const Args& L, Buffers b, Stream s) {
+    strided_copies_cuda(plan(L, b), s);
+  }
 };
-Buffers buffers_of(void* b[]) {
-  Buffers x;
-  x.field = reinterpret_cast<double*>(STARPU_BLOCK_GET_PTR(b[0]));
-  for (int s = 0; s < 4; ++s) x.own[s] = reinterpret_cast<const double*>(STARPU_VECTOR_GET_PTR(b[1 + s]));
-  for (int n = 0; n < kNeighbourSlots; ++n)
-    x.nb[n] = reinterpret_cast<const double*>(STARPU_VECTOR_GET_PTR(b[5 + n]));
-  return x;
-}
-
-void unpack_cpu(void* b[], void* arg) {
-  TileLayout L;
-  starpu_codelet_unpack_args(arg, &L);
-  Buffers x = buffers_of(b);
-  strided_copies_cpu(halo_unpack_plan(L, x.field, x.own, x.nb));
-}
-
-#if defined(TASKDYCORE_HAVE_CUDA)
-void unpack_cuda(void* b[], void* arg) {
-  TileLayout L;
-  starpu_codelet_unpack_args(arg, &L);
-  Buffers x = buffers_of(b);
-  strided_copies_cuda(halo_unpack_plan(L, x.field, x.own, x.nb), starpu_cuda_get_local_stream());
-}
-#else
-constexpr starpu_cuda_func_t unpack_cuda = nullptr;
-#endif
-
-Codelet& codelet() {
-  static Codelet cl("halo_unpack",
-                    {STARPU_RW, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_R,
-                     STARPU_R, STARPU_R, STARPU_R, STARPU_R},
-                    unpack_cpu, unpack_cuda);
-  return cl;
-}
 
 }  // namespace
 
 void insert_halo_unpack(const TileLayout& L, starpu_data_handle_t field, const starpu_data_handle_t own[4],
                         const starpu_data_handle_t nb[kNeighbourSlots]) {
-  insert_task(codelet(), STARPU_VALUE, &L, sizeof(L), STARPU_RW, field, STARPU_R, own[0], STARPU_R, own[1],
-              STARPU_R, own[2], STARPU_R, own[3], STARPU_R, nb[0], STARPU_R, nb[1], STARPU_R, nb[2], STARPU_R,
-              nb[3], STARPU_R, nb[4], STARPU_R, nb[5], STARPU_R, nb[6], STARPU_R, nb[7], STARPU_PRIORITY,
-              kPrioHalo, STARPU_NAME, "halo_unpack");
+  std::vector<starpu_data_handle_t> h{field, own[0], own[1], own[2], own[3]};
+  h.insert(h.end(), nb, nb + kNeighbourSlots);
+  CodeletOf<HaloUnpack>::insert(L, h, {kPrioHalo});
 }
 
 }  // namespace tdc
