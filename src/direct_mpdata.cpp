@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "../codelets/halo_unpack/halo_unpack_plan.hpp"
-#include "../codelets/mpdata_step/mpdata_step_kernels.hpp"
+#include "../codelets/mpdata/mpdata_step_kernel.hpp"
 #include "advection_case.hpp"
 #include "checksum.hpp"
 #include "grid.hpp"

@@ -8,15 +8,14 @@ VelocityPointers velocities(Buffers b) {
   return {b.block(0), b.block(1), b.block(2), b.block(3), b.block(4), b.block(5)};
 }
 
-struct Advector : CodeletSpec {
-  using Args = AdvectorArgs;
+// six velocities, three Courant numbers
+struct Advector : CodeletSpec<AdvectorArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_W,
+                              STARPU_W, STARPU_W> {
   static constexpr const char* name = "advector";
-  static constexpr auto modes = access(R, R, R, R, R, R, W, W, W);  // six velocities, three Courant numbers
   static void cpu(const Args& a, Buffers b) { advector_cpu(a, velocities(b), b.block(6), b.block(7), b.block(8)); }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     advector_cuda(a, velocities(b), b.block(6), b.block(7), b.block(8), s);
-  }
+  };
 };
 
 }  // namespace

@@ -4,15 +4,10 @@
 namespace tdc {
 namespace {
 
-struct Buoyancy : CodeletSpec {
-  using Args = BuoyancyArgs;
+struct Buoyancy : CodeletSpec<BuoyancyArgs, STARPU_R, STARPU_RW> {  // theta, w
   static constexpr const char* name = "buoyancy";
-  static constexpr auto modes = access(R, RW);  // theta, w
   static void cpu(const Args& a, Buffers b) { buoyancy_cpu(a, b.block(0), b.block(1)); }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
-    buoyancy_cuda(a, b.block(0), b.block(1), s);
-  }
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) { buoyancy_cuda(a, b.block(0), b.block(1), s); };
 };
 
 }  // namespace

@@ -1,25 +1,28 @@
 // The StarPU side of a codelet: one typed definition per operation, from which a template makes the
-// rest. A codelet file holds a spec and its kernels' calls:
+// rest. A codelet file (`<op>_codelet.cpp`, beside the op's kernels) holds a spec per codelet and the
+// insert functions the graphs call:
 //
-//   struct Buoyancy : CodeletSpec {                         // the spec
-//     using Args = BuoyancyArgs;                            // the task's value (a trivially copyable struct)
-//     static constexpr const char* name = "buoyancy";       // codelet, perf model and task name
-//     static constexpr auto modes = access(R, RW);          // the buffers, in order, with their modes
+//   struct Buoyancy : CodeletSpec<BuoyancyArgs, STARPU_R, STARPU_RW> {  // the task's value; theta, w
+//     static constexpr const char* name = "buoyancy";  // codelet, perf model and task name
 //     static void cpu(const Args& a, Buffers b) { buoyancy_cpu(a, b.block(0), b.block(1)); }
-//     template <class Stream>                                // CUDA: asynchronous on the worker's stream
-//     static void cuda(const Args& a, Buffers b, Stream s) { buoyancy_cuda(a, b.block(0), b.block(1), s); }
+//     static constexpr auto cuda = [](const Args& a, Buffers b, auto s) { buoyancy_cuda(a, b.block(0), b.block(1), s); };
 //   };
-//   CodeletOf<Buoyancy>::insert(args, {theta, w}, {priority});
+//   void insert_buoyancy(const BuoyancyArgs& a, starpu_data_handle_t theta, starpu_data_handle_t w, int priority) {
+//     CodeletOf<Buoyancy>::insert(a, {theta, w}, {priority});
+//   }
 //
-// Kernel convention: `cpu(const Args&, Buffers)` and `template <class Stream> cuda(const Args&, Buffers,
-// Stream)`; the CUDA one is a template so that it is compiled only where CUDA is (no #if per codelet).
-// A spec without `cuda` is CPU-only. CodeletOf<Spec> makes the CPU and CUDA wrappers, the
-// starpu_codelet with its history-based perf model (so dmda/dmdas learn each kernel's cost per worker
-// kind), and `insert`, which pairs the handles with the spec's modes. Variants of one kernel with other
-// modes (e.g. a folded scalars step writing the state) are specs derived from it with their own name and
-// modes. A spec with `static constexpr bool variable_buffers = true` and no modes takes one buffer list
-// per task (STARPU_DATA_MODE_ARRAY, e.g. one partial per tile): insert(args, descrs, options).
-// Args = NoArgs: the task carries no value. Every task is submitted by submit_task (codelet.cpp).
+// - Modes and buffer order are written once, in the spec; insert takes the handles in that order and
+//   checks their count. Args is a trivially copyable struct, copied into the task (STARPU_VALUE);
+//   NoArgs: none.
+// - Kernel convention: a function `cpu(const Args&, Buffers)`, and a generic lambda `cuda(const Args&,
+//   Buffers, auto stream)`, asynchronous on the worker's stream. The CUDA kernel is generic so that it
+//   is compiled only where CUDA is (no #if per codelet); a spec without `cuda` is CPU-only.
+// - CodeletOf<Spec> makes the CPU and CUDA wrappers, the starpu_codelet with its history-based perf
+//   model (dmda/dmdas learn each kernel's cost per worker kind) and GPU-first placement, and insert.
+// - Variants of one kernel with other modes (e.g. with a scalars step folded in that writes the state)
+//   derive from its spec and redefine name and modes. A spec with `variable_buffers = true` takes one
+//   buffer list per task (STARPU_DATA_MODE_ARRAY, e.g. one partial per tile): insert(args, descrs).
+// - Every task, of every codelet, is submitted by submit_task below.
 #pragma once
 #include <starpu.h>
 #include <starpu_mpi.h>
@@ -45,11 +48,12 @@ constexpr int kPrioHalo = 10;
 constexpr int kPrioBody = 0;
 constexpr int kPrioDiagnostics = -10;
 
+// Modes of a spec that redefines them: access(STARPU_R, STARPU_RW).
 template <class... M>
 constexpr std::array<starpu_data_access_mode, sizeof...(M)> access(M... m) {
   return {{m...}};
 }
-// The modes a, then n times mode m (e.g. a basis of n read-only tiles).
+// The modes a, then K times mode m (e.g. a basis of K read-only tiles).
 template <std::size_t N, std::size_t K>
 constexpr std::array<starpu_data_access_mode, N + K> append(const std::array<starpu_data_access_mode, N>& a,
                                                             starpu_data_access_mode m) {
@@ -73,9 +77,11 @@ class Buffers {
 
 struct NoArgs {};
 
-// What every spec derives from: the short names of the access modes, and the default of fixed buffers.
+// What every spec derives from: its argument struct and its buffers' access modes, in order.
+template <class ArgsT, starpu_data_access_mode... Modes>
 struct CodeletSpec {
-  static constexpr starpu_data_access_mode R = STARPU_R, W = STARPU_W, RW = STARPU_RW, S = STARPU_SCRATCH;
+  using Args = ArgsT;
+  static constexpr std::array<starpu_data_access_mode, sizeof...(Modes)> modes{{Modes...}};
   static constexpr bool variable_buffers = false;
 };
 
@@ -115,7 +121,7 @@ namespace detail {
 template <class Spec, class = void>
 struct HasCuda : std::false_type {};
 template <class Spec>
-struct HasCuda<Spec, std::void_t<decltype(&Spec::template cuda<void*>)>> : std::true_type {};
+struct HasCuda<Spec, std::void_t<decltype(&Spec::cuda)>> : std::true_type {};
 
 template <class Args>
 Args unpack(void* cl_arg) {
@@ -138,27 +144,12 @@ class CodeletOf {
     return cl;
   }
 
-  // Fixed buffers: the handles in the order of Spec::modes.
+  // Fixed buffers: the handles in the order of Spec::modes (also as a list built at run time).
   static void insert(const Args& a, std::initializer_list<starpu_data_handle_t> handles, TaskOptions o = {}) {
-    static_assert(!Spec::variable_buffers, "a variable-buffer codelet takes descriptors");
-    if (handles.size() != Spec::modes.size())
-      throw std::logic_error(std::string("codelet ") + Spec::name + ": wrong number of buffers");
-    starpu_data_descr d[STARPU_NMAXBUFS];
-    int n = 0;
-    for (starpu_data_handle_t h : handles) {
-      d[n] = starpu_data_descr{h, Spec::modes[std::size_t(n)]};
-      ++n;
-    }
-    submit(a, d, n, o);
+    insert_fixed(a, handles.begin(), handles.size(), o);
   }
-  // Fixed buffers from a list built at run time (e.g. a basis of several tiles).
   static void insert(const Args& a, const std::vector<starpu_data_handle_t>& handles, TaskOptions o = {}) {
-    static_assert(!Spec::variable_buffers, "a variable-buffer codelet takes descriptors");
-    if (handles.size() != Spec::modes.size())
-      throw std::logic_error(std::string("codelet ") + Spec::name + ": wrong number of buffers");
-    std::vector<starpu_data_descr> d;
-    for (std::size_t n = 0; n < handles.size(); ++n) d.push_back({handles[n], Spec::modes[n]});
-    submit(a, d.data(), int(d.size()), o);
+    insert_fixed(a, handles.data(), handles.size(), o);
   }
   // Variable buffers: the task's own list of handles with their modes.
   static void insert(const Args& a, const std::vector<starpu_data_descr>& buffers, TaskOptions o = {}) {
@@ -167,6 +158,14 @@ class CodeletOf {
   }
 
  private:
+  static void insert_fixed(const Args& a, const starpu_data_handle_t* h, std::size_t n, const TaskOptions& o) {
+    static_assert(!Spec::variable_buffers, "a variable-buffer codelet takes descriptors");
+    if (n != Spec::modes.size())
+      throw std::logic_error(std::string("codelet ") + Spec::name + ": wrong number of buffers");
+    std::array<starpu_data_descr, Spec::modes.size()> d;
+    for (std::size_t i = 0; i < n; ++i) d[i] = starpu_data_descr{h[i], Spec::modes[i]};
+    submit(a, d.data(), int(n), o);
+  }
   static void submit(const Args& a, const starpu_data_descr* d, int n, const TaskOptions& o) {
     const bool none = std::is_same<Args, NoArgs>::value;
     submit_task(codelet(), none ? nullptr : &a, none ? 0 : sizeof(a), d, n, o);

@@ -4,20 +4,19 @@
 namespace tdc {
 namespace {
 
-struct DotPartial : CodeletSpec {
-  struct Args {
-    TileLayout L;
-    int skip_from;
-  };
+struct DotArgs {
+  TileLayout L;
+  int skip_from;
+};
+// state, x, y, z, scratch, out
+struct DotPartial : CodeletSpec<DotArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_SCRATCH, STARPU_W> {
   static constexpr const char* name = "dot_partial";
-  static constexpr auto modes = access(R, R, R, R, S, W);  // state, x, y, z, scratch, out
   static void cpu(const Args& a, Buffers b) {
     dot_partial_cpu(a.L, b.vector(0), a.skip_from, b.block(1), b.block(2), b.block(3), b.vector(5));
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     dot_partial_cuda(a.L, b.vector(0), a.skip_from, b.block(1), b.block(2), b.block(3), b.vector(4), b.vector(5), s);
-  }
+  };
 };
 
 }  // namespace

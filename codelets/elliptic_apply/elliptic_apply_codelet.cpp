@@ -5,17 +5,14 @@
 namespace tdc {
 namespace {
 
-struct EllipticApply : CodeletSpec {
-  using Args = EllipticTaskArgs;
+struct EllipticApply : CodeletSpec<EllipticTaskArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_W> {  // coef, state, x, y
   static constexpr const char* name = "elliptic_apply";
-  static constexpr auto modes = access(R, R, R, W);  // coef, state, x, y
   static void cpu(const Args& a, Buffers b) {
     elliptic_apply_cpu(a.L, a.h, b.vector(0), b.vector(1), a.skip_from, b.block(2), b.block(3));
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     elliptic_apply_cuda(a.L, a.h, b.vector(0), b.vector(1), a.skip_from, b.block(2), b.block(3), s);
-  }
+  };
 };
 
 }  // namespace

@@ -6,17 +6,16 @@
 namespace tdc {
 namespace {
 
-struct FlowDiagnostics : CodeletSpec {
-  using Args = FlowDiagnosticsArgs;
+// u, v, w, theta, scratch, out
+struct FlowDiagnostics : CodeletSpec<FlowDiagnosticsArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_SCRATCH,
+                                     STARPU_W> {
   static constexpr const char* name = "flow_diagnostics";
-  static constexpr auto modes = access(R, R, R, R, S, W);  // u, v, w, theta, scratch, out
   static void cpu(const Args& a, Buffers b) {
     flow_diagnostics_cpu(a, b.block(0), b.block(1), b.block(2), b.block(3), b.vector(5));
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     flow_diagnostics_cuda(a, b.block(0), b.block(1), b.block(2), b.block(3), b.vector(4), b.vector(5), s);
-  }
+  };
 };
 
 }  // namespace

@@ -8,20 +8,18 @@
 namespace tdc {
 namespace {
 
-struct GcrPrecon : CodeletSpec {
-  using Args = EllipticTaskArgs;
+// coef, state, x, r, p_last, q_last, e, scratch, out
+struct GcrPrecon : CodeletSpec<EllipticTaskArgs, STARPU_R, STARPU_R, STARPU_RW, STARPU_RW, STARPU_R, STARPU_R,
+                               STARPU_W, STARPU_SCRATCH, STARPU_W> {
   static constexpr const char* name = "gcr_precon";
-  // coef, state, x, r, p_last, q_last, e, scratch, out
-  static constexpr auto modes = access(R, R, RW, RW, R, R, W, S, W);
   static void cpu(const Args& a, Buffers b) {
     gcr_precon_cpu(a.L, b.vector(0), b.vector(1), a.h.s, b.block(2), b.block(3), b.block(4), b.block(5), b.block(6),
                    b.vector(8));
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     gcr_precon_cuda(a.L, b.vector(0), b.vector(1), a.h.s, b.block(2), b.block(3), b.block(4), b.block(5), b.block(6),
                     b.vector(7), b.vector(8), s);
-  }
+  };
 };
 
 // The m directions kept: p_n (where first_p >= 0) and q_n from their first buffers on.
@@ -47,37 +45,35 @@ constexpr const char* kDirectionNames[] = {"gcr_direction_m0", "gcr_direction_m1
 static_assert(sizeof(kApplyNames) / sizeof(kApplyNames[0]) == kMaxGcrOld + 1, "one name per basis size");
 
 template <int M>
-struct GcrApply : CodeletSpec {
-  using Args = BasisArgs;
+struct GcrApply : CodeletSpec<BasisArgs> {
   static constexpr const char* name = kApplyNames[M];
   // coef, state, e, ae, scratch, out, q_0 .. q_{M-1}
-  static constexpr auto modes = append<6, M>(access(R, R, R, W, S, W), R);
+  static constexpr auto modes =
+      append<6, M>(access(STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_SCRATCH, STARPU_W), STARPU_R);
   static void cpu(const Args& a, Buffers b) {
     gcr_apply_cpu(a.e.L, a.e.h, b.vector(0), b.vector(1), b.block(2), b.block(3), basis_from(b, -1, 6, a.m),
                   b.vector(5));
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     gcr_apply_cuda(a.e.L, a.e.h, b.vector(0), b.vector(1), b.block(2), b.block(3), basis_from(b, -1, 6, a.m),
                    b.vector(4), b.vector(5), s);
-  }
+  };
 };
 
 template <int M>
-struct GcrDirection : CodeletSpec {
-  using Args = BasisArgs;
+struct GcrDirection : CodeletSpec<BasisArgs> {
   static constexpr const char* name = kDirectionNames[M];
   // state, e, r, p_new, q_new, scratch, out, p_0 .. p_{M-1}, q_0 .. q_{M-1}
-  static constexpr auto modes = append<7, 2 * M>(access(R, R, R, W, RW, S, W), R);
+  static constexpr auto modes =
+      append<7, 2 * M>(access(STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_RW, STARPU_SCRATCH, STARPU_W), STARPU_R);
   static void cpu(const Args& a, Buffers b) {
     gcr_direction_cpu(a.e.L, b.vector(0), b.block(1), b.block(2), b.block(3), b.block(4),
                       basis_from(b, 7, 7 + a.m, a.m), b.vector(6));
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     gcr_direction_cuda(a.e.L, b.vector(0), b.block(1), b.block(2), b.block(3), b.block(4),
                        basis_from(b, 7, 7 + a.m, a.m), b.vector(5), b.vector(6), s);
-  }
+  };
 };
 
 // The task of the codelet for m directions.

@@ -5,17 +5,14 @@
 namespace tdc {
 namespace {
 
-struct LinePrecon : CodeletSpec {
-  using Args = EllipticTaskArgs;
+struct LinePrecon : CodeletSpec<EllipticTaskArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_W> {  // coef, state, r, z
   static constexpr const char* name = "line_precon";
-  static constexpr auto modes = access(R, R, R, W);  // coef, state, r, z
   static void cpu(const Args& a, Buffers b) {
     line_precon_cpu(a.L, b.vector(0), b.vector(1), a.skip_from, a.h.s, b.block(2), b.block(3));
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     line_precon_cuda(a.L, b.vector(0), b.vector(1), a.skip_from, a.h.s, b.block(2), b.block(3), s);
-  }
+  };
 };
 
 }  // namespace

@@ -6,108 +6,90 @@
 namespace tdc {
 namespace {
 
-struct MgVcycle : CodeletSpec {  // the single-tile cycle
-  using Args = VcyclePlan;
+// The single-tile cycle: coef, state, r, z, scratch.
+struct MgVcycle : CodeletSpec<VcyclePlan, STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_SCRATCH> {
   static constexpr const char* name = "mg_vcycle";
-  static constexpr auto modes = access(R, R, R, W, S);  // coef, state, r, z, scratch
   static void cpu(const Args& p, Buffers b) {
     mg_vcycle_cpu(p, b.vector(0), b.vector(1), b.block(2), b.block(3), b.vector(4));
   }
-  template <class Stream>
-  static void cuda(const Args& p, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& p, Buffers b, auto s) {
     mg_vcycle_cuda(p, b.vector(0), b.vector(1), b.block(2), b.block(3), b.vector(4), s);
-  }
+  };
 };
 
 // The fused PCG's preconditioner step, then the scalars step folded in (then.tiles == 0: none).
-struct MgPcgPrecon : CodeletSpec {
-  struct Args {
-    VcyclePlan plan;
-    ScalarsArgs then;
-  };
+struct PcgPreconArgs {
+  VcyclePlan plan;
+  ScalarsArgs then;
+};
+// coef, state, q, r, z, cycle scratch, dot scratch, partials
+struct MgPcgPrecon : CodeletSpec<PcgPreconArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_RW, STARPU_W, STARPU_SCRATCH,
+                                 STARPU_SCRATCH, STARPU_W> {
   static constexpr const char* name = "mg_pcg_precon";
-  // coef, state, q, r, z, cycle scratch, dot scratch, partials
-  static constexpr auto modes = access(R, R, R, RW, W, S, S, W);
   static void cpu(const Args& a, Buffers b) {
     mg_pcg_precon_cpu(a.plan, b.vector(0), b.vector(1), b.block(2), b.block(3), b.block(4), b.vector(5), b.vector(7));
     fold_scalars_cpu(a.then, b.vector(1), b.vector(7));
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     mg_pcg_precon_cuda(a.plan, b.vector(0), b.vector(1), b.block(2), b.block(3), b.block(4), b.vector(5), b.vector(6),
                        b.vector(7), s);
     fold_scalars_cuda(a.then, b.vector(1), b.vector(7), s);
-  }
+  };
 };
 // With the scalars step folded in, writing the state.
 struct MgPcgPreconScalars : MgPcgPrecon {
   static constexpr const char* name = "mg_pcg_precon_scalars";
-  static constexpr auto modes = access(R, RW, R, RW, W, S, S, W);
+  static constexpr auto modes =
+      access(STARPU_R, STARPU_RW, STARPU_R, STARPU_RW, STARPU_W, STARPU_SCRATCH, STARPU_SCRATCH, STARPU_W);
 };
 
-struct JacobiArgs {
-  EllipticTaskArgs e;
-  double omega;
-};
-struct MgJacobiFirst : CodeletSpec {
-  using Args = JacobiArgs;
+struct JacobiArgs { EllipticTaskArgs e; double omega; };
+// Restriction and prolongation: e.L is the fine tile, coarse the coarse one.
+struct TransferArgs { EllipticTaskArgs e; TileLayout coarse; };
+struct MgJacobiFirst : CodeletSpec<JacobiArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_W> {  // coef, state, r, z
   static constexpr const char* name = "mg_jacobi_first";
-  static constexpr auto modes = access(R, R, R, W);  // coef, state, r, z
   static void cpu(const Args& a, Buffers b) {
     mg_jacobi_cpu(a.e.L, a.e.h, b.vector(0), b.vector(1), a.e.skip_from, a.omega, true, b.block(2), nullptr,
                   b.block(3));
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     mg_jacobi_cuda(a.e.L, a.e.h, b.vector(0), b.vector(1), a.e.skip_from, a.omega, true, b.block(2), nullptr,
                    b.block(3), s);
-  }
+  };
 };
-struct MgJacobi : CodeletSpec {
-  using Args = JacobiArgs;
+// coef, state, r, z_in, z_out
+struct MgJacobi : CodeletSpec<JacobiArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_W> {
   static constexpr const char* name = "mg_jacobi";
-  static constexpr auto modes = access(R, R, R, R, W);  // coef, state, r, z_in, z_out
   static void cpu(const Args& a, Buffers b) {
     mg_jacobi_cpu(a.e.L, a.e.h, b.vector(0), b.vector(1), a.e.skip_from, a.omega, false, b.block(2), b.block(3),
                   b.block(4));
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     mg_jacobi_cuda(a.e.L, a.e.h, b.vector(0), b.vector(1), a.e.skip_from, a.omega, false, b.block(2), b.block(3),
                    b.block(4), s);
-  }
+  };
 };
 
-// Restriction and prolongation: e.L is the fine tile, coarse the coarse one.
-struct TransferArgs {
-  EllipticTaskArgs e;
-  TileLayout coarse;
-};
-struct MgRestrictResidual : CodeletSpec {
-  using Args = TransferArgs;
+// coef, state, r, z, r_coarse
+struct MgRestrictResidual : CodeletSpec<TransferArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_W> {
   static constexpr const char* name = "mg_restrict_residual";
-  static constexpr auto modes = access(R, R, R, R, W);  // coef, state, r, z, r_coarse
   static void cpu(const Args& a, Buffers b) {
     mg_restrict_residual_cpu(a.e.L, a.coarse, a.e.h, b.vector(0), b.vector(1), a.e.skip_from, b.block(2), b.block(3),
                              b.block(4));
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     mg_restrict_residual_cuda(a.e.L, a.coarse, a.e.h, b.vector(0), b.vector(1), a.e.skip_from, b.block(2), b.block(3),
                               b.block(4), s);
-  }
+  };
 };
-struct MgProlongAdd : CodeletSpec {
-  using Args = TransferArgs;
+struct MgProlongAdd : CodeletSpec<TransferArgs, STARPU_R, STARPU_R, STARPU_RW> {  // state, z_coarse, z
   static constexpr const char* name = "mg_prolong_add";
-  static constexpr auto modes = access(R, R, RW);  // state, z_coarse, z
   static void cpu(const Args& a, Buffers b) {
     mg_prolong_add_cpu(a.e.L, a.coarse, a.e.h, b.vector(0), a.e.skip_from, b.block(1), b.block(2));
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     mg_prolong_add_cuda(a.e.L, a.coarse, a.e.h, b.vector(0), a.e.skip_from, b.block(1), b.block(2), s);
-  }
+  };
 };
 
 }  // namespace
@@ -121,7 +103,7 @@ void insert_mg_pcg_precon(const VcyclePlan& plan, starpu_data_handle_t coef, sta
                           starpu_data_handle_t q, starpu_data_handle_t r, starpu_data_handle_t z,
                           starpu_data_handle_t scratch, starpu_data_handle_t dot_scratch, starpu_data_handle_t partials,
                           int priority, const ScalarsArgs* then) {
-  const MgPcgPrecon::Args a{plan, then ? *then : ScalarsArgs{}};
+  const PcgPreconArgs a{plan, then ? *then : ScalarsArgs{}};
   const auto h = {coef, state, q, r, z, scratch, dot_scratch, partials};
   if (then)
     CodeletOf<MgPcgPreconScalars>::insert(a, h, {priority});

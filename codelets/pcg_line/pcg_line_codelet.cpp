@@ -5,36 +5,33 @@
 namespace tdc {
 namespace {
 
-struct PcgLineStep : CodeletSpec {
-  using Args = EllipticTaskArgs;
+// coef, state, A p, r, z, scratch, out
+struct PcgLineStep : CodeletSpec<EllipticTaskArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_RW, STARPU_W, STARPU_SCRATCH,
+                                 STARPU_W> {
   static constexpr const char* name = "pcg_line_step";
-  static constexpr auto modes = access(R, R, R, RW, W, S, W);  // coef, state, A p, r, z, scratch, out
   static void cpu(const Args& a, Buffers b) {
     pcg_line_step_cpu(a.L, a.h, b.vector(0), b.vector(1), b.block(2), b.block(3), b.block(4), b.vector(6));
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     pcg_line_step_cuda(a.L, a.h, b.vector(0), b.vector(1), b.block(2), b.block(3), b.block(4), b.vector(5),
                        b.vector(6), s);
-  }
+  };
 };
 
 // Buffers: coef, state, u (RW), p, z, p_next (RW: it holds the direction before p, which u's deferred
 // update may read), A p_next (W), scratch, out. The tile reads its ghost rings (several tiles: never
 // the whole periodic domain).
-struct PcgLineDirection : CodeletSpec {
-  using Args = EllipticTaskArgs;
+struct PcgLineDirection : CodeletSpec<EllipticTaskArgs, STARPU_R, STARPU_R, STARPU_RW, STARPU_R, STARPU_R, STARPU_RW,
+                                      STARPU_W, STARPU_SCRATCH, STARPU_W> {
   static constexpr const char* name = "pcg_line_direction";
-  static constexpr auto modes = access(R, R, RW, R, R, RW, W, S, W);
   static void cpu(const Args& a, Buffers b) {
     pcg_line_direction_cpu(a.L, a.h, b.vector(0), b.vector(1), b.block(2), b.block(3), b.block(4), b.block(5),
                            b.block(6), b.vector(8), false);
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     pcg_line_direction_cuda(a.L, a.h, b.vector(0), b.vector(1), b.block(2), b.block(3), b.block(4), b.block(5),
                             b.block(6), b.vector(7), b.vector(8), false, s);
-  }
+  };
 };
 
 // Several iterations of a single tile on one rank as one task: each step and direction with its scalars
@@ -47,15 +44,15 @@ struct IterationBuffers {
       : coef(b.vector(0)), st(b.vector(1)), u(b.block(2)), dir{b.block(3), b.block(4)}, ap(b.block(5)), r(b.block(6)),
         z(b.block(7)), scratch(b.vector(8)), out(b.vector(9)) {}
 };
-struct PcgLineIterations : CodeletSpec {
-  struct Args {
-    EllipticTaskArgs e;
-    ScalarsArgs after_step, after_direction;
-    int parity = 0;  // which of the two direction buffers holds p in the first iteration
-    int count = 0;
-  };
+struct Iterations {
+  EllipticTaskArgs e;
+  ScalarsArgs after_step, after_direction;
+  int parity = 0;  // which of the two direction buffers holds p in the first iteration
+  int count = 0;
+};
+struct PcgLineIterations : CodeletSpec<Iterations, STARPU_R, STARPU_RW, STARPU_RW, STARPU_RW, STARPU_RW, STARPU_RW,
+                                       STARPU_RW, STARPU_W, STARPU_SCRATCH, STARPU_W> {
   static constexpr const char* name = "pcg_line_iterations";
-  static constexpr auto modes = access(R, RW, RW, RW, RW, RW, RW, W, S, W);
   static void cpu(const Args& a, Buffers b) {
     const IterationBuffers x(b);
     for (int m = 0; m < a.count && !solver_skips(x.st, 2); ++m) {  // (past the end every call returns at once)
@@ -66,12 +63,11 @@ struct PcgLineIterations : CodeletSpec {
       fold_scalars_cpu(a.after_direction, x.st, x.out);
     }
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     const IterationBuffers x(b);
     pcg_line_iterations_cuda(a.e.L, a.e.h, x.coef, x.st, x.u, x.dir, x.ap, x.r, x.z, x.scratch, x.out, a.after_step,
                              a.after_direction, a.parity, a.count, s);
-  }
+  };
 };
 
 }  // namespace

@@ -4,43 +4,38 @@
 namespace tdc {
 namespace {
 
-struct PressureGradient : CodeletSpec {
-  using Args = CentredArgs;
+struct PressureGradient : CodeletSpec<CentredArgs, STARPU_R, STARPU_RW, STARPU_RW, STARPU_RW> {  // p, u, v, w
   static constexpr const char* name = "pressure_gradient";
-  static constexpr auto modes = access(R, RW, RW, RW);  // p, u, v, w
-  static void cpu(const Args& a, Buffers b) { pressure_gradient_cpu(a, b.block(0), b.block(1), b.block(2), b.block(3)); }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
-    pressure_gradient_cuda(a, b.block(0), b.block(1), b.block(2), b.block(3), s);
+  static void cpu(const Args& a, Buffers b) {
+    pressure_gradient_cpu(a, b.block(0), b.block(1), b.block(2), b.block(3));
   }
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
+    pressure_gradient_cuda(a, b.block(0), b.block(1), b.block(2), b.block(3), s);
+  };
 };
 
-struct PressureGradientFrom : CodeletSpec {
-  using Args = CentredArgs;
+// p, three velocities from, three to
+struct PressureGradientFrom : CodeletSpec<CentredArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_W,
+                                          STARPU_W> {
   static constexpr const char* name = "pressure_gradient_from";
-  static constexpr auto modes = access(R, R, R, R, W, W, W);  // p, three velocities from, three to
   static void cpu(const Args& a, Buffers b) {
     const double* const v0[3] = {b.block(1), b.block(2), b.block(3)};
     double* const v[3] = {b.block(4), b.block(5), b.block(6)};
     pressure_gradient_from_cpu(a, b.block(0), v0, v);
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     const double* const v0[3] = {b.block(1), b.block(2), b.block(3)};
     double* const v[3] = {b.block(4), b.block(5), b.block(6)};
     pressure_gradient_from_cuda(a, b.block(0), v0, v, s);
-  }
+  };
 };
 
-struct Divergence : CodeletSpec {
-  using Args = CentredArgs;
+struct Divergence : CodeletSpec<CentredArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_W> {  // u, v, w, f
   static constexpr const char* name = "divergence";
-  static constexpr auto modes = access(R, R, R, W);  // u, v, w, f
   static void cpu(const Args& a, Buffers b) { divergence_cpu(a, b.block(0), b.block(1), b.block(2), b.block(3)); }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     divergence_cuda(a, b.block(0), b.block(1), b.block(2), b.block(3), s);
-  }
+  };
 };
 
 }  // namespace

@@ -4,36 +4,34 @@
 namespace tdc {
 namespace {
 
-struct ResidualUpdateDot : CodeletSpec {
-  struct Args {
-    TileLayout L;
-    int skip_from, scalar;
-  };
+struct UpdateArgs {
+  TileLayout L;
+  int skip_from, scalar;
+};
+// state, q, r, scratch, out
+struct ResidualUpdateDot : CodeletSpec<UpdateArgs, STARPU_R, STARPU_R, STARPU_RW, STARPU_SCRATCH, STARPU_W> {
   static constexpr const char* name = "residual_update_dot";
-  static constexpr auto modes = access(R, R, RW, S, W);  // state, q, r, scratch, out
   static void cpu(const Args& a, Buffers b) {
     residual_update_dot_cpu(a.L, b.vector(0), a.skip_from, a.scalar, b.block(1), b.block(2), b.vector(4));
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     residual_update_dot_cuda(a.L, b.vector(0), a.skip_from, a.scalar, b.block(1), b.block(2), b.vector(3),
                              b.vector(4), s);
-  }
+  };
 };
 
-struct EllipticResidualDot : CodeletSpec {
-  using Args = EllipticTaskArgs;
+// coef, state, u, f, r, scratch, out
+struct EllipticResidualDot : CodeletSpec<EllipticTaskArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_W,
+                                         STARPU_SCRATCH, STARPU_W> {
   static constexpr const char* name = "elliptic_residual_dot";
-  static constexpr auto modes = access(R, R, R, R, W, S, W);  // coef, state, u, f, r, scratch, out
   static void cpu(const Args& a, Buffers b) {
     elliptic_residual_dot_cpu(a.L, a.h, b.vector(0), b.vector(1), a.skip_from, b.block(2), b.block(3), b.block(4),
                               b.vector(6));
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     elliptic_residual_dot_cuda(a.L, a.h, b.vector(0), b.vector(1), a.skip_from, b.block(2), b.block(3), b.block(4),
                                b.vector(5), b.vector(6), s);
-  }
+  };
 };
 
 }  // namespace

@@ -7,8 +7,7 @@ namespace tdc {
 namespace {
 
 // Buffers: state (W or RW), then one partial vector per tile.
-struct SolverScalars : CodeletSpec {
-  using Args = ScalarsArgs;
+struct SolverScalars : CodeletSpec<ScalarsArgs> {
   static constexpr const char* name = "solver_scalars";
   static constexpr bool variable_buffers = true;
   static void gather(const Args& a, Buffers b, const double** p) {
@@ -19,12 +18,11 @@ struct SolverScalars : CodeletSpec {
     gather(a, b, p);
     solver_scalars_cpu(a, b.vector(0), p);
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     const double* p[kMaxCombineTiles];
     gather(a, b, p);
     solver_scalars_cuda(a, b.vector(0), p, s);
-  }
+  };
 };
 
 }  // namespace

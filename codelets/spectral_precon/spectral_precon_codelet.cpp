@@ -7,72 +7,66 @@
 namespace tdc {
 namespace {
 
-struct SpectralSolve : CodeletSpec {
-  struct Args {
-    SpectralPlan p;
-    TileLayout L;
-  };
+struct TileArgs {
+  SpectralPlan p;
+  TileLayout L;
+};
+struct SpectralSolve : CodeletSpec<TileArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_W> {  // tables, state, r, z
   static constexpr const char* name = "spectral_solve";
-  static constexpr auto modes = access(R, R, R, W);  // tables, state, r, z
   static void cpu(const Args& a, Buffers b) {
     spectral_solve_cpu(a.p, b.vector(0), b.vector(1), tile_view(a.L, b.block(2)), tile_view(a.L, b.block(3)));
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     spectral_solve_cuda(a.p, b.vector(0), b.vector(1), tile_view(a.L, b.block(2)), tile_view(a.L, b.block(3)), s);
-  }
+  };
 };
 
 // The fused PCG's preconditioner step, then the scalars step folded in (then.tiles == 0: none).
-struct SpectralPcgPrecon : CodeletSpec {
-  struct Args {
-    SpectralPlan p;
-    TileLayout L;
-    ScalarsArgs then;
-  };
+struct PreconArgs {
+  SpectralPlan p;
+  TileLayout L;
+  ScalarsArgs then;
+};
+// tables, state, q, r, z, dot scratch, partials
+struct SpectralPcgPrecon
+    : CodeletSpec<PreconArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_RW, STARPU_W, STARPU_SCRATCH, STARPU_W> {
   static constexpr const char* name = "spectral_pcg_precon";
-  static constexpr auto modes = access(R, R, R, RW, W, S, W);  // tables, state, q, r, z, dot scratch, partials
   static void cpu(const Args& a, Buffers b) {
     spectral_pcg_precon_cpu(a.p, a.L, b.vector(0), b.vector(1), b.block(2), b.block(3), b.block(4), b.vector(6));
     fold_scalars_cpu(a.then, b.vector(1), b.vector(6));
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     spectral_pcg_precon_cuda(a.p, a.L, b.vector(0), b.vector(1), b.block(2), b.block(3), b.block(4), b.vector(5),
                              b.vector(6), s);
     fold_scalars_cuda(a.then, b.vector(1), b.vector(6), s);
-  }
+  };
 };
 // With the scalars step folded in, writing the state.
 struct SpectralPcgPreconScalars : SpectralPcgPrecon {
   static constexpr const char* name = "spectral_pcg_precon_scalars";
-  static constexpr auto modes = access(R, RW, R, RW, W, S, W);
+  static constexpr auto modes = access(STARPU_R, STARPU_RW, STARPU_R, STARPU_RW, STARPU_W, STARPU_SCRATCH, STARPU_W);
 };
 
-struct SpectralSolveDense : CodeletSpec {
-  using Args = SpectralPlan;
+struct SpectralSolveDense : CodeletSpec<SpectralPlan, STARPU_R, STARPU_R, STARPU_RW> {  // tables, state, dense
   static constexpr const char* name = "spectral_solve_dense";
-  static constexpr auto modes = access(R, R, RW);  // tables, state, dense
   static void cpu(const Args& p, Buffers b) {
     spectral_solve_cpu(p, b.vector(0), b.vector(1), dense_view(p, b.vector(2)), dense_view(p, b.vector(2)));
   }
-  template <class Stream>
-  static void cuda(const Args& p, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& p, Buffers b, auto s) {
     spectral_solve_cuda(p, b.vector(0), b.vector(1), dense_view(p, b.vector(2)), dense_view(p, b.vector(2)), s);
-  }
+  };
 };
 
 // The copy between a tile's interior and its box of the dense array (a "strip" of the whole domain).
 // Buffers: state, source, destination (tile -> dense: gather, or dense -> tile: scatter).
-struct SpectralGather : CodeletSpec {
-  struct Args {
-    SpectralPlan p;
-    TileLayout L;
-    int i0, j0;
-    bool gather;
-  };
+struct CopyArgs {
+  SpectralPlan p;
+  TileLayout L;
+  int i0, j0;
+  bool gather;
+};
+struct SpectralGather : CodeletSpec<CopyArgs, STARPU_R, STARPU_R, STARPU_RW> {
   static constexpr const char* name = "spectral_gather";
-  static constexpr auto modes = access(R, R, RW);
   static CopyList tile_copy(const Args& a, Buffers b) {
     double* tile = a.gather ? b.block(1) : b.block(2);
     double* dense = a.gather ? b.vector(2) : b.vector(1);
@@ -86,14 +80,13 @@ struct SpectralGather : CodeletSpec {
     if (solver_skips(b.vector(0), a.p.skip_from)) return;
     strided_copies_cpu(tile_copy(a, b));
   }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     strided_copies_cuda(tile_copy(a, b), s, b.vector(0) + state::kDone, double(a.p.skip_from));
-  }
+  };
 };
 struct SpectralScatter : SpectralGather {
   static constexpr const char* name = "spectral_scatter";
-  static constexpr auto modes = access(R, R, W);
+  static constexpr auto modes = access(STARPU_R, STARPU_R, STARPU_W);
 };
 
 }  // namespace
@@ -107,7 +100,7 @@ void insert_spectral_pcg_precon(const SpectralPlan& p, const TileLayout& L, star
                                 starpu_data_handle_t state, starpu_data_handle_t q, starpu_data_handle_t r,
                                 starpu_data_handle_t z, starpu_data_handle_t dot_scratch,
                                 starpu_data_handle_t partials, int priority, const ScalarsArgs* then) {
-  const SpectralPcgPrecon::Args a{p, L, then ? *then : ScalarsArgs{}};
+  const PreconArgs a{p, L, then ? *then : ScalarsArgs{}};
   const auto h = {tables, state, q, r, z, dot_scratch, partials};
   if (then)
     CodeletOf<SpectralPcgPreconScalars>::insert(a, h, {priority});

@@ -4,15 +4,12 @@
 namespace tdc {
 namespace {
 
-struct TileMoments : CodeletSpec {
-  using Args = TileLayout;
+struct TileMoments : CodeletSpec<TileLayout, STARPU_R, STARPU_R, STARPU_SCRATCH, STARPU_W> {  // psi, g, scratch, out
   static constexpr const char* name = "tile_moments";
-  static constexpr auto modes = access(R, R, S, W);  // psi, g, scratch, out
   static void cpu(const Args& L, Buffers b) { tile_moments_cpu(L, b.block(0), b.block(1), b.vector(3)); }
-  template <class Stream>
-  static void cuda(const Args& L, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& L, Buffers b, auto s) {
     tile_moments_cuda(L, b.block(0), b.block(1), b.vector(2), b.vector(3), s);
-  }
+  };
 };
 
 }  // namespace

@@ -4,20 +4,17 @@
 namespace tdc {
 namespace {
 
-struct VectorUpdate : CodeletSpec {
-  using Args = VectorUpdateArgs;
+struct VectorUpdate : CodeletSpec<VectorUpdateArgs, STARPU_R, STARPU_R, STARPU_RW> {  // state, x, y
   static constexpr const char* name = "vector_update";
-  static constexpr auto modes = access(R, R, RW);  // state, x, y
   static void cpu(const Args& a, Buffers b) { vector_update_cpu(a, b.vector(0), b.block(1), b.block(2)); }
-  template <class Stream>
-  static void cuda(const Args& a, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     vector_update_cuda(a, b.vector(0), b.block(1), b.block(2), s);
-  }
+  };
 };
 // y is only written (its old value has no weight).
 struct VectorAssign : VectorUpdate {
   static constexpr const char* name = "vector_assign";
-  static constexpr auto modes = access(R, R, W);
+  static constexpr auto modes = access(STARPU_R, STARPU_R, STARPU_W);
 };
 
 }  // namespace

@@ -9,17 +9,15 @@ std::size_t count(void* b) {
   return std::size_t(STARPU_BLOCK_GET_NX(b)) * STARPU_BLOCK_GET_NY(b) * STARPU_BLOCK_GET_NZ(b);
 }
 
-struct ScaleCourant : CodeletSpec {
-  using Args = double;  // the factor
+// The factor; three inputs, three outputs.
+struct ScaleCourant : CodeletSpec<double, STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_W, STARPU_W> {
   static constexpr const char* name = "scale_courant";
-  static constexpr auto modes = access(R, R, R, W, W, W);  // three inputs, three outputs
   static void cpu(double factor, Buffers b) {
     for (int d = 0; d < 3; ++d) scale_cpu(count(b.raw(d)), factor, b.block(d), b.block(3 + d));
   }
-  template <class Stream>
-  static void cuda(double factor, Buffers b, Stream s) {
+  static constexpr auto cuda = [](double factor, Buffers b, auto s) {
     for (int d = 0; d < 3; ++d) scale_cuda(count(b.raw(d)), factor, b.block(d), b.block(3 + d), s);
-  }
+  };
 };
 
 }  // namespace

@@ -16,15 +16,12 @@ double* ptr_of(void* b) {
   return reinterpret_cast<double*>(is_vector(b) ? STARPU_VECTOR_GET_PTR(b) : STARPU_BLOCK_GET_PTR(b));
 }
 
-struct SnapshotCopy : CodeletSpec {
-  using Args = NoArgs;
+struct SnapshotCopy : CodeletSpec<NoArgs, STARPU_R, STARPU_W> {  // source, destination
   static constexpr const char* name = "snapshot_copy";
-  static constexpr auto modes = access(R, W);  // source, destination
   static void cpu(NoArgs, Buffers b) { snapshot_copy_cpu(count(b.raw(0)), ptr_of(b.raw(0)), ptr_of(b.raw(1))); }
-  template <class Stream>
-  static void cuda(NoArgs, Buffers b, Stream s) {
+  static constexpr auto cuda = [](NoArgs, Buffers b, auto s) {
     snapshot_copy_cuda(count(b.raw(0)), ptr_of(b.raw(0)), ptr_of(b.raw(1)), s);
-  }
+  };
 };
 
 }  // namespace

@@ -5,19 +5,14 @@
 namespace tdc {
 namespace {
 
-struct HaloPack : CodeletSpec {
-  using Args = TileLayout;
+struct HaloPack : CodeletSpec<TileLayout, STARPU_R, STARPU_W, STARPU_W, STARPU_W, STARPU_W> {  // field, four strips
   static constexpr const char* name = "halo_pack";
-  static constexpr auto modes = access(R, W, W, W, W);  // field, four strips
   static CopyList plan(const TileLayout& L, Buffers b) {
     double* const strips[4] = {b.vector(1), b.vector(2), b.vector(3), b.vector(4)};
     return halo_pack_plan(L, b.block(0), strips);
   }
   static void cpu(const Args& L, Buffers b) { strided_copies_cpu(plan(L, b)); }
-  template <class Stream>
-  static void cuda(const Args& L, Buffers b, Stream s) {
-    strided_copies_cuda(plan(L, b), s);
-  }
+  static constexpr auto cuda = [](const Args& L, Buffers b, auto s) { strided_copies_cuda(plan(L, b), s); };
 };
 
 }  // namespace

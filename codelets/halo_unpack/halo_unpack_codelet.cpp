@@ -5,11 +5,11 @@
 namespace tdc {
 namespace {
 
-struct HaloUnpack : CodeletSpec {
-  using Args = TileLayout;
+struct HaloUnpack : CodeletSpec<TileLayout> {
   static constexpr const char* name = "halo_unpack";
   // field, its own four strips, the neighbours' strips
-  static constexpr auto modes = append<5, kNeighbourSlots>(access(RW, R, R, R, R), R);
+  static constexpr auto modes =
+      append<5, kNeighbourSlots>(access(STARPU_RW, STARPU_R, STARPU_R, STARPU_R, STARPU_R), STARPU_R);
   static CopyList plan(const TileLayout& L, Buffers b) {
     const double* own[4];
     const double* nb[kNeighbourSlots];
@@ -18,10 +18,7 @@ struct HaloUnpack : CodeletSpec {
     return halo_unpack_plan(L, b.block(0), own, nb);
   }
   static void cpu(const Args& L, Buffers b) { strided_copies_cpu(plan(L, b)); }
-  template <class Stream>
-  static void cuda(const Args& L, Buffers b, Stream s) {
-    strided_copies_cuda(plan(L, b), s);
-  }
+  static constexpr auto cuda = [](const Args& L, Buffers b, auto s) { strided_copies_cuda(plan(L, b), s); };
 };
 
 }  // namespace

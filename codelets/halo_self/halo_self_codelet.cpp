@@ -5,15 +5,12 @@
 namespace tdc {
 namespace {
 
-struct HaloSelf : CodeletSpec {
-  using Args = TileLayout;
+struct HaloSelf : CodeletSpec<TileLayout, STARPU_RW> {  // field
   static constexpr const char* name = "halo_self";
-  static constexpr auto modes = access(RW);  // field
   static void cpu(const Args& L, Buffers b) { strided_copies_cpu(halo_self_plan(L, b.block(0))); }
-  template <class Stream>
-  static void cuda(const Args& L, Buffers b, Stream s) {
+  static constexpr auto cuda = [](const Args& L, Buffers b, auto s) {
     strided_copies_cuda(halo_self_plan(L, b.block(0)), s);
-  }
+  };
 };
 
 }  // namespace
