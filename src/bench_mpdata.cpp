@@ -34,6 +34,7 @@ AdvectionConfig bench_config(const BenchOptions& o) {
   c.mpdata.iga = o.iga;
   c.mpdata.unit_density = o.unit_density;
   c.mpdata.zb = c.z_boundary;
+  default_mpdata_kernel(c.mpdata);
   c.omega = 2 * M_PI;
   c.dt = 1.6 / (c.omega * (o.nx + o.ny));  // largest Courant sum 0.8, at the domain's corners
   c.steps = o.warmup + o.repeats * o.steps;

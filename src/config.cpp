@@ -1,6 +1,7 @@
 #include "config.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -46,6 +47,7 @@ AdvectionConfig read(toml::value& root, const std::vector<std::string>& override
   c.mpdata.fct = r.boolean("mpdata.fct", true);
   c.mpdata.iga = r.boolean("mpdata.iga", false);
   c.mpdata.zb = c.z_boundary;
+  read_mpdata_kernel(r, c.mpdata);
 
   c.velocity = r.numbers<3>("flow.velocity", c.velocity);
   c.omega = r.number("flow.omega", 2.0 * M_PI);
@@ -136,6 +138,13 @@ AdvectionConfig parse_config(const std::string& text, const std::vector<std::str
     throw ConfigError("<text>", std::string("not valid TOML: ") + e.what());
   }
   return read(root, overrides);
+}
+
+void default_mpdata_kernel(mpdata::Options& o) {
+  const char* kernel = std::getenv("TASKDYCORE_KERNEL");
+  const char* block = std::getenv("TASKDYCORE_FUSED_BLOCK");
+  o.fused = kernel && std::string(kernel) == "fused";
+  o.fused_block_y = block && std::string(block) == "32x4" ? 4 : 8;
 }
 
 std::vector<std::pair<std::string, std::string>> trajectory_fingerprint(const AdvectionConfig& c) {

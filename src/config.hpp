@@ -62,6 +62,11 @@ AdvectionConfig parse_config(const std::string& toml_text, const std::vector<std
 
 const char* to_string(Flow f);
 
+// The MPDATA kernel variant (bitwise the same results) where a configuration does not choose one
+// ([mpdata] kernel, fused_block): TASKDYCORE_KERNEL=fused and TASKDYCORE_FUSED_BLOCK=32x4, the
+// benchmark scripts' switches, else the staged kernels.
+void default_mpdata_kernel(mpdata::Options& o);
+
 // The kind of case a file describes ("advection" or "elliptic"; key case.kind, default advection).
 std::string case_kind(const std::string& path, const std::vector<std::string>& overrides);
 

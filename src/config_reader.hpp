@@ -184,5 +184,14 @@ inline std::string exact_text(double v) {
   return std::string(s);
 }
 
+// [mpdata] kernel = "staged" | "fused", fused_block = "32x8" | "32x4" (bitwise the same results).
+inline void read_mpdata_kernel(Reader& r, mpdata::Options& o) {
+  default_mpdata_kernel(o);
+  o.fused = r.choice("mpdata.kernel", o.fused ? "fused" : "staged", {"staged", "fused"}) == "fused";
+  o.fused_block_y = r.choice("mpdata.fused_block", o.fused_block_y == 4 ? "32x4" : "32x8", {"32x8", "32x4"}) == "32x4"
+                        ? 4
+                        : 8;
+}
+
 }  // namespace config_detail
 }  // namespace tdc

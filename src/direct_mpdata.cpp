@@ -111,7 +111,7 @@ DirectTiming direct_mpdata_cuda(const AdvectionConfig& cfg, int warmup, int repe
   double* body_scratch = device_alloc(mpdata_body_scratch_doubles(args));
   cudaStream_t stream;
   TDC_CUDA_CHECK(cudaStreamCreate(&stream));
-  const mpdata::CudaStages stages{stream};
+  const mpdata::CudaStages stages = mpdata::cuda_stages(cfg.mpdata, stream);
   const CudaCopy copy{stream};
 
   long step = 0;

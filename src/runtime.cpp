@@ -15,6 +15,8 @@
 
 #if defined(TASKDYCORE_HAVE_CUDA)
 #include <cuda_runtime_api.h>
+
+#include "../codelets/common/gated_graph.hpp"
 #endif
 
 namespace tdc {
@@ -26,6 +28,14 @@ int launcher_rank() {
 }
 
 namespace {
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+// TASKDYCORE_GATED_GRAPHS=off: the solver's CUDA launches are made directly, for profilers.
+bool gated_graphs_off() {
+  const char* v = std::getenv("TASKDYCORE_GATED_GRAPHS");
+  return v && std::string(v) == "off";
+}
+#endif
 
 // This rank's share of the node's cores.
 int cores_per_rank() {
@@ -94,6 +104,9 @@ Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
     throw std::runtime_error("StarPU-MPI failed to start (" + std::to_string(ret) + ")");
   }
   set_cpu_tasks_with_gpu(o.cpu_tasks_with_gpu);
+#if defined(TASKDYCORE_HAVE_CUDA)
+  set_gated_graphs(!gated_graphs_off());
+#endif
   starpu_mpi_comm_rank(MPI_COMM_WORLD, &rank_);
   starpu_mpi_comm_size(MPI_COMM_WORLD, &size_);
   const std::string warning = oversubscription_warning(cpu_workers(), cuda_workers(), cores_per_rank());

@@ -14,10 +14,10 @@ Strips strips_of(Buffers b, int first) {
   return {{b.vector(first), b.vector(first + 1), b.vector(first + 2), b.vector(first + 3)}};
 }
 
-mpdata::CpuStages stages_on(const MpdataTaskArgs&, std::nullptr_t) { return {}; }
+mpdata::CpuStages stages_on(const MpdataTaskArgs& a, std::nullptr_t) { return mpdata::cpu_stages(a.options); }
 CpuCopy copy_on(std::nullptr_t) { return {}; }
 #if defined(TASKDYCORE_HAVE_CUDA)
-mpdata::CudaStages stages_on(const MpdataTaskArgs&, cudaStream_t s) { return {s}; }
+mpdata::CudaStages stages_on(const MpdataTaskArgs& a, cudaStream_t s) { return mpdata::cuda_stages(a.options, s); }
 CudaCopy copy_on(cudaStream_t s) { return {s}; }
 #endif
 
