@@ -366,7 +366,7 @@ SolveResult EllipticSolver::solve(const TiledField& u, const TiledField& f) {
   // batch n while batch n + 1 is already submitted, so the workers never wait for the host's check.
   // A batch past convergence costs only the launch of tasks that return at once. A single tile's line
   // form stops on the device (pcg_line_iterations_cuda loops until the state says done): one batch, and
-  // no StarPU round trip between batches (~60 us each on the H100 node, session 16).
+  // no StarPU round trip between batches (~60 us each on the H100 node).
   const int every = line_form() && one_tile() ? s_.max_iter + 1 : std::max(1, s_.check_every);
   auto submit_batch = [&](int& submitted) {
     const int batch = std::min(every, s_.max_iter + 1 - submitted);

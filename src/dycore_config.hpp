@@ -43,7 +43,7 @@ struct DycoreConfig {
   KrylovSettings solver;             // tol_abs is set from divergence_tolerance
   double divergence_tolerance = 1e-6;  // bound on max |D v| after each step (solver: ||r|| <= 2 tol / dt)
   int solver_budget = 100;           // iterations submitted per step
-  // The solver's first guess: p^n (EULAG's), or 2 p^n - p^(n-1). Measured on the H100 (session 4):
+  // The solver's first guess: p^n (EULAG's), or 2 p^n - p^(n-1). Measured on the H100 (line preconditioner):
   // extrapolation saves nothing for Taylor-Green at 256^3 (73 vs 75 iterations) and costs the bubble
   // iterations, so p^n is the default.
   bool extrapolate_pressure = false;

@@ -443,6 +443,9 @@ int main(int argc, char** argv) {
   bench_ell->add_option("--tolerances", ebt.tolerances, "also count iterations to 1e-5 and 1e-10: on|off");
   bench_ell->add_option("--json", ebt.json, "write the figures to this (new) file");
   for (CLI::Option* opt : bench_ell->get_options()) opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  bool verbose = false;
+  for (CLI::App* command : {run, bench_mpdata, bench_ell, info})
+    command->add_flag("--verbose", verbose, "also show StarPU's own messages (as STARPU_SILENT=0 does)");
 
   try {
     app.parse(argc, argv);
@@ -450,6 +453,7 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
+  if (verbose) setenv("STARPU_SILENT", "0", 1);
   try {
     if (*run) return run_command(argc, argv, case_file, sets, out_dir, trace_dir, force, restart);
     if (*bench_mpdata) return bench_command(argc, argv, bt);

@@ -1,9 +1,11 @@
 #include "runtime.hpp"
 
 #include <starpu.h>
+#include <starpu_expert.h>
 #include <starpu_mpi.h>
 
 #include "../codelets/common/codelet.hpp"
+#include "../codelets/common/tile_placement.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +14,10 @@
 #include <stdexcept>
 #include <thread>
 #include <algorithm>
+#include <vector>
+
+#include <sched.h>
+#include <unistd.h>
 
 #if defined(TASKDYCORE_HAVE_CUDA)
 #include <cuda_runtime_api.h>
@@ -37,27 +43,100 @@ bool gated_graphs_off() {
 }
 #endif
 
-// This rank's share of the node's cores.
-int cores_per_rank() {
-  int local_ranks = 1;
-  for (const char* v : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"})
-    if (const char* s = std::getenv(v)) {
-      local_ranks = std::max(1, std::atoi(s));
-      break;
-    }
-  return std::max(1, int(std::thread::hardware_concurrency()) / local_ranks);
+// The logical CPUs process `pid` (0: this one) may run on: the launcher's binding, or every online CPU.
+std::vector<int> allowed_cpus(pid_t pid = 0) {
+  std::vector<int> cpus;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(pid, sizeof(set), &set) == 0)
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  if (cpus.empty())
+    for (int c = 0; c < int(std::thread::hardware_concurrency()); ++c) cpus.push_back(c);
+  return cpus;
 }
 
-// Without a GPU, StarPU-MPI keeps a core back for its progress thread; on small CPU nodes that
-// halves the compute. Give each rank its share of the cores unless the user said otherwise.
-void default_cpu_workers() {
-  if (std::getenv("STARPU_NCPU")) return;
+int local_ranks() {
+  for (const char* v : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"})
+    if (const char* s = std::getenv(v)) return std::max(1, std::atoi(s));
+  return 1;
+}
+
+int local_rank() {
+  for (const char* v : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"})
+    if (const char* s = std::getenv(v)) return std::max(0, std::atoi(s));
+  return 0;
+}
+
+// This rank's share of the node's CPUs: an equal slice, by local rank, of the CPUs the launcher itself
+// may use (so that ranks on one node never bind their workers to the same cores: StarPU starts every
+// process's binding at PU 0), unless the launcher gave the rank at least that many. Open MPI binds
+// each of two ranks to one core by default; a rank's GPU worker, MPI progress thread and submitting
+// thread then shared that core while the node's other cores idled. Set once per process.
+const std::vector<int>& cpus_of_this_rank() {
+  static const std::vector<int> cpus = [] {
+    const std::vector<int> mine = allowed_cpus(), node = allowed_cpus(getppid());
+    const int ranks = local_ranks(), share = std::max(1, int(node.size()) / ranks);
+    if (ranks == 1 || int(mine.size()) >= share) return mine;
+    setenv("STARPU_WORKERS_GETBIND", "0", 0);  // the launcher's tighter binding is not StarPU's to follow
+    const int first = std::min(int(node.size()) - share, (local_rank() % ranks) * share);
+    return std::vector<int>(node.begin() + first, node.begin() + first + share);
+  }();
+  return cpus;
+}
+
+int gpu_count() {
   int devices = 0;
 #if defined(TASKDYCORE_HAVE_CUDA)
+  if (std::getenv("STARPU_NCUDA") && std::atoi(std::getenv("STARPU_NCUDA")) == 0) return 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess) devices = 0;
 #endif
-  if (devices > 0) return;  // StarPU's own default keeps a core per GPU worker and one for MPI: right there
-  setenv("STARPU_NCPU", std::to_string(cores_per_rank()).c_str(), 1);
+  return devices;
+}
+
+std::string join(const std::vector<int>& v) {
+  std::string s;
+  for (int x : v) s += (s.empty() ? "" : " ") + std::to_string(x);
+  return s;
+}
+
+// Worker placement, unless the user set it. Without a GPU every CPU of the rank computes (on small
+// nodes, keeping one back for StarPU-MPI's progress thread halves the compute); the progress thread
+// is then left unbound rather than bound on top of a worker, which StarPU warns about. Beside GPUs,
+// StarPU's own count (a core per GPU worker, one for MPI) fits; only the CPU list is this rank's.
+void default_workers(const std::vector<int>& cpus) {
+  if (!std::getenv("STARPU_WORKERS_CPUID") && !std::getenv("STARPU_WORKERS_COREID"))
+    setenv("STARPU_WORKERS_CPUID", join(cpus).c_str(), 1);
+  if (gpu_count() > 0) return;
+  if (!std::getenv("STARPU_NCPU")) setenv("STARPU_NCPU", std::to_string(cpus.size()).c_str(), 1);
+  if (!std::getenv("STARPU_MPI_THREAD_CPUID") && !std::getenv("STARPU_MPI_THREAD_COREID"))
+    setenv("STARPU_MPI_NOBIND", "1", 0);
+}
+
+// Perf-model calibration lives per build (kernels and StarPU version) and per machine (StarPU names
+// its files after the host) in the cache, not in the user's home; the first runs calibrate. (StarPU
+// 1.4 would put it in $XDG_CACHE_HOME/.starpu, shared by every build, so the directory is named.)
+bool default_calibration_home() {
+  if (std::getenv("STARPU_PERF_MODEL_DIR") || std::getenv("STARPU_HOME")) return false;
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  const std::filesystem::path cache = xdg && *xdg ? xdg : std::string(home ? home : "/tmp") + "/.cache";
+  const std::filesystem::path dir = cache / "taskdycore" / "calibration" / TASKDYCORE_BUILD_KEY;
+  std::error_code ec;
+  const bool fresh = !std::filesystem::exists(dir / "bus", ec);
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return false;  // an unwritable cache: StarPU's own default then
+  setenv("STARPU_PERF_MODEL_DIR", (dir.string() + "/").c_str(), 1);
+  return fresh;
+}
+
+// StarPU's CPU workers poll for work. Where they leave no core for the other threads of the rank
+// (StarPU-MPI's progress thread, the thread that submits the tasks), an idle worker gives its core
+// away; otherwise every MPI message and every submission waits for the scheduler's time slice (two
+// ranks of one worker each on a 2-core machine: a 64^3 step 7.6 times slower than one rank).
+unsigned yield_when_idle(void*) {
+  sched_yield();
+  return 0;
 }
 
 }  // namespace
@@ -72,7 +151,11 @@ std::string oversubscription_warning(int cpu_workers, int cuda_workers, int core
 
 Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
   setenv("STARPU_SCHED", o.scheduler.c_str(), 0);
-  default_cpu_workers();
+  // StarPU's own messages only on request (--verbose or STARPU_SILENT=0); what matters is said by us.
+  setenv("STARPU_SILENT", "1", 0);
+  const std::vector<int>& cpus = cpus_of_this_rank();
+  default_workers(cpus);
+  const bool calibrating = default_calibration_home();
   if (!o.trace_dir.empty()) {
     std::filesystem::create_directories(o.trace_dir);
     const std::string prefix = std::filesystem::absolute(o.trace_dir).string() + "/";
@@ -83,7 +166,7 @@ Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
   }
   // MPI first, from this thread, before StarPU starts its polling workers. Left to StarPU-MPI, MPI_Init
   // ran on its progress thread while the CPU workers spun on every core, and a singleton start
-  // (no mpirun) once hung in Open MPI's start-up for minutes (CI, session 18).
+  // (no mpirun) once hung in Open MPI's start-up for minutes (CI).
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
@@ -104,13 +187,18 @@ Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
     throw std::runtime_error("StarPU-MPI failed to start (" + std::to_string(ret) + ")");
   }
   set_cpu_tasks_with_gpu(o.cpu_tasks_with_gpu);
+  set_tile_placement(!o.cpu_tasks_with_gpu);  // CPU workers may take tiles: the scheduler places them
 #if defined(TASKDYCORE_HAVE_CUDA)
   set_gated_graphs(!gated_graphs_off());
 #endif
   starpu_mpi_comm_rank(MPI_COMM_WORLD, &rank_);
   starpu_mpi_comm_size(MPI_COMM_WORLD, &size_);
-  const std::string warning = oversubscription_warning(cpu_workers(), cuda_workers(), cores_per_rank());
+  if (cpu_workers() + cuda_workers() + 1 > int(cpus.size())) starpu_idle_hook_register(yield_when_idle, nullptr);
+  const std::string warning = oversubscription_warning(cpu_workers(), cuda_workers(), int(cpus.size()));
   if (!warning.empty()) std::fprintf(stderr, "taskdycore: warning (rank %d): %s\n", rank_, warning.c_str());
+  if (calibrating && rank_ == 0)
+    std::fprintf(stderr, "taskdycore: calibrating performance models for this build and machine in %s: "
+                 "the first runs are slower\n", std::getenv("STARPU_PERF_MODEL_DIR"));
 }
 
 Runtime::~Runtime() {
@@ -161,8 +249,19 @@ std::string runtime_info(const Runtime& rt) {
   for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
     char name[128];
     starpu_worker_get_name(int(w), name, sizeof(name));
-    os << "  " << w << ": " << name << "\n";
+    const int pu = starpu_worker_get_bindid(int(w));
+    os << "  " << w << ": " << name << ", " << (pu >= 0 ? "bound to CPU " + std::to_string(pu) : std::string("not bound"))
+       << "\n";
   }
+  const char* mpi_cpu = std::getenv("STARPU_MPI_THREAD_CPUID");
+  const char* mpi_nobind = std::getenv("STARPU_MPI_NOBIND");
+  os << "  MPI progress thread: "
+     << (mpi_cpu ? std::string("bound to CPU ") + mpi_cpu
+                 : mpi_nobind && std::atoi(mpi_nobind) ? std::string("not bound (no CPU is free of workers)")
+                                                       : std::string("on a CPU StarPU keeps free of workers"))
+     << "\n";
+  os << "  task-submitting thread (main): not bound; this rank's CPUs: " << join(cpus_of_this_rank()) << "\n";
+  if (const char* dir = std::getenv("STARPU_PERF_MODEL_DIR")) os << "performance models: " << dir << "\n";
 #if defined(TASKDYCORE_HAVE_CUDA)
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess) devices = 0;

@@ -33,7 +33,7 @@ class Runtime {
 // Beside GPUs, every StarPU worker thread polls, and so does the thread that submits the tasks. With
 // more CPU and CUDA workers than this rank's cores less one, that thread waits for a core: 15 CPU
 // workers beside one GPU on 16 cores made 256^3 MPDATA steps with diagnostics up to 3.7 times slower
-// (docs/performance.md, session 18). Returns the warning to print, or "" where the count fits.
+// (docs/performance.md, "CPU + GPU"). Returns the warning to print, or "" where the count fits.
 std::string oversubscription_warning(int cpu_workers, int cuda_workers, int cores);
 // The rank as the MPI launcher reports it, before MPI is initialised (for error messages).
 int launcher_rank();

@@ -2,6 +2,8 @@
 
 #include <starpu_mpi.h>
 
+#include "../codelets/common/tile_placement.hpp"
+
 #include <cstring>
 #include <stdexcept>
 
@@ -11,6 +13,28 @@ std::int64_t next_data_tag() {
   static std::int64_t tag = 1;
   return tag++;
 }
+
+namespace {
+
+// Gives `h` (data of tile t) the home GPU of t among the tiles its owner rank holds.
+void place(const Decomposition& d, starpu_data_handle_t h, int t) {
+  int index = 0, count = 0;
+  for (int u = 0; u < d.tiles(); ++u)
+    if (d.owner(u) == d.owner(t)) {
+      if (u < t) ++index;
+      ++count;
+    }
+  place_tile_data(h, index, count);
+}
+
+void unregister_all(const std::vector<starpu_data_handle_t>& handles) {
+  for (auto h : handles) {
+    forget_tile_data(h);
+    starpu_data_unregister(h);
+  }
+}
+
+}  // namespace
 
 TiledField::TiledField(std::string name, const Decomposition& d, int rank, bool host_memory)
     : name_(std::move(name)), host_(d.tiles(), nullptr), handles_(d.tiles(), nullptr) {
@@ -29,13 +53,15 @@ TiledField::TiledField(std::string name, const Decomposition& d, int rank, bool 
     starpu_block_data_register(&handles_[t], home, reinterpret_cast<uintptr_t>(host_[t]), L.sx(), L.plane(), L.sx(),
                                L.sy(), L.nz, sizeof(double));
     starpu_mpi_data_register(handles_[t], next_data_tag(), owner);
+    place(d, handles_[t], t);
   }
 }
 
 TiledField::~TiledField() {
   for (std::size_t t = 0; t < handles_.size(); ++t) {
+    forget_tile_data(handles_[t]);
     starpu_data_unregister(handles_[t]);
-    if (host_[t]) starpu_free(host_[t]);
+    if (host_[t]) starpu_free_noflag(host_[t], bytes_);
   }
 }
 
@@ -45,24 +71,22 @@ TileStrips::TileStrips(const Decomposition& d, int rank) : handles_(4 * d.tiles(
     for (int s = 0; s < 4; ++s) {
       starpu_vector_data_register(&handles_[4 * t + s], -1, 0, strip_size(d.layout(), s), sizeof(double));
       starpu_mpi_data_register(handles_[4 * t + s], next_data_tag(), d.owner(t));
+      place(d, handles_[4 * t + s], t);
     }
 }
 
-TileStrips::~TileStrips() {
-  for (auto h : handles_) starpu_data_unregister(h);
-}
+TileStrips::~TileStrips() { unregister_all(handles_); }
 
 TileVectors::TileVectors(const Decomposition& d, int rank, int doubles) : handles_(d.tiles(), nullptr) {
   (void)rank;
   for (int t = 0; t < d.tiles(); ++t) {
     starpu_vector_data_register(&handles_[t], -1, 0, doubles, sizeof(double));
     starpu_mpi_data_register(handles_[t], next_data_tag(), d.owner(t));
+    place(d, handles_[t], t);
   }
 }
 
-TileVectors::~TileVectors() {
-  for (auto h : handles_) starpu_data_unregister(h);
-}
+TileVectors::~TileVectors() { unregister_all(handles_); }
 
 RankZeroVector::RankZeroVector(int rank, int doubles) : RankZeroVector(rank, std::vector<double>(doubles, 0.0)) {}
 

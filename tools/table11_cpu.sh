@@ -1,7 +1,7 @@
 #!/bin/bash
 # Paper 000 Table XI at 128^3, CPU half: 2 CPU workers, 2x1 tiles (about 18 min on the 2-core VM).
 # Usage: tools/table11_cpu.sh --out DIR; compare the field_records velocity_checksum of DIR/summary.json
-# with the GPU half (tools/gpu_bench.sh BUNDLE table11_128).
+# with the GPU half (tools/gpu_bench.sh BUNDLE dycore: run dycore_table11_128).
 cd "$(dirname "$0")/.."
 export STARPU_NCPU=2 STARPU_NCUDA=0 STARPU_SILENT=1 STARPU_HOME=${STARPU_HOME:-/tmp/starpu-home-t11}
 exec "${TASKDYCORE:-build/taskdycore}" run cases/taylor_green.toml --set case.initial='"taylor_green_modified"' \

@@ -29,12 +29,12 @@ __device__ CellIndex cell_index(const Cells& s, Box box) {
 // offsets from the layout; CellFrame moves the planes to the cell itself, with one 32-bit offset
 // for all arrays, and the formulae read around (0, 0). CellFrame executes 10-17 % fewer
 // instructions, but at the benchmark's clocks it is faster only in two kernels (kernel times with
-// warm caches, 256^3, `session18d` in tools/gpu_bench.sh): the limiter's factors at G = 1 in the
+// warm caches, 256^3, H100; tools/gpu_bench.sh profile): the limiter's factors at G = 1 in the
 // infinite gauge (350 against 376 us) and the limited pass with G (417 against 439 us). It is slower
 // in the antidiffusive kernel (691 against 676 us with G, 425 against 393 at G = 1), in the limiter's
 // factors with G (450 against 427), and no faster in the upwind passes. So each stage names its frame
 // (kCellOffsets). With those two: 1.862 against 1.883 ms a step with G (direct), 1.368 against 1.392
-// at G = 1 (`session18e`).
+// at G = 1 (docs/performance.md, "MPDATA on one GPU").
 struct TileFrame {
   Cells s;
   int i, j, k;
@@ -68,7 +68,7 @@ __device__ auto frame(const Cells& s, int i, int j, int k) {
     return TileFrame{s, i, j, k};
 }
 
-// 32 x 4 threads a block (16 x 8 and 64 x 2 were no faster for the branch-free kernels, session 17).
+// 32 x 4 threads a block (16 x 8 and 64 x 2 were no faster for the branch-free kernels, 256^3, H100).
 dim3 block_shape() { return dim3(32, 4, 1); }
 dim3 grid_shape(const Cells& s, Box box) {
   const dim3 b = block_shape();
@@ -80,8 +80,8 @@ dim3 grid_shape(const Cells& s, Box box) {
 // fct_beta from 44 to 32; the dynamical core's MPDATA step took 1.43 against 1.78 ms at 256^3). The
 // upwind passes keep the run-time flag for the plain gauge (with a / b, specialising it gave the
 // antidiffusive kernel 84 registers against 76, and the FCT bench 2.92 against 2.81 ms); the
-// branch-free cells take the gauge as a constant both ways (1.96 against 2.00-2.08 ms with G,
-// session 17). The same arithmetic either way.
+// branch-free cells take the gauge as a constant both ways (1.96 against 2.00-2.08 ms with G at
+// 256^3 on the H100). The same arithmetic either way.
 template <class F>
 void with_gauge(bool iga, F&& f) {
   if (iga)
@@ -94,7 +94,7 @@ void with_gauge(bool iga, F&& f) {
 // stage divides by more than G (the antidiffusive velocities with G or in the plain gauge: 9 to 18
 // divisions a cell; the limiter's factors: 2), it divides with BranchFreeDivide (kBranchFree), and a
 // cell that leaves its fast path is recomputed with a / b by the fix-up kernel (exact_fixup.cuh):
-// same bits either way. Measured at 256^3 on the H100 (docs/performance.md, session 17): with G,
+// same bits either way. Measured at 256^3 on the H100 (docs/performance.md, "MPDATA on one GPU"): with G,
 // 1.97 against 2.85 ms a step. Not taken: the upwind passes (one division, by G: no faster)
 // and the limiter at G = 1 in the infinite gauge (the dynamical core's form: no faster).
 template <class D, bool iga>

@@ -49,7 +49,7 @@ TEST(ThermalBubble, RisesConservesHeatAndStaysDivergenceFree) {
 }
 
 TEST(ThermalBubble, EveryStepsSolveIsCheckedAndTheBudgetKeepsUpWithAStartingFlow) {
-  // PCG with line solves from rest: 1 iteration for 4 steps, then 15-18 (found in session 5: the
+  // PCG with line solves from rest: 1 iteration for 4 steps, then 15-18 (found on the H100: the
   // budget sized from a 4-8 step old count was outgrown at steps 9-11, and only recorded steps were
   // checked). Every step's solve must now be read, converge, and the records agree.
   const auto j = run({"solver.method=\"pcg\"", "time.steps=16", "diagnostics.interval=1"});
