@@ -4,7 +4,7 @@
 //                   -> halo_unpack   (needs the neighbours' strips and this tile's body)
 // or, without overlap, mpdata_tile -> halo_unpack. Nothing waits on the host.
 #pragma once
-#include "../codelets/mpdata_step/mpdata_step.hpp"
+#include "../codelets/mpdata/mpdata_step.hpp"
 #include "runtime/tiled_field.hpp"
 
 namespace tdc {

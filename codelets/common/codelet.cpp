@@ -1,5 +1,9 @@
 #include "codelet.hpp"
 
+#include <vector>
+
+#include "tile_placement.hpp"
+
 namespace tdc {
 namespace {
 
@@ -15,14 +19,13 @@ int gpu_first(unsigned workerid, starpu_task*, unsigned) {
 
 void set_cpu_tasks_with_gpu(bool allowed) { g_cpu_tasks_with_gpu = allowed; }
 
-Codelet::Codelet(const char* name, std::initializer_list<starpu_data_access_mode> modes,
-                 starpu_cpu_func_t cpu, starpu_cuda_func_t cuda) {
-  if (modes.size() > STARPU_NMAXBUFS)
+Codelet::Codelet(const char* name, const starpu_data_access_mode* modes, int nbuffers, starpu_cpu_func_t cpu,
+                 starpu_cuda_func_t cuda) {
+  if (nbuffers > STARPU_NMAXBUFS)
     throw std::logic_error(std::string("codelet ") + name + " has more buffers than StarPU allows");
   init(name, cpu, cuda);
-  codelet_.nbuffers = int(modes.size());
-  int n = 0;
-  for (starpu_data_access_mode m : modes) codelet_.modes[n++] = m;
+  codelet_.nbuffers = nbuffers;
+  for (int n = 0; n < nbuffers; ++n) codelet_.modes[n] = modes[n];
 }
 
 Codelet::Codelet(const char* name, VariableBuffers, starpu_cpu_func_t cpu, starpu_cuda_func_t cuda) {
@@ -48,6 +51,37 @@ void Codelet::init(const char* name, starpu_cpu_func_t cpu, starpu_cuda_func_t c
   (void)cuda;
 #endif
   if (cuda) codelet_.can_execute = gpu_first;
+}
+
+void submit_task(Codelet& cl, const void* arg, std::size_t arg_size, const starpu_data_descr* buffers, int n,
+                 const TaskOptions& options) {
+  std::vector<starpu_data_handle_t> handles(static_cast<std::size_t>(n));
+  std::vector<starpu_data_access_mode> modes(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    handles[std::size_t(i)] = buffers[i].handle;
+    modes[std::size_t(i)] = buffers[i].mode;
+  }
+  const int worker = home_worker(cl.get(), handles.data(), modes.data(), n);
+  auto* d = const_cast<starpu_data_descr*>(buffers);
+  const char* name = options.name ? options.name : cl.name();
+  // The value, and the worker, only where there is one (arguments StarPU is not given are not set).
+  auto insert = [&](auto... extra) {
+    return starpu_mpi_task_insert(MPI_COMM_WORLD, cl.get(), STARPU_DATA_MODE_ARRAY, d, n, STARPU_PRIORITY,
+                                  options.priority, STARPU_NAME, name, extra..., 0);
+  };
+  void* value = const_cast<void*>(arg);
+  int ret;
+  if (arg_size > 0 && worker >= 0)
+    ret = insert(STARPU_VALUE, value, arg_size, STARPU_EXECUTE_ON_WORKER, worker);
+  else if (arg_size > 0)
+    ret = insert(STARPU_VALUE, value, arg_size);
+  else if (worker >= 0)
+    ret = insert(STARPU_EXECUTE_ON_WORKER, worker);
+  else
+    ret = insert();
+  if (ret == -ENODEV) throw std::runtime_error(std::string("no worker can execute codelet ") + cl.name());
+  if (ret != 0)
+    throw std::runtime_error(std::string("submitting a ") + cl.name() + " task failed: " + std::to_string(ret));
 }
 
 }  // namespace tdc

@@ -1,5 +1,4 @@
-#include <cstdlib>
-#include <cstring>
+#include <atomic>
 #include <unordered_map>
 
 #include "cuda_check.hpp"
@@ -104,15 +103,8 @@ struct GatedGraphs {
 };
 thread_local GatedGraphs graphs;
 
-// TASKDYCORE_GATED_GRAPHS=off launches the kernels directly (each still tests the state): profilers
-// such as Nsight Compute cannot profile kernels inside graphs that hold conditional nodes.
-bool gates_on() {
-  static const bool on = [] {
-    const char* v = std::getenv("TASKDYCORE_GATED_GRAPHS");
-    return !(v && std::strcmp(v, "off") == 0);
-  }();
-  return on;
-}
+std::atomic<bool> g_gates_on{true};
+bool gates_on() { return g_gates_on.load(std::memory_order_relaxed); }
 
 // This worker's graph for `key` on the current device, recorded by make() the first time.
 GatedGraphs::Entry& cached(const std::string& key, const std::function<GatedGraphs::Entry()>& make) {
@@ -128,6 +120,8 @@ GatedGraphs::Entry& cached(const std::string& key, const std::function<GatedGrap
 }
 
 }  // namespace
+
+void set_gated_graphs(bool on) { g_gates_on.store(on, std::memory_order_relaxed); }
 
 void launch_gated(const std::string& key, const double* done, double skip_from, cudaStream_t stream,
                   const std::function<void(cudaStream_t)>& record) {

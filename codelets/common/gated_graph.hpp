@@ -27,6 +27,11 @@ std::string gate_key(const T&... parts) {
   return key;
 }
 
+// Off: the launches are made directly (each kernel still tests the state), for profilers such as
+// Nsight Compute, which cannot profile kernels inside graphs that hold conditional nodes. Default on;
+// set before the first launch (the runtime does, from TASKDYCORE_GATED_GRAPHS=off).
+void set_gated_graphs(bool on);
+
 // Runs record(capture_stream)'s launches on `stream` if *done < skip_from when the stream gets there.
 // `key` must determine every launch `record` makes: a key seen before replays its graph. The cache is
 // per thread (a StarPU CUDA worker drives one device).

@@ -1,33 +1,22 @@
 #include <algorithm>
 
-#include "../common/buffers.hpp"
 #include "../common/codelet.hpp"
 #include "flow_diagnostics.hpp"
 
 namespace tdc {
 namespace {
 
-void flow_cpu_task(void* b[], void* arg) {
-  FlowDiagnosticsArgs a;
-  starpu_codelet_unpack_args(arg, &a);
-  flow_diagnostics_cpu(a, block_ptr(b, 0), block_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3), vector_ptr(b, 5));
-}
-#if defined(TASKDYCORE_HAVE_CUDA)
-void flow_cuda_task(void* b[], void* arg) {
-  FlowDiagnosticsArgs a;
-  starpu_codelet_unpack_args(arg, &a);
-  flow_diagnostics_cuda(a, block_ptr(b, 0), block_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3), vector_ptr(b, 4),
-                        vector_ptr(b, 5), starpu_cuda_get_local_stream());
-}
-#else
-constexpr starpu_cuda_func_t flow_cuda_task = nullptr;
-#endif
-
-Codelet& codelet() {
-  static Codelet cl("flow_diagnostics", {STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_SCRATCH, STARPU_W},
-                    flow_cpu_task, flow_cuda_task);
-  return cl;
-}
+// u, v, w, theta, scratch, out
+struct FlowDiagnostics : CodeletSpec<FlowDiagnosticsArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_SCRATCH,
+                                     STARPU_W> {
+  static constexpr const char* name = "flow_diagnostics";
+  static void cpu(const Args& a, Buffers b) {
+    flow_diagnostics_cpu(a, b.block(0), b.block(1), b.block(2), b.block(3), b.vector(5));
+  }
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
+    flow_diagnostics_cuda(a, b.block(0), b.block(1), b.block(2), b.block(3), b.vector(4), b.vector(5), s);
+  };
+};
 
 }  // namespace
 
@@ -42,9 +31,7 @@ std::size_t flow_diagnostics_scratch_size(const TileLayout& L) {
 
 void insert_flow_diagnostics(const FlowDiagnosticsArgs& a, const FlowTileHandles& in, starpu_data_handle_t scratch,
                              starpu_data_handle_t out, int priority) {
-  insert_task(codelet(), STARPU_VALUE, &a, sizeof(a), STARPU_R, in.u, STARPU_R, in.v, STARPU_R, in.w, STARPU_R,
-              in.theta, STARPU_SCRATCH, scratch, STARPU_W, out, STARPU_PRIORITY, priority, STARPU_NAME,
-              "flow_diagnostics");
+  CodeletOf<FlowDiagnostics>::insert(a, {in.u, in.v, in.w, in.theta, scratch, out}, {priority});
 }
 
 FlowTotals flow_totals_from(const double* r) {

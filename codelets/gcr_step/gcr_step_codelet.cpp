@@ -1,7 +1,6 @@
-#include <memory>
-#include <string>
+#include <stdexcept>
+#include <utility>
 
-#include "../common/buffers.hpp"
 #include "../common/codelet.hpp"
 #include "gcr_step.hpp"
 #include "gcr_step_kernel.hpp"
@@ -9,113 +8,84 @@
 namespace tdc {
 namespace {
 
-// gcr_precon buffers: coef, state, x (RW), r (RW), p_last, q_last, e (W), scratch, out.
-void precon_cpu(void* b[], void* arg) {
-  EllipticTaskArgs a;
-  starpu_codelet_unpack_args(arg, &a);
-  gcr_precon_cpu(a.L, vector_ptr(b, 0), vector_ptr(b, 1), a.h.s, block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
-                 block_ptr(b, 5), block_ptr(b, 6), vector_ptr(b, 8));
-}
+// coef, state, x, r, p_last, q_last, e, scratch, out
+struct GcrPrecon : CodeletSpec<EllipticTaskArgs, STARPU_R, STARPU_R, STARPU_RW, STARPU_RW, STARPU_R, STARPU_R,
+                               STARPU_W, STARPU_SCRATCH, STARPU_W> {
+  static constexpr const char* name = "gcr_precon";
+  static void cpu(const Args& a, Buffers b) {
+    gcr_precon_cpu(a.L, b.vector(0), b.vector(1), a.h.s, b.block(2), b.block(3), b.block(4), b.block(5), b.block(6),
+                   b.vector(8));
+  }
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
+    gcr_precon_cuda(a.L, b.vector(0), b.vector(1), a.h.s, b.block(2), b.block(3), b.block(4), b.block(5), b.block(6),
+                    b.vector(7), b.vector(8), s);
+  };
+};
 
-// gcr_apply buffers: coef, state, e, ae (W), scratch, out, q_0 .. q_{m-1}.
-GcrBasis basis_from(void* b[], int first_p, int first_q, int m) {
+// The m directions kept: p_n (where first_p >= 0) and q_n from their first buffers on.
+struct BasisArgs {
+  EllipticTaskArgs e;
+  int m;
+};
+GcrBasis basis_from(Buffers b, int first_p, int first_q, int m) {
   GcrBasis g;
   g.m = m;
   for (int n = 0; n < m; ++n) {
-    if (first_p >= 0) g.p[n] = block_ptr(b, first_p + n);
-    g.q[n] = block_ptr(b, first_q + n);
+    if (first_p >= 0) g.p[n] = b.block(first_p + n);
+    g.q[n] = b.block(first_q + n);
   }
   return g;
 }
-void apply_cpu(void* b[], void* arg) {
-  EllipticTaskArgs a;
-  int m;
-  starpu_codelet_unpack_args(arg, &a, &m);
-  gcr_apply_cpu(a.L, a.h, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3),
-                basis_from(b, -1, 6, m), vector_ptr(b, 5));
-}
 
-// gcr_direction buffers: state, e, r, p_new (W), q_new (RW), scratch, out, p_0.., q_0...
-void direction_cpu(void* b[], void* arg) {
-  EllipticTaskArgs a;
-  int m;
-  starpu_codelet_unpack_args(arg, &a, &m);
-  gcr_direction_cpu(a.L, vector_ptr(b, 0), block_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
-                    basis_from(b, 7, 7 + m, m), vector_ptr(b, 6));
-}
-
-#if defined(TASKDYCORE_HAVE_CUDA)
-void precon_cuda(void* b[], void* arg) {
-  EllipticTaskArgs a;
-  starpu_codelet_unpack_args(arg, &a);
-  gcr_precon_cuda(a.L, vector_ptr(b, 0), vector_ptr(b, 1), a.h.s, block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
-                  block_ptr(b, 5), block_ptr(b, 6), vector_ptr(b, 7), vector_ptr(b, 8),
-                  starpu_cuda_get_local_stream());
-}
-void apply_cuda(void* b[], void* arg) {
-  EllipticTaskArgs a;
-  int m;
-  starpu_codelet_unpack_args(arg, &a, &m);
-  gcr_apply_cuda(a.L, a.h, vector_ptr(b, 0), vector_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3),
-                 basis_from(b, -1, 6, m), vector_ptr(b, 4), vector_ptr(b, 5), starpu_cuda_get_local_stream());
-}
-void direction_cuda(void* b[], void* arg) {
-  EllipticTaskArgs a;
-  int m;
-  starpu_codelet_unpack_args(arg, &a, &m);
-  gcr_direction_cuda(a.L, vector_ptr(b, 0), block_ptr(b, 1), block_ptr(b, 2), block_ptr(b, 3), block_ptr(b, 4),
-                     basis_from(b, 7, 7 + m, m), vector_ptr(b, 5), vector_ptr(b, 6), starpu_cuda_get_local_stream());
-}
-#else
-constexpr starpu_cuda_func_t precon_cuda = nullptr;
-constexpr starpu_cuda_func_t apply_cuda = nullptr;
-constexpr starpu_cuda_func_t direction_cuda = nullptr;
-#endif
-
-Codelet& precon_codelet() {
-  static Codelet cl("gcr_precon",
-                    {STARPU_R, STARPU_R, STARPU_RW, STARPU_RW, STARPU_R, STARPU_R, STARPU_W, STARPU_SCRATCH, STARPU_W},
-                    precon_cpu, precon_cuda);
-  return cl;
-}
-
-// One codelet per basis size m (the buffer count differs); each learns its own cost.
-const char* const kApplyNames[] = {"gcr_apply_m0", "gcr_apply_m1", "gcr_apply_m2", "gcr_apply_m3", "gcr_apply_m4"};
-const char* const kDirectionNames[] = {"gcr_direction_m0", "gcr_direction_m1", "gcr_direction_m2",
-                                       "gcr_direction_m3", "gcr_direction_m4"};
+// One codelet per basis size M (the buffer count differs); each learns its own cost.
+constexpr const char* kApplyNames[] = {"gcr_apply_m0", "gcr_apply_m1", "gcr_apply_m2", "gcr_apply_m3",
+                                       "gcr_apply_m4"};
+constexpr const char* kDirectionNames[] = {"gcr_direction_m0", "gcr_direction_m1", "gcr_direction_m2",
+                                           "gcr_direction_m3", "gcr_direction_m4"};
 static_assert(sizeof(kApplyNames) / sizeof(kApplyNames[0]) == kMaxGcrOld + 1, "one name per basis size");
 
-Codelet& apply_codelet(int m) {
-  static std::unique_ptr<Codelet> cls[kMaxGcrOld + 1];
-  if (!cls[m]) {
-    switch (m) {
-      case 0: cls[m].reset(new Codelet(kApplyNames[0], {STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_SCRATCH, STARPU_W}, apply_cpu, apply_cuda)); break;
-      case 1: cls[m].reset(new Codelet(kApplyNames[1], {STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_SCRATCH, STARPU_W, STARPU_R}, apply_cpu, apply_cuda)); break;
-      case 2: cls[m].reset(new Codelet(kApplyNames[2], {STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_SCRATCH, STARPU_W, STARPU_R, STARPU_R}, apply_cpu, apply_cuda)); break;
-      case 3: cls[m].reset(new Codelet(kApplyNames[3], {STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_SCRATCH, STARPU_W, STARPU_R, STARPU_R, STARPU_R}, apply_cpu, apply_cuda)); break;
-      default: cls[m].reset(new Codelet(kApplyNames[4], {STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_SCRATCH, STARPU_W, STARPU_R, STARPU_R, STARPU_R, STARPU_R}, apply_cpu, apply_cuda)); break;
-    }
+template <int M>
+struct GcrApply : CodeletSpec<BasisArgs> {
+  static constexpr const char* name = kApplyNames[M];
+  // coef, state, e, ae, scratch, out, q_0 .. q_{M-1}
+  static constexpr auto modes =
+      append<6, M>(access(STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_SCRATCH, STARPU_W), STARPU_R);
+  static void cpu(const Args& a, Buffers b) {
+    gcr_apply_cpu(a.e.L, a.e.h, b.vector(0), b.vector(1), b.block(2), b.block(3), basis_from(b, -1, 6, a.m),
+                  b.vector(5));
   }
-  return *cls[m];
-}
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
+    gcr_apply_cuda(a.e.L, a.e.h, b.vector(0), b.vector(1), b.block(2), b.block(3), basis_from(b, -1, 6, a.m),
+                   b.vector(4), b.vector(5), s);
+  };
+};
 
-Codelet& direction_codelet(int m) {
-  static std::unique_ptr<Codelet> cls[kMaxGcrOld + 1];
-  if (!cls[m]) {
-    const auto R = STARPU_R;
-    switch (m) {
-      case 0: cls[m].reset(new Codelet(kDirectionNames[0], {R, R, R, STARPU_W, STARPU_RW, STARPU_SCRATCH, STARPU_W}, direction_cpu, direction_cuda)); break;
-      case 1: cls[m].reset(new Codelet(kDirectionNames[1], {R, R, R, STARPU_W, STARPU_RW, STARPU_SCRATCH, STARPU_W, R, R}, direction_cpu, direction_cuda)); break;
-      case 2: cls[m].reset(new Codelet(kDirectionNames[2], {R, R, R, STARPU_W, STARPU_RW, STARPU_SCRATCH, STARPU_W, R, R, R, R}, direction_cpu, direction_cuda)); break;
-      case 3: cls[m].reset(new Codelet(kDirectionNames[3], {R, R, R, STARPU_W, STARPU_RW, STARPU_SCRATCH, STARPU_W, R, R, R, R, R, R}, direction_cpu, direction_cuda)); break;
-      default: cls[m].reset(new Codelet(kDirectionNames[4], {R, R, R, STARPU_W, STARPU_RW, STARPU_SCRATCH, STARPU_W, R, R, R, R, R, R, R, R}, direction_cpu, direction_cuda)); break;
-    }
+template <int M>
+struct GcrDirection : CodeletSpec<BasisArgs> {
+  static constexpr const char* name = kDirectionNames[M];
+  // state, e, r, p_new, q_new, scratch, out, p_0 .. p_{M-1}, q_0 .. q_{M-1}
+  static constexpr auto modes =
+      append<7, 2 * M>(access(STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_RW, STARPU_SCRATCH, STARPU_W), STARPU_R);
+  static void cpu(const Args& a, Buffers b) {
+    gcr_direction_cpu(a.e.L, b.vector(0), b.block(1), b.block(2), b.block(3), b.block(4),
+                      basis_from(b, 7, 7 + a.m, a.m), b.vector(6));
   }
-  return *cls[m];
-}
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
+    gcr_direction_cuda(a.e.L, b.vector(0), b.block(1), b.block(2), b.block(3), b.block(4),
+                       basis_from(b, 7, 7 + a.m, a.m), b.vector(5), b.vector(6), s);
+  };
+};
 
-void check_basis(std::size_t m) {
-  if (m > std::size_t(kMaxGcrOld)) throw std::logic_error("GCR basis larger than kMaxGcrOld");
+// The task of the codelet for m directions.
+template <template <int> class Spec, std::size_t... M>
+void insert_for_basis(const BasisArgs& a, const std::vector<starpu_data_handle_t>& h, const TaskOptions& o,
+                      std::index_sequence<M...>) {
+  if (a.m < 0 || a.m > kMaxGcrOld) throw std::logic_error("GCR basis larger than kMaxGcrOld");
+  ((a.m == int(M) ? CodeletOf<Spec<int(M)>>::insert(a, h, o) : void()), ...);
+}
+template <template <int> class Spec>
+void insert_for_basis(const BasisArgs& a, const std::vector<starpu_data_handle_t>& h, const TaskOptions& o) {
+  insert_for_basis<Spec>(a, h, o, std::make_index_sequence<kMaxGcrOld + 1>{});
 }
 
 }  // namespace
@@ -124,21 +94,15 @@ void insert_gcr_precon(const EllipticTaskArgs& a, starpu_data_handle_t coef, sta
                        starpu_data_handle_t x, starpu_data_handle_t r, starpu_data_handle_t p_last,
                        starpu_data_handle_t q_last, starpu_data_handle_t e, starpu_data_handle_t scratch,
                        starpu_data_handle_t out, int priority) {
-  insert_task(precon_codelet(), STARPU_VALUE, &a, sizeof(a), STARPU_R, coef, STARPU_R, state, STARPU_RW, x,
-              STARPU_RW, r, STARPU_R, p_last, STARPU_R, q_last, STARPU_W, e, STARPU_SCRATCH, scratch, STARPU_W, out,
-              STARPU_PRIORITY, priority, STARPU_NAME, "gcr_precon");
+  CodeletOf<GcrPrecon>::insert(a, {coef, state, x, r, p_last, q_last, e, scratch, out}, {priority});
 }
 
 void insert_gcr_apply(const EllipticTaskArgs& a, starpu_data_handle_t coef, starpu_data_handle_t state,
                       starpu_data_handle_t e, starpu_data_handle_t ae, const std::vector<starpu_data_handle_t>& basis_q,
                       starpu_data_handle_t scratch, starpu_data_handle_t out, int priority) {
-  check_basis(basis_q.size());
-  const int m = int(basis_q.size());
-  std::vector<starpu_data_descr> d;
-  for (starpu_data_handle_t h : basis_q) d.push_back({h, STARPU_R});
-  insert_task(apply_codelet(m), STARPU_VALUE, &a, sizeof(a), STARPU_VALUE, &m, sizeof(m), STARPU_R, coef, STARPU_R,
-              state, STARPU_R, e, STARPU_W, ae, STARPU_SCRATCH, scratch, STARPU_W, out, STARPU_DATA_MODE_ARRAY,
-              d.data(), m, STARPU_PRIORITY, priority, STARPU_NAME, "gcr_apply");
+  std::vector<starpu_data_handle_t> h{coef, state, e, ae, scratch, out};
+  h.insert(h.end(), basis_q.begin(), basis_q.end());
+  insert_for_basis<GcrApply>({a, int(basis_q.size())}, h, {priority, "gcr_apply"});
 }
 
 void insert_gcr_direction(const EllipticTaskArgs& a, starpu_data_handle_t state, starpu_data_handle_t e,
@@ -146,15 +110,10 @@ void insert_gcr_direction(const EllipticTaskArgs& a, starpu_data_handle_t state,
                           const std::vector<starpu_data_handle_t>& basis_p,
                           const std::vector<starpu_data_handle_t>& basis_q, starpu_data_handle_t scratch,
                           starpu_data_handle_t out, int priority) {
-  check_basis(basis_p.size());
-  const int m = int(basis_p.size());
-  std::vector<starpu_data_descr> d;
-  for (starpu_data_handle_t h : basis_p) d.push_back({h, STARPU_R});
-  for (starpu_data_handle_t h : basis_q) d.push_back({h, STARPU_R});
-  insert_task(direction_codelet(m), STARPU_VALUE, &a, sizeof(a), STARPU_VALUE, &m, sizeof(m), STARPU_R, state,
-              STARPU_R, e, STARPU_R, r, STARPU_W, p_new, STARPU_RW, q_new, STARPU_SCRATCH, scratch, STARPU_W, out,
-              STARPU_DATA_MODE_ARRAY, d.data(), int(d.size()), STARPU_PRIORITY, priority, STARPU_NAME,
-              "gcr_direction");
+  std::vector<starpu_data_handle_t> h{state, e, r, p_new, q_new, scratch, out};
+  h.insert(h.end(), basis_p.begin(), basis_p.end());
+  h.insert(h.end(), basis_q.begin(), basis_q.end());
+  insert_for_basis<GcrDirection>({a, int(basis_p.size())}, h, {priority, "gcr_direction"});
 }
 
 }  // namespace tdc

@@ -26,6 +26,10 @@ struct Options {
   ZBoundary zb = ZBoundary::Periodic;
   double eps = 1e-15;      // keeps the ratios finite where psi vanishes
   bool unit_density = false;  // G = 1 everywhere (Cartesian Boussinesq): G is neither read nor divided by
+  // Which kernels compute a step, with bitwise the same results: the staged ones, or (iord = 2) the
+  // fused 2.5D block (mpdata_fused.hpp) of 32 x fused_block_y output columns on the GPU (8 or 4).
+  bool fused = false;
+  int fused_block_y = 8;
 };
 
 // The three planes of one array around a level: below, self (the level) and above.

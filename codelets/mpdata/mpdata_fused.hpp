@@ -12,11 +12,10 @@ namespace mpdata {
 
 // Whether the fused kernel handles these options (iord = 2; otherwise use the stages).
 inline bool fused_supported(const Options& o) { return o.iord == 2; }
-// Which variant runs by default: the staged kernels on both devices. On the CPU their simple loops
-// vectorise (the fused block's do not); on the GPU the fused kernel is latency-bound (one block
-// marches all levels with four barriers per level) and was measured slower (docs/performance.md).
-// TASKDYCORE_KERNEL=fused selects it; results are bitwise the same either way.
-bool fused_by_default();
+// Which variant runs (Options::fused) by default: the staged kernels on both devices. On the CPU
+// their simple loops vectorise (the fused block's do not); on the GPU the fused kernel is
+// latency-bound (one block marches all levels with four barriers per level) and was measured slower
+// (docs/performance.md). Results are bitwise the same either way.
 
 // The same block algorithm on the CPU: tiles of 32 × 8 columns marching up, rings in cache.
 void step2_fused_cpu(const Cells& s, const Options& o, Box out_box, const double* psi0, const double* c1,
@@ -27,11 +26,10 @@ void step2_fused_cpu(const Cells& s, const Options& o, Box out_box, const double
 struct FusedShape {
   int tx = 32, ty = 8;
 };
-// TASKDYCORE_FUSED_BLOCK=32x4 picks the other compiled block shape (for comparisons).
-FusedShape fused_shape_by_default();
+// 32 x 4 is the other compiled block shape (for comparisons).
 void step2_fused_cuda(const Cells& s, const Options& o, Box out_box, const double* psi0, const double* c1,
                       const double* c2, const double* c3, const double* g, double* out, cudaStream_t st,
-                      FusedShape shape = fused_shape_by_default());
+                      FusedShape shape = {});
 #endif
 
 }  // namespace mpdata

@@ -1,5 +1,3 @@
-#include <cstdlib>
-#include <cstring>
 #include <vector>
 
 #include "mpdata_fused.hpp"
@@ -31,19 +29,6 @@ void run(const Cells& s, const Options& o, Box box, const double* psi0, const do
 }
 
 }  // namespace
-
-bool fused_by_default() {
-  const char* choice = std::getenv("TASKDYCORE_KERNEL");
-  return choice && std::strcmp(choice, "fused") == 0;
-}
-
-#if defined(TASKDYCORE_HAVE_CUDA)
-FusedShape fused_shape_by_default() {
-  const char* s = std::getenv("TASKDYCORE_FUSED_BLOCK");
-  if (s && std::strcmp(s, "32x4") == 0) return {32, 4};
-  return {};
-}
-#endif
 
 void step2_fused_cpu(const Cells& s, const Options& o, Box box, const double* psi0, const double* c1,
                      const double* c2, const double* c3, const double* g, double* out) {

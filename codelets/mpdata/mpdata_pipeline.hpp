@@ -55,7 +55,7 @@ inline Scratch carve_scratch(const Options& o, const TileLayout& L, double* buff
 struct StepInputs;
 
 struct CpuStages {
-  bool use_fused = fused_by_default();
+  bool use_fused = false;  // the fused block where it applies (iord = 2)
   bool fused_step(const Cells& s, const Options& o, Box b, const StepInputs& in, double* out) const;
   void upwind(const Cells& s, Box b, const double* psi, const double* c1, const double* c2,
               const double* c3, const double* g, double* out, bool linear) const {
@@ -84,7 +84,8 @@ struct CpuStages {
 #if defined(TASKDYCORE_HAVE_CUDA)
 struct CudaStages {
   cudaStream_t stream;
-  bool use_fused = fused_by_default();
+  bool use_fused = false;  // the fused block where it applies (iord = 2), of this shape
+  FusedShape shape{};
   bool fused_step(const Cells& s, const Options& o, Box b, const StepInputs& in, double* out) const;
   void upwind(const Cells& s, Box b, const double* psi, const double* c1, const double* c2,
               const double* c3, const double* g, double* out, bool linear) const {
@@ -130,8 +131,16 @@ inline bool CpuStages::fused_step(const Cells& s, const Options& o, Box b, const
 #if defined(TASKDYCORE_HAVE_CUDA)
 inline bool CudaStages::fused_step(const Cells& s, const Options& o, Box b, const StepInputs& in, double* out) const {
   if (!use_fused || !fused_supported(o)) return false;
-  step2_fused_cuda(s, o, b, in.psi0, in.c1, in.c2, in.c3, in.g, out, stream);
+  step2_fused_cuda(s, o, b, in.psi0, in.c1, in.c2, in.c3, in.g, out, stream, shape);
   return true;
+}
+#endif
+
+// The stages that the options choose (Options::fused, fused_block_y).
+inline CpuStages cpu_stages(const Options& o) { return CpuStages{o.fused}; }
+#if defined(TASKDYCORE_HAVE_CUDA)
+inline CudaStages cuda_stages(const Options& o, cudaStream_t stream) {
+  return CudaStages{stream, o.fused, FusedShape{32, o.fused_block_y}};
 }
 #endif
 

@@ -1,40 +1,29 @@
 #include <stdexcept>
 
-#include "../common/buffers.hpp"
 #include "../common/codelet.hpp"
 #include "solver_scalars.hpp"
 
 namespace tdc {
 namespace {
 
-// Buffers: state (RW), then one partial vector per tile.
-void gather_pointers(void* b[], const ScalarsArgs& a, const double** p) {
-  for (int t = 0; t < a.tiles; ++t) p[t] = vector_ptr(b, 1 + t);
-}
-
-void scalars_cpu(void* b[], void* arg) {
-  ScalarsArgs a;
-  starpu_codelet_unpack_args(arg, &a);
-  const double* p[kMaxCombineTiles];
-  gather_pointers(b, a, p);
-  solver_scalars_cpu(a, vector_ptr(b, 0), p);
-}
-#if defined(TASKDYCORE_HAVE_CUDA)
-void scalars_cuda(void* b[], void* arg) {
-  ScalarsArgs a;
-  starpu_codelet_unpack_args(arg, &a);
-  const double* p[kMaxCombineTiles];
-  gather_pointers(b, a, p);
-  solver_scalars_cuda(a, vector_ptr(b, 0), p, starpu_cuda_get_local_stream());
-}
-#else
-constexpr starpu_cuda_func_t scalars_cuda = nullptr;
-#endif
-
-Codelet& codelet() {
-  static Codelet cl("solver_scalars", Codelet::VariableBuffers{}, scalars_cpu, scalars_cuda);
-  return cl;
-}
+// Buffers: state (W or RW), then one partial vector per tile.
+struct SolverScalars : CodeletSpec<ScalarsArgs> {
+  static constexpr const char* name = "solver_scalars";
+  static constexpr bool variable_buffers = true;
+  static void gather(const Args& a, Buffers b, const double** p) {
+    for (int t = 0; t < a.tiles; ++t) p[t] = b.vector(1 + t);
+  }
+  static void cpu(const Args& a, Buffers b) {
+    const double* p[kMaxCombineTiles];
+    gather(a, b, p);
+    solver_scalars_cpu(a, b.vector(0), p);
+  }
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
+    const double* p[kMaxCombineTiles];
+    gather(a, b, p);
+    solver_scalars_cuda(a, b.vector(0), p, s);
+  };
+};
 
 }  // namespace
 
@@ -45,8 +34,7 @@ void insert_solver_scalars(const ScalarsArgs& a, starpu_data_handle_t state,
   std::vector<starpu_data_descr> d;
   d.push_back({state, a.op == ScalarOp::Reset ? STARPU_W : STARPU_RW});
   for (starpu_data_handle_t h : partials) d.push_back({h, STARPU_R});
-  insert_task(codelet(), STARPU_VALUE, &a, sizeof(a), STARPU_DATA_MODE_ARRAY, d.data(), int(d.size()),
-              STARPU_PRIORITY, kPrioHalo, STARPU_NAME, "solver_scalars");
+  CodeletOf<SolverScalars>::insert(a, d, {kPrioHalo});
 }
 
 }  // namespace tdc

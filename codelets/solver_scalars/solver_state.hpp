@@ -4,6 +4,7 @@
 // work once the solver has finished, so the host may submit iterations ahead and check rarely.
 #pragma once
 #include "../common/tile_layout.hpp"
+#include "../common/work_skipped.hpp"
 
 namespace tdc {
 
@@ -42,14 +43,6 @@ enum : int {
 }  // namespace state
 
 inline int state_doubles(int max_iter) { return state::kHistory + max_iter + 1; }
-
-// Set on the host by a kernel that skipped its work; its codelet's wrapper then keeps the task out
-// of the history perf model (a task that returned at once says nothing of the kernel's cost, and
-// mixing the two made dmda/dmdas expect microseconds of milliseconds of work).
-inline bool& work_skipped() {
-  static thread_local bool skipped = false;
-  return skipped;
-}
 
 // Kernels call this first: true when their work is no longer needed.
 TDC_HD bool solver_skips(const double* st, int skip_from) {

@@ -21,6 +21,8 @@
 
 #if defined(TASKDYCORE_HAVE_CUDA)
 #include <cuda_runtime_api.h>
+
+#include "../../codelets/common/gated_graph.hpp"
 #endif
 
 namespace tdc {
@@ -32,6 +34,14 @@ int launcher_rank() {
 }
 
 namespace {
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+// TASKDYCORE_GATED_GRAPHS=off: the solver's CUDA launches are made directly, for profilers.
+bool gated_graphs_off() {
+  const char* v = std::getenv("TASKDYCORE_GATED_GRAPHS");
+  return v && std::string(v) == "off";
+}
+#endif
 
 // The logical CPUs process `pid` (0: this one) may run on: the launcher's binding, or every online CPU.
 std::vector<int> allowed_cpus(pid_t pid = 0) {
@@ -178,6 +188,9 @@ Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
   }
   set_cpu_tasks_with_gpu(o.cpu_tasks_with_gpu);
   set_tile_placement(!o.cpu_tasks_with_gpu);  // CPU workers may take tiles: the scheduler places them
+#if defined(TASKDYCORE_HAVE_CUDA)
+  set_gated_graphs(!gated_graphs_off());
+#endif
   starpu_mpi_comm_rank(MPI_COMM_WORLD, &rank_);
   starpu_mpi_comm_size(MPI_COMM_WORLD, &size_);
   if (cpu_workers() + cuda_workers() + 1 > int(cpus.size())) starpu_idle_hook_register(yield_when_idle, nullptr);

@@ -1,6 +1,7 @@
 #include "advection_config.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -38,6 +39,7 @@ AdvectionConfig read(toml::value& root, const std::vector<std::string>& override
   c.mpdata.fct = r.boolean("mpdata.fct", true);
   c.mpdata.iga = r.boolean("mpdata.iga", false);
   c.mpdata.zb = c.z_boundary;
+  read_mpdata_kernel(r, c.mpdata);
 
   c.velocity = r.numbers<3>("flow.velocity", c.velocity);
   c.omega = r.number("flow.omega", 2.0 * M_PI);

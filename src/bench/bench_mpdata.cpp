@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "../advection/advection_model.hpp"
+#include "../run/config_reader.hpp"
 #include "../run/checksum.hpp"
 #include "direct_mpdata.hpp"
 
@@ -34,6 +35,7 @@ AdvectionConfig bench_config(const BenchOptions& o) {
   c.mpdata.iga = o.iga;
   c.mpdata.unit_density = o.unit_density;
   c.mpdata.zb = c.z_boundary;
+  config_detail::default_mpdata_kernel(c.mpdata);
   c.omega = 2 * M_PI;
   c.dt = 1.6 / (c.omega * (o.nx + o.ny));  // largest Courant sum 0.8, at the domain's corners
   c.steps = o.warmup + o.repeats * o.steps;

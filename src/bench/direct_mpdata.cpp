@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "../../codelets/halo_unpack/halo_unpack_plan.hpp"
-#include "../../codelets/mpdata_step/mpdata_step_kernels.hpp"
+#include "../../codelets/mpdata/mpdata_step_kernel.hpp"
 #include "../advection/advection_case.hpp"
 #include "../run/checksum.hpp"
 #include "../../graph/runtime/grid.hpp"
@@ -111,7 +111,7 @@ DirectTiming direct_mpdata_cuda(const AdvectionConfig& cfg, int warmup, int repe
   double* body_scratch = device_alloc(mpdata_body_scratch_doubles(args));
   cudaStream_t stream;
   TDC_CUDA_CHECK(cudaStreamCreate(&stream));
-  const mpdata::CudaStages stages{stream};
+  const mpdata::CudaStages stages = mpdata::cuda_stages(cfg.mpdata, stream);
   const CudaCopy copy{stream};
 
   long step = 0;

@@ -49,6 +49,7 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   c.mpdata.fct = r.boolean("mpdata.fct", true);
   c.mpdata.iga = r.boolean("mpdata.iga", true);  // signed fields: the infinite-gauge form
   c.mpdata.zb = c.z_boundary;
+  read_mpdata_kernel(r, c.mpdata);
   c.mpdata.unit_density = true;  // Boussinesq on a Cartesian grid: G = 1 (DycoreModel fills the array so)
   KrylovSettings& k = c.solver;
   k.method = r.choice("solver.method", "gcr", {"pcg", "gcr"}) == "pcg" ? KrylovMethod::Pcg : KrylovMethod::Gcr;

@@ -3,6 +3,7 @@
 // stays in its own file.
 #pragma once
 #include <array>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "config_error.hpp"
+#include "../../codelets/mpdata/mpdata_formulae.hpp"
 
 namespace tdc {
 namespace config_detail {
@@ -182,6 +184,25 @@ inline std::string exact_text(double v) {
   char s[40];
   std::snprintf(s, sizeof s, "%.17g", v);
   return std::string(s);
+}
+
+// The MPDATA kernel variant (bitwise the same results) where a configuration does not choose one
+// ([mpdata] kernel, fused_block): TASKDYCORE_KERNEL=fused and TASKDYCORE_FUSED_BLOCK=32x4, the
+// benchmark scripts' switches, else the staged kernels.
+inline void default_mpdata_kernel(mpdata::Options& o) {
+  const char* kernel = std::getenv("TASKDYCORE_KERNEL");
+  const char* block = std::getenv("TASKDYCORE_FUSED_BLOCK");
+  o.fused = kernel && std::string(kernel) == "fused";
+  o.fused_block_y = block && std::string(block) == "32x4" ? 4 : 8;
+}
+
+// [mpdata] kernel = "staged" | "fused", fused_block = "32x8" | "32x4" (bitwise the same results).
+inline void read_mpdata_kernel(Reader& r, mpdata::Options& o) {
+  default_mpdata_kernel(o);
+  o.fused = r.choice("mpdata.kernel", o.fused ? "fused" : "staged", {"staged", "fused"}) == "fused";
+  o.fused_block_y = r.choice("mpdata.fused_block", o.fused_block_y == 4 ? "32x4" : "32x8", {"32x8", "32x4"}) == "32x4"
+                        ? 4
+                        : 8;
 }
 
 }  // namespace config_detail

@@ -44,4 +44,15 @@ TEST(Config, OverridesTakeEffect) {
   EXPECT_TRUE(c.mpdata.iga);
 }
 
+// The MPDATA kernel variant is a configuration key (the environment only sets its default).
+TEST(Config, KernelVariantIsAKey) {
+  const AdvectionConfig fused = parse_config("", {"mpdata.kernel=\"fused\"", "mpdata.fused_block=\"32x4\""});
+  EXPECT_TRUE(fused.mpdata.fused);
+  EXPECT_EQ(fused.mpdata.fused_block_y, 4);
+  const AdvectionConfig staged = parse_config("", {"mpdata.kernel=\"staged\""});
+  EXPECT_FALSE(staged.mpdata.fused);
+  EXPECT_EQ(staged.mpdata.fused_block_y, 8);
+  EXPECT_EQ(key_of("", {"mpdata.kernel=\"blocked\""}), "mpdata.kernel");
+}
+
 }  // namespace

@@ -3,7 +3,7 @@
 // direct (graph-free) runner, so both run exactly the same kernels.
 #pragma once
 #include "../halo_pack/halo_pack_plan.hpp"
-#include "../mpdata/mpdata_pipeline.hpp"
+#include "mpdata_pipeline.hpp"
 
 namespace tdc {
 

@@ -6,7 +6,7 @@
 #pragma once
 #include <starpu.h>
 
-#include "mpdata_step_kernels.hpp"
+#include "mpdata_step_kernel.hpp"
 
 namespace tdc {
 
