@@ -64,21 +64,13 @@ void submit_task(Codelet& cl, const void* arg, std::size_t arg_size, const starp
   const int worker = home_worker(cl.get(), handles.data(), modes.data(), n);
   auto* d = const_cast<starpu_data_descr*>(buffers);
   const char* name = options.name ? options.name : cl.name();
-  // The value, and the worker, only where there is one (arguments StarPU is not given are not set).
-  auto insert = [&](auto... extra) {
+  // The value only where there is one; a worker or node of -1 leaves the choice to StarPU(-MPI).
+  auto insert = [&](auto... value) {
     return starpu_mpi_task_insert(MPI_COMM_WORLD, cl.get(), STARPU_DATA_MODE_ARRAY, d, n, STARPU_PRIORITY,
-                                  options.priority, STARPU_NAME, name, extra..., 0);
+                                  options.priority, STARPU_NAME, name, STARPU_EXECUTE_ON_WORKER, worker,
+                                  STARPU_EXECUTE_ON_NODE, options.node, value..., 0);
   };
-  void* value = const_cast<void*>(arg);
-  int ret;
-  if (arg_size > 0 && worker >= 0)
-    ret = insert(STARPU_VALUE, value, arg_size, STARPU_EXECUTE_ON_WORKER, worker);
-  else if (arg_size > 0)
-    ret = insert(STARPU_VALUE, value, arg_size);
-  else if (worker >= 0)
-    ret = insert(STARPU_EXECUTE_ON_WORKER, worker);
-  else
-    ret = insert();
+  const int ret = arg_size > 0 ? insert(STARPU_VALUE, const_cast<void*>(arg), arg_size) : insert();
   if (ret == -ENODEV) throw std::runtime_error(std::string("no worker can execute codelet ") + cl.name());
   if (ret != 0)
     throw std::runtime_error(std::string("submitting a ") + cl.name() + " task failed: " + std::to_string(ret));

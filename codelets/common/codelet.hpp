@@ -90,6 +90,7 @@ struct CodeletSpec {
 struct TaskOptions {
   int priority = kPrioBody;
   const char* name = nullptr;  // the task's name; default: the codelet's
+  int node = -1;               // the rank that runs it; default: the owner of the data it writes
 };
 
 class Codelet {

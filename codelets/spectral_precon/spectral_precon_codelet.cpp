@@ -120,7 +120,9 @@ void insert_spectral_solve_dense(const SpectralPlan& p, starpu_data_handle_t tab
 
 void insert_spectral_scatter(const SpectralPlan& p, const TileLayout& L, int i0, int j0, starpu_data_handle_t state,
                              starpu_data_handle_t dense, starpu_data_handle_t dst, int priority) {
-  CodeletOf<SpectralScatter>::insert({p, L, i0, j0, false}, {state, dense, dst}, {priority});
+  // On the dense array's rank: only the tile travels back to its owner, not the whole array to it.
+  CodeletOf<SpectralScatter>::insert({p, L, i0, j0, false}, {state, dense, dst},
+                                     {priority, nullptr, starpu_mpi_data_get_rank(dense)});
 }
 
 }  // namespace tdc
