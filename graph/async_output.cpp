@@ -14,11 +14,11 @@ namespace tdc {
 struct AsyncFieldOutput::Slot {
   AsyncFieldOutput* owner;
   std::vector<std::unique_ptr<TiledField>> snapshots;  // one per field
-  std::vector<std::vector<double>> fields;              // global [nz][ny][nx], rank 0
+  std::vector<std::vector<double>> fields;             // global [nz][ny][nx], rank 0
   double time = 0;
-  int missing = 0;            // tiles not arrived yet
-  bool busy = false;          // submitted and not yet written
-  bool complete = false;      // every tile arrived
+  int missing = 0;        // tiles not arrived yet
+  bool busy = false;      // submitted and not yet written
+  bool complete = false;  // every tile arrived
   struct TileArg {
     Slot* slot;
     int field, tile;
@@ -88,7 +88,8 @@ void AsyncFieldOutput::tile_arrived(void* arg) {
   const int ox = d.origin_x(a->tile), oy = d.origin_y(a->tile);
   for (int k = 0; k < L.nz; ++k)
     for (int j = 0; j < L.ny; ++j)
-      std::memcpy(&s.fields[a->field][(std::size_t(k) * gny + oy + j) * gnx + ox], p + L.at(0, j, k), L.nx * sizeof(double));
+      std::memcpy(&s.fields[a->field][(std::size_t(k) * gny + oy + j) * gnx + ox], p + L.at(0, j, k),
+                  L.nx * sizeof(double));
   starpu_data_release(h);
   std::lock_guard<std::mutex> lock(self.mutex_);
   if (--s.missing == 0) {

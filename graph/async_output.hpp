@@ -41,7 +41,7 @@ class AsyncFieldOutput {
   int next_ = 0;
   std::mutex mutex_;
   std::condition_variable changed_;
-  int next_write_ = 0;       // records are written in submission order (slots round-robin)
+  int next_write_ = 0;  // records are written in submission order (slots round-robin)
   bool stopping_ = false;
   std::exception_ptr failure_;
   std::thread writer_;

@@ -60,8 +60,8 @@ EllipticSolver::EllipticSolver(const Decomposition& d, int rank, const ColumnCou
   for (auto& c : state_copies_) c = std::make_unique<RankZeroVector>(rank, state_size_);
   strips_ = std::make_unique<TileStrips>(d, rank);
   partials_ = std::make_unique<TileVectors>(d, rank, 2 * kMaxSums);
-  scratch_ = std::make_unique<ScratchBuffer>(
-      std::max({dot_partial_scratch_bytes(L), pcg_fused_scratch_bytes(L), pcg_line_scratch_bytes(L), gcr_scratch_bytes(L)}));
+  scratch_ = std::make_unique<ScratchBuffer>(std::max(
+      {dot_partial_scratch_bytes(L), pcg_fused_scratch_bytes(L), pcg_line_scratch_bytes(L), gcr_scratch_bytes(L)}));
   if (s.preconditioner == Preconditioner::Multigrid)
     mg_ = std::make_unique<MultigridPreconditioner>(d, rank, hierarchy, s.multigrid);
   if (s.preconditioner == Preconditioner::Spectral)
@@ -102,7 +102,8 @@ void EllipticSolver::zero(const TiledField& y, const TiledField& any_finite) {
   a.skip_from = 3;  // always
   a.sa = 0.0;
   a.sb = 0.0;
-  for (int t = 0; t < d_.tiles(); ++t) insert_vector_update(a, state_->handle(), any_finite.handle(t), y.handle(t), kPrioBody);
+  for (int t = 0; t < d_.tiles(); ++t)
+    insert_vector_update(a, state_->handle(), any_finite.handle(t), y.handle(t), kPrioBody);
 }
 
 void EllipticSolver::residual(const TiledField& u, const TiledField& f, const TiledField& r) {
@@ -151,7 +152,8 @@ void EllipticSolver::precondition(const TiledField& r, const TiledField& z, int 
   }
   EllipticTaskArgs a = args_;
   a.skip_from = skip_from;
-  for (int t = 0; t < d_.tiles(); ++t) insert_line_precon(a, coef_->handle(), state_->handle(), r.handle(t), z.handle(t), kPrioBody);
+  for (int t = 0; t < d_.tiles(); ++t)
+    insert_line_precon(a, coef_->handle(), state_->handle(), r.handle(t), z.handle(t), kPrioBody);
 }
 
 void EllipticSolver::pcg_fused_iteration(const TiledField& u) {
@@ -171,7 +173,8 @@ void EllipticSolver::pcg_fused_iteration(const TiledField& u) {
     // The same as tasks on every tile: r <- r - alpha q, z = M r, then <r, r>, <r, z> in one pass.
     const TileLayout& L = d_.layout();
     const VectorUpdateArgs ur = residual_update_args(L, 1);
-    for (int t = 0; t < d_.tiles(); ++t) insert_vector_update(ur, state_->handle(), q_->handle(t), r_->handle(t), kPrioBody);
+    for (int t = 0; t < d_.tiles(); ++t)
+      insert_vector_update(ur, state_->handle(), q_->handle(t), r_->handle(t), kPrioBody);
     precondition(*r_, *z_, 1);
     for (int t = 0; t < d_.tiles(); ++t)
       insert_dot_partial(L, 1, state_->handle(), r_->handle(t), r_->handle(t), z_->handle(t), scratch_->handle(),
@@ -188,9 +191,9 @@ void EllipticSolver::pcg_fused_iteration(const TiledField& u) {
   const bool z_periodic = one_task_precon();
   if (!z_periodic) submit_halo_exchange(d_, *z_, *strips_);
   for (int t = 0; t < d_.tiles(); ++t)
-    insert_pcg_fused_apply(args_, coef_->handle(), state_->handle(), u.handle(t), p_->handle(t), z_->handle(t), q_->handle(t),
-                           scratch_->handle(), partials_->handle(t), kPrioBody, fold ? &after_apply : nullptr,
-                           z_periodic);
+    insert_pcg_fused_apply(args_, coef_->handle(), state_->handle(), u.handle(t), p_->handle(t), z_->handle(t),
+                           q_->handle(t), scratch_->handle(), partials_->handle(t), kPrioBody,
+                           fold ? &after_apply : nullptr, z_periodic);
   if (!fold) submit_scalars(int(ScalarOp::PcgFusedApply), 1);
 }
 
@@ -222,9 +225,9 @@ void EllipticSolver::pcg_unfused_iteration(const TiledField& u) {
                        partials_->handle(t), kPrioBody);
   }
   submit_scalars(int(ScalarOp::PcgSigma), 1);
-  VectorUpdateArgs up{L, 2, state::kAlpha, -1, 1.0, 1.0};   // u <- u + alpha p
-  const VectorUpdateArgs ur = residual_update_args(L, 2);   // r <- r - alpha q
-  VectorUpdateArgs pz{L, 2, -1, state::kBeta, 1.0, 1.0};    // p <- z + beta p
+  VectorUpdateArgs up{L, 2, state::kAlpha, -1, 1.0, 1.0};  // u <- u + alpha p
+  const VectorUpdateArgs ur = residual_update_args(L, 2);  // r <- r - alpha q
+  VectorUpdateArgs pz{L, 2, -1, state::kBeta, 1.0, 1.0};   // p <- z + beta p
   for (int t = 0; t < d_.tiles(); ++t) {
     insert_vector_update(up, state_->handle(), p_->handle(t), u.handle(t), kPrioBody);
     insert_vector_update(ur, state_->handle(), q_->handle(t), r_->handle(t), kPrioBody);
@@ -235,7 +238,8 @@ void EllipticSolver::pcg_unfused_iteration(const TiledField& u) {
                        partials_->handle(t), kPrioBody);
   }
   submit_scalars(int(ScalarOp::PcgResidual), 2);
-  for (int t = 0; t < d_.tiles(); ++t) insert_vector_update(pz, state_->handle(), z_->handle(t), p_->handle(t), kPrioBody);
+  for (int t = 0; t < d_.tiles(); ++t)
+    insert_vector_update(pz, state_->handle(), z_->handle(t), p_->handle(t), kPrioBody);
 }
 
 void EllipticSolver::gcr_iteration(const TiledField& x) {
@@ -256,8 +260,9 @@ void EllipticSolver::gcr_iteration(const TiledField& x) {
     precondition(*r_, *z_, 2);
   } else {
     for (int t = 0; t < d_.tiles(); ++t)
-      insert_gcr_precon(args_, coef_->handle(), state_->handle(), x.handle(t), r_->handle(t), gp_[last_slot_]->handle(t),
-                        gq_[last_slot_]->handle(t), z_->handle(t), scratch_->handle(), partials_->handle(t), kPrioBody);
+      insert_gcr_precon(args_, coef_->handle(), state_->handle(), x.handle(t), r_->handle(t),
+                        gp_[last_slot_]->handle(t), gq_[last_slot_]->handle(t), z_->handle(t), scratch_->handle(),
+                        partials_->handle(t), kPrioBody);
     submit_scalars(int(ScalarOp::GcrResidual), 1);
   }
   submit_halo_exchange(d_, *z_, *strips_);
@@ -266,8 +271,8 @@ void EllipticSolver::gcr_iteration(const TiledField& x) {
   for (int t = 0; t < d_.tiles(); ++t) {
     std::vector<starpu_data_handle_t> bq;
     for (int s : basis_) bq.push_back(gq_[s]->handle(t));
-    insert_gcr_apply(args_, coef_->handle(), state_->handle(), z_->handle(t), gq_[fresh]->handle(t), bq, scratch_->handle(),
-                     partials_->handle(t), kPrioBody);
+    insert_gcr_apply(args_, coef_->handle(), state_->handle(), z_->handle(t), gq_[fresh]->handle(t), bq,
+                     scratch_->handle(), partials_->handle(t), kPrioBody);
   }
   submit_scalars(int(ScalarOp::GcrAlphas), int(basis_.size()), basis_);
   for (int t = 0; t < d_.tiles(); ++t) {
@@ -276,8 +281,8 @@ void EllipticSolver::gcr_iteration(const TiledField& x) {
       bp.push_back(gp_[s]->handle(t));
       bq.push_back(gq_[s]->handle(t));
     }
-    insert_gcr_direction(args_, state_->handle(), z_->handle(t), r_->handle(t), gp_[fresh]->handle(t), gq_[fresh]->handle(t),
-                         bp, bq, scratch_->handle(), partials_->handle(t), kPrioBody);
+    insert_gcr_direction(args_, state_->handle(), z_->handle(t), r_->handle(t), gp_[fresh]->handle(t),
+                         gq_[fresh]->handle(t), bp, bq, scratch_->handle(), partials_->handle(t), kPrioBody);
   }
   submit_scalars(int(ScalarOp::GcrBeta), 2, {}, fresh);
   basis_.push_back(fresh);
@@ -308,8 +313,8 @@ void EllipticSolver::submit_start(const TiledField& u, const TiledField& f) {
       for (int t = 0; t < d_.tiles(); ++t) {
         insert_vector_update(VectorUpdateArgs{d_.layout(), 2, -1, -1, 1.0, 0.0}, state_->handle(), z_->handle(t),
                              p_->handle(t), kPrioBody);
-        insert_dot_partial(d_.layout(), 2, state_->handle(), r_->handle(t), r_->handle(t), z_->handle(t), scratch_->handle(),
-                           partials_->handle(t), kPrioBody);
+        insert_dot_partial(d_.layout(), 2, state_->handle(), r_->handle(t), r_->handle(t), z_->handle(t),
+                           scratch_->handle(), partials_->handle(t), kPrioBody);
       }
       submit_scalars(int(ScalarOp::PcgInit), 2);
     }
@@ -344,8 +349,7 @@ void EllipticSolver::submit_iterations(const TiledField& u, int count) {
     // worker's stream; the scalars steps run on the device).
     insert_pcg_line_iterations(args_, coef_->handle(), state_->handle(), u.handle(0), p_->handle(0), q_->handle(0),
                                ap_->handle(0), r_->handle(0), z_->handle(0), scratch_->handle(), partials_->handle(0),
-                               kPrioBody,
-                               scalars_args(int(ScalarOp::PcgFusedPrecon), 2),
+                               kPrioBody, scalars_args(int(ScalarOp::PcgFusedPrecon), 2),
                                scalars_args(int(ScalarOp::PcgLineApply), 1), line_iteration_ % 2, count);
     line_iteration_ += count;
     return;

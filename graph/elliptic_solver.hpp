@@ -25,14 +25,14 @@ enum class Preconditioner { Line, Multigrid, Spectral };
 
 struct KrylovSettings {
   KrylovMethod method = KrylovMethod::Pcg;
-  bool fused = true;        // PCG: interleaved kernels (Alg. 2-3) or one kernel per operation
-  int restart = 3;          // GCR(k): directions kept before a restart, 1..kMaxGcrDirections
-  double tol_rel = 1e-10;   // stop when ||r|| <= tol_rel ||r_0||
-  double tol_abs = 0.0;     //   or ||r|| <= tol_abs
-  double tol_max = 0.0;     //   or max |r| <= tol_max (0: not tested)
+  bool fused = true;       // PCG: interleaved kernels (Alg. 2-3) or one kernel per operation
+  int restart = 3;         // GCR(k): directions kept before a restart, 1..kMaxGcrDirections
+  double tol_rel = 1e-10;  // stop when ||r|| <= tol_rel ||r_0||
+  double tol_abs = 0.0;    //   or ||r|| <= tol_abs
+  double tol_max = 0.0;    //   or max |r| <= tol_max (0: not tested)
   int max_iter = 500;
-  int check_every = 10;     // iterations submitted between two host checks of the state (not used by a
-                            // single tile's line-form PCG, which stops on the device)
+  int check_every = 10;  // iterations submitted between two host checks of the state (not used by a
+                         // single tile's line-form PCG, which stops on the device)
   Preconditioner preconditioner = Preconditioner::Line;  // Multigrid, Spectral: PCG only (fused or not)
   MultigridSettings multigrid;
 };
@@ -114,7 +114,7 @@ class EllipticSolver {
   EllipticTaskArgs args_;
   KrylovSettings s_;
   int state_size_;
-  std::unique_ptr<RankZeroVector> coef_, state_;  // the level coefficients and the solver state, on rank 0
+  std::unique_ptr<RankZeroVector> coef_, state_;     // the level coefficients and the solver state, on rank 0
   std::unique_ptr<RankZeroVector> state_copies_[2];  // solve(): the state after a batch, read while the next runs
   std::unique_ptr<TileStrips> strips_;
   std::unique_ptr<TileVectors> partials_;
@@ -129,7 +129,8 @@ class EllipticSolver {
   std::vector<int> basis_;                            // GCR: slots kept since the last restart
   int last_slot_ = 0;
   bool gcr_first_ = true;
-  int line_iteration_ = 0;  // line form: iterations submitted in this solve (which buffer holds p)  // GCR: the next iteration is a solve's first (beta = 0: no update to submit)
+  int line_iteration_ =
+      0;  // line form: iterations submitted in this solve (which buffer holds p)  // GCR: the next iteration is a solve's first (beta = 0: no update to submit)
 };
 
 const char* to_string(KrylovMethod m);

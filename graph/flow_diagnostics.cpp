@@ -9,7 +9,8 @@
 namespace tdc {
 
 struct AsyncFlowDiagnostics::Slot {
-  Slot(const Decomposition& d, int rank, int state_doubles) : partials(d, rank, kFlowDoubles), state(rank, state_doubles) {
+  Slot(const Decomposition& d, int rank, int state_doubles)
+      : partials(d, rank, kFlowDoubles), state(rank, state_doubles) {
     for (int q = 0; q < 4; ++q) snapshot[q] = std::make_unique<TiledField>("flow_snapshot", d, rank, false);
   }
   std::unique_ptr<TiledField> snapshot[4];  // u, v, w, theta'

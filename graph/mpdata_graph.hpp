@@ -10,9 +10,9 @@
 namespace tdc {
 
 struct MpdataFields {
-  TiledField* psi[2];           // double buffer: step n reads psi[n % 2] and writes psi[(n + 1) % 2]
-  TiledField *c1, *c2, *c3, *g; // Courant numbers (mass flux) and G, valid on the ghost ring too
-  TiledField *s1, *s2, *s3;     // spatial pattern of a time-dependent flow (null when steady)
+  TiledField* psi[2];            // double buffer: step n reads psi[n % 2] and writes psi[(n + 1) % 2]
+  TiledField *c1, *c2, *c3, *g;  // Courant numbers (mass flux) and G, valid on the ghost ring too
+  TiledField *s1, *s2, *s3;      // spatial pattern of a time-dependent flow (null when steady)
   TileStrips* strips;
 };
 

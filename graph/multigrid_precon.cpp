@@ -15,7 +15,8 @@ namespace tdc {
 
 int multigrid_max_levels(const Grid& g) {
   int levels = 1;
-  for (int nx = g.nx, ny = g.ny, nz = g.nz; nx % 4 == 0 && ny % 4 == 0 && nz % 4 == 0; nx /= 2, ny /= 2, nz /= 2) ++levels;
+  for (int nx = g.nx, ny = g.ny, nz = g.nz; nx % 4 == 0 && ny % 4 == 0 && nz % 4 == 0; nx /= 2, ny /= 2, nz /= 2)
+    ++levels;
   return levels;
 }
 
@@ -41,7 +42,8 @@ MultigridPreconditioner::MultigridPreconditioner(const Decomposition& fine, int 
   const Grid& g = ops[0].grid;
   if (int(ops.size()) > multigrid_max_levels(g) || !multigrid_tiles_fit(g.nx, fine.tiles_x(), int(ops.size())) ||
       !multigrid_tiles_fit(g.ny, fine.tiles_y(), int(ops.size())))
-    throw std::invalid_argument("multigrid: the grid or its tiles do not allow " + std::to_string(ops.size()) + " levels");
+    throw std::invalid_argument("multigrid: the grid or its tiles do not allow " + std::to_string(ops.size()) +
+                                " levels");
   levels_.resize(ops.size());
   one_task_ = s.one_task && fine.tiles_x() == 1 && fine.tiles_y() == 1;
   for (std::size_t l = 0; l < ops.size(); ++l) {
@@ -99,8 +101,8 @@ struct MultigridPreconditioner::TaskOps {
   void jacobi_first(int l, MgField out) const {
     const Level& v = level(l);
     for (int t = 0; t < v.d->tiles(); ++t)
-      insert_mg_jacobi_first(m.args(v, skip_from), m.s_.omega, v.coef->handle(), state, field(l, MgField::Rhs).handle(t),
-                             field(l, out).handle(t), kPrioBody);
+      insert_mg_jacobi_first(m.args(v, skip_from), m.s_.omega, v.coef->handle(), state,
+                             field(l, MgField::Rhs).handle(t), field(l, out).handle(t), kPrioBody);
   }
   void jacobi(int l, MgField in, MgField out) const {
     const Level& v = level(l);
@@ -119,8 +121,8 @@ struct MultigridPreconditioner::TaskOps {
   void prolong_add(int l) const {
     const Level& v = level(l);
     for (int t = 0; t < v.d->tiles(); ++t)
-      insert_mg_prolong_add(m.args(v, skip_from), level(l + 1).d->layout(), state, field(l + 1, MgField::Result).handle(t),
-                            field(l, MgField::Smoothed).handle(t), kPrioBody);
+      insert_mg_prolong_add(m.args(v, skip_from), level(l + 1).d->layout(), state,
+                            field(l + 1, MgField::Result).handle(t), field(l, MgField::Smoothed).handle(t), kPrioBody);
   }
 };
 
@@ -136,8 +138,9 @@ void MultigridPreconditioner::submit(starpu_data_handle_t state, int skip_from, 
 }
 
 void MultigridPreconditioner::submit_pcg_precon(starpu_data_handle_t state, int skip_from, const TiledField& q,
-                                                const TiledField& r, const TiledField& z, starpu_data_handle_t dot_scratch,
-                                                starpu_data_handle_t partials, const ScalarsArgs* then) const {
+                                                const TiledField& r, const TiledField& z,
+                                                starpu_data_handle_t dot_scratch, starpu_data_handle_t partials,
+                                                const ScalarsArgs* then) const {
   if (!one_task_) throw std::logic_error("multigrid: submit_pcg_precon needs the one-task cycle");
   VcyclePlan p = plan_;
   p.skip_from = skip_from;

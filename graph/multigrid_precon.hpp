@@ -20,10 +20,10 @@
 namespace tdc {
 
 struct MultigridSettings {
-  int levels = 0;          // grids in the hierarchy, the model's included; 0: as many as the grid allows
-  int coarse_sweeps = 2;   // damped Jacobi sweeps on the coarsest grid (more gain nothing: measured at 64^3)
-  double omega = 0.9;      // Jacobi damping, one sweep before and one after (0.7: 9 PCG iterations at 64^3, 0.9: 6-7)
-  bool one_task = true;    // a single tile's whole cycle as one task (mg_vcycle); false: a task per operation
+  int levels = 0;         // grids in the hierarchy, the model's included; 0: as many as the grid allows
+  int coarse_sweeps = 2;  // damped Jacobi sweeps on the coarsest grid (more gain nothing: measured at 64^3)
+  double omega = 0.9;     // Jacobi damping, one sweep before and one after (0.7: 9 PCG iterations at 64^3, 0.9: 6-7)
+  bool one_task = true;   // a single tile's whole cycle as one task (mg_vcycle); false: a task per operation
 };
 
 // The operator on one level: its grid and laplc's couplings and level coefficients there.

@@ -15,10 +15,9 @@ namespace tdc {
 NftStepGraph::NftStepGraph(const Decomposition& d, int rank, const Grid& g, const NftSettings& s)
     : d_(d), s_(s), mpdata_(d, s.mpdata, false) {
   const CollocatedLaplacian op = collocated_laplacian(g, s.zb);
-  const std::vector<OperatorLevel> hierarchy =
-      s.solver.preconditioner == Preconditioner::Multigrid
-          ? collocated_laplacian_levels(g, s.zb, s.solver.multigrid.levels)
-          : std::vector<OperatorLevel>{};
+  const std::vector<OperatorLevel> hierarchy = s.solver.preconditioner == Preconditioner::Multigrid
+                                                   ? collocated_laplacian_levels(g, s.zb, s.solver.multigrid.levels)
+                                                   : std::vector<OperatorLevel>{};
   solver_ = std::make_unique<EllipticSolver>(d, rank, op.couplings, op.level_coefficients, s.solver, hierarchy);
   cx_ = s.dt / g.dx();
   cy_ = s.dt / g.dy();
@@ -30,7 +29,8 @@ NftStepGraph::NftStepGraph(const Decomposition& d, int rank, const Grid& g, cons
 
 int NftStepGraph::tasks_per_tile() const {
   // advector, copies, gradients, divergence, MPDATA and the exchanges, plus the solver's iterations.
-  return 46 + (s_.extrapolate_pressure ? 3 : 0) + (s_.diffusivity > 0.0 ? 6 : 0) + solver_->tasks_per_iteration() * s_.solver_budget;
+  return 46 + (s_.extrapolate_pressure ? 3 : 0) + (s_.diffusivity > 0.0 ? 6 : 0) +
+         solver_->tasks_per_iteration() * s_.solver_budget;
 }
 
 void NftStepGraph::submit_step(const NftFields& f, long n) {
@@ -84,8 +84,8 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
     mpdata_.submit_step(mf, n, 1.0);
   }
   if (theta) {  // theta' is not forced: theta'^(n+1) is final, and the implicit buoyancy half with it
-    const MpdataFields mf{{f.theta[0], f.theta[1]}, f.c[0], f.c[1], f.c[2], f.g, nullptr, nullptr, nullptr,
-                          f.theta_strips};
+    const MpdataFields mf{
+        {f.theta[0], f.theta[1]}, f.c[0], f.c[1], f.c[2], f.g, nullptr, nullptr, nullptr, f.theta_strips};
     mpdata_.submit_step(mf, n, 1.0);
     for (int t = 0; t < d_.tiles(); ++t)
       insert_buoyancy(half_buoyancy, f.theta[next]->handle(t), f.vel[2][next]->handle(t), kPrioBody);

@@ -24,14 +24,14 @@
 namespace tdc {
 
 struct NftFields {
-  TiledField* vel[3][2];   // u, v, w: step n starts with v^n in vel[q][n % 2] and v^(n-1) in vel[q][(n + 1) % 2],
-                           // and leaves v^(n+1) in vel[q][(n + 1) % 2]
-  TiledField* forced[3];   // v~, the forced velocity MPDATA advects (scratch between steps)
-  TiledField *c[3], *g;    // face Courant numbers, G (= 1)
-  TiledField *p, *rhs;     // pressure (kept as the next first guess) and the solver's right-hand side
+  TiledField* vel[3][2];      // u, v, w: step n starts with v^n in vel[q][n % 2] and v^(n-1) in vel[q][(n + 1) % 2],
+                              // and leaves v^(n+1) in vel[q][(n + 1) % 2]
+  TiledField* forced[3];      // v~, the forced velocity MPDATA advects (scratch between steps)
+  TiledField *c[3], *g;       // face Courant numbers, G (= 1)
+  TiledField *p, *rhs;        // pressure (kept as the next first guess) and the solver's right-hand side
   TiledField *p_old, *p_tmp;  // p^(n-1) and a copy of p^n, for the extrapolated first guess (else null)
-  TiledField* theta[2];    // theta' (double buffer like vel), or null without buoyancy
-  TiledField* theta_old;   // theta'^n for the explicit diffusion (null without it)
+  TiledField* theta[2];       // theta' (double buffer like vel), or null without buoyancy
+  TiledField* theta_old;      // theta'^n for the explicit diffusion (null without it)
   TileStrips* vel_strips[3];
   TileStrips* theta_strips;
   TileStrips* c_strips[3];
@@ -42,11 +42,11 @@ struct NftSettings {
   double dt = 0.01;
   mpdata::Options mpdata;
   KrylovSettings solver;
-  int solver_budget = 50;  // iterations submitted per step (the solve stops earlier at the tolerance)
-  double viscosity = 0.0;  // nu: explicit viscous term nu Lap(v^n) (0: inviscid, implicit LES)
-  double diffusivity = 0.0;  // kappa: explicit diffusion of theta', kappa Lap(theta'^n) (0: none)
+  int solver_budget = 50;             // iterations submitted per step (the solve stops earlier at the tolerance)
+  double viscosity = 0.0;             // nu: explicit viscous term nu Lap(v^n) (0: inviscid, implicit LES)
+  double diffusivity = 0.0;           // kappa: explicit diffusion of theta', kappa Lap(theta'^n) (0: none)
   bool extrapolate_pressure = false;  // first guess 2 p^n - p^(n-1) instead of p^n
-  double buoyancy = 0.0;   // b = g / theta_0 (0: no theta')
+  double buoyancy = 0.0;              // b = g / theta_0 (0: no theta')
   ZBoundary zb = ZBoundary::Periodic;
 };
 

@@ -19,7 +19,7 @@ struct AdvectorArgs {
 };
 
 struct VelocityPointers {
-  const double *u, *v, *w;           // v^n
+  const double *u, *v, *w;              // v^n
   const double *u_old, *v_old, *w_old;  // v^(n-1)
 };
 

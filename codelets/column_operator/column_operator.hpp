@@ -22,23 +22,23 @@ namespace tdc {
 // Horizontal couplings of a column to its four neighbours (paper 002: alpha_{T,T'}), and the strides.
 struct ColumnCouplings {
   double ae = 0, aw = 0, an = 0, as = 0;
-  int h = 1;              // horizontal neighbours at i +- h, j +- h (2 for laplc; the halo must be >= h)
-  int s = 1;              // vertical neighbours at k +- s
-  int z_wrap = 0;         // kZeroFlux, kWrapPeriodic or kWrapMirror
+  int h = 1;       // horizontal neighbours at i +- h, j +- h (2 for laplc; the halo must be >= h)
+  int s = 1;       // vertical neighbours at k +- s
+  int z_wrap = 0;  // kZeroFlux, kWrapPeriodic or kWrapMirror
 };
 constexpr int kZeroFlux = 0, kWrapPeriodic = 1, kWrapMirror = 2;
 
 // Offsets of the per-level coefficient vectors inside the coefficient array (kLevelVectors * nz).
 enum LevelVector : int {
-  kC0 = 0,     // (a'_k - b'_k - c'_k) |T| - alpha_T      (diagonal, before the factor d_k)
-  kCb,         // |T| b'_k                                 (coupling to k+s)
-  kCc,         // |T| c'_k                                 (coupling to k-s)
-  kD,          // d_k
-  kInvAd,      // 1 / (|T| d_k)                            (Thomas: right-hand side scaling)
-  kCprime,     // c'_k                                     (Thomas: sub-diagonal, 0 where it would wrap)
-  kInvPivot,   // 1 / D_k                                  (Thomas: pivots, eq. 19 with alpha~)
-  kPhi,        // phi_k = b'_k / D_k                       (Thomas: super-diagonal after elimination)
-  kInvDiag,    // 1 / (c0_k d_k)                           (Jacobi: the inverse of the diagonal)
+  kC0 = 0,    // (a'_k - b'_k - c'_k) |T| - alpha_T      (diagonal, before the factor d_k)
+  kCb,        // |T| b'_k                                 (coupling to k+s)
+  kCc,        // |T| c'_k                                 (coupling to k-s)
+  kD,         // d_k
+  kInvAd,     // 1 / (|T| d_k)                            (Thomas: right-hand side scaling)
+  kCprime,    // c'_k                                     (Thomas: sub-diagonal, 0 where it would wrap)
+  kInvPivot,  // 1 / D_k                                  (Thomas: pivots, eq. 19 with alpha~)
+  kPhi,       // phi_k = b'_k / D_k                       (Thomas: super-diagonal after elimination)
+  kInvDiag,   // 1 / (c0_k d_k)                           (Jacobi: the inverse of the diagonal)
   kLevelVectors
 };
 
@@ -55,9 +55,13 @@ TDC_HD double apply_cell_from(const TileLayout& L, const ColumnCouplings& h, con
   const int nz = L.nz;
   // With zero flux the zero coefficient makes the clamped value irrelevant.
   const int ku = k + h.s < nz ? k + h.s
-                              : (h.z_wrap == kWrapPeriodic ? k + h.s - nz : h.z_wrap == kWrapMirror ? 2 * nz - 1 - (k + h.s) : k);
+                              : (h.z_wrap == kWrapPeriodic ? k + h.s - nz
+                                 : h.z_wrap == kWrapMirror ? 2 * nz - 1 - (k + h.s)
+                                                           : k);
   const int kd = k >= h.s ? k - h.s
-                          : (h.z_wrap == kWrapPeriodic ? k - h.s + nz : h.z_wrap == kWrapMirror ? h.s - k - 1 : k);
+                          : (h.z_wrap == kWrapPeriodic ? k - h.s + nz
+                             : h.z_wrap == kWrapMirror ? h.s - k - 1
+                                                       : k);
   const double v = coef(c, kC0, nz, k) * x_at(0, 0, k) + coef(c, kCb, nz, k) * x_at(0, 0, ku) +
                    coef(c, kCc, nz, k) * x_at(0, 0, kd) + h.ae * x_at(h.h, 0, k) + h.aw * x_at(-h.h, 0, k) +
                    h.an * x_at(0, h.h, k) + h.as * x_at(0, -h.h, k);
@@ -111,8 +115,8 @@ struct PeriodicAt {
 };
 
 // y at cell (i, j, k) of x; x must hold valid halo cells (width >= h.h).
-TDC_HD double apply_cell(const TileLayout& L, const ColumnCouplings& h, const double* c, const double* x, int i,
-                         int j, int k) {
+TDC_HD double apply_cell(const TileLayout& L, const ColumnCouplings& h, const double* c, const double* x, int i, int j,
+                         int k) {
   return apply_cell_from(L, h, c, i, j, k, ArrayAt(L, x, i, j, k));
 }
 

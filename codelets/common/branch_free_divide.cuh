@@ -44,9 +44,8 @@ struct BranchFreeDivide {
     // A zero dividend: the quotient is q0 = a * y, a zero with the sign of a times b's (q would lose
     // the sign of -0 / b), unless b is zero, subnormal (flushed by the estimate) or NaN, where q0 is
     // NaN. So a and q0 both +-0, tested on their integer words (the FP64 pipe is the busy one).
-    const bool zero =
-        (((unsigned(__double2hiint(a)) | unsigned(__double2hiint(q0))) << 1) | unsigned(__double2loint(a)) |
-         unsigned(__double2loint(q0))) == 0u;
+    const bool zero = (((unsigned(__double2hiint(a)) | unsigned(__double2hiint(q0))) << 1) |
+                       unsigned(__double2loint(a)) | unsigned(__double2loint(q0))) == 0u;
     *fast = *fast & (regular | zero);
     return zero ? q0 : q;
   }

@@ -10,7 +10,8 @@ namespace tdc {
 constexpr int kCellBlockX = 32, kCellBlockY = 8;
 
 inline dim3 cell_grid(int nx, int ny, int nz) {
-  return dim3(unsigned((nx + kCellBlockX - 1) / kCellBlockX), unsigned((ny + kCellBlockY - 1) / kCellBlockY), unsigned(nz));
+  return dim3(unsigned((nx + kCellBlockX - 1) / kCellBlockX), unsigned((ny + kCellBlockY - 1) / kCellBlockY),
+              unsigned(nz));
 }
 inline dim3 cell_block() { return dim3(kCellBlockX, kCellBlockY); }
 

@@ -38,7 +38,8 @@ __device__ __forceinline__ void record_fixup(const FixupList& f, Box box, int i,
   if (!off_fast_path) return;
   const unsigned slot = base + unsigned(__popc(marked & ((1u << lane) - 1u)));
   if (slot < f.capacity)
-    f.cells[slot] = (unsigned(k) * unsigned(box.height()) + unsigned(j - box.j0)) * unsigned(box.width()) + unsigned(i - box.i0);
+    f.cells[slot] =
+        (unsigned(k) * unsigned(box.height()) + unsigned(j - box.j0)) * unsigned(box.width()) + unsigned(i - box.i0);
 }
 
 // cell(i, j, k, Exact{}) for every recorded cell (or, if the list overflowed, for every cell of

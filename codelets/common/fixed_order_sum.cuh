@@ -106,8 +106,8 @@ inline long resident_blocks(int threads) {
 constexpr int kWarpGroupThreads = 256;
 inline unsigned warp_group_grid(long groups) {
   const long warps_per_block = kWarpGroupThreads / kWarp;
-  return unsigned(std::max(1L, std::min((groups + warps_per_block - 1) / warps_per_block,
-                                        resident_blocks(kWarpGroupThreads))));
+  return unsigned(
+      std::max(1L, std::min((groups + warps_per_block - 1) / warps_per_block, resident_blocks(kWarpGroupThreads))));
 }
 // The first group of this warp and the stride between its groups.
 __device__ __forceinline__ long warp_group_first() {
@@ -159,8 +159,8 @@ __device__ void finish_groups_block(const Sums<N>* groups, long count, double* o
   if (group_max) block_max_store(m, max_out);
 }
 template <int N>
-__global__ void finish_groups_kernel(const Sums<N>* groups, long count, double* out, const double* done,
-                                     double skip_at, const double* group_max, double* max_out) {
+__global__ void finish_groups_kernel(const Sums<N>* groups, long count, double* out, const double* done, double skip_at,
+                                     const double* group_max, double* max_out) {
   if (done && *done >= skip_at) return;
   finish_groups_block(groups, count, out, group_max, max_out);
 }

@@ -13,8 +13,9 @@ __global__ void open_gate(cudaGraphConditionalHandle gate, const double* done, d
 
 // A graph: a one-thread kernel `open` (args: its parameters; the first is the handle it sets), then a
 // conditional node of `type` on that handle around body's captured launches, then tail's, if any.
-cudaGraphExec_t record_conditional(cudaGraph_t graph, cudaGraphConditionalHandle handle, cudaGraphConditionalNodeType type,
-                                   void* open, void** args, const std::function<void(cudaStream_t)>& body,
+cudaGraphExec_t record_conditional(cudaGraph_t graph, cudaGraphConditionalHandle handle,
+                                   cudaGraphConditionalNodeType type, void* open, void** args,
+                                   const std::function<void(cudaStream_t)>& body,
                                    const std::function<void(cudaStream_t)>& tail) {
   cudaGraphNodeParams open_params{};
   open_params.type = cudaGraphNodeTypeKernel;
@@ -38,7 +39,8 @@ cudaGraphExec_t record_conditional(cudaGraph_t graph, cudaGraphConditionalHandle
   cudaGraph_t captured;
   TDC_CUDA_CHECK(cudaStreamEndCapture(capture, &captured));
   if (tail) {  // after the conditional node, in the outer graph
-    TDC_CUDA_CHECK(cudaStreamBeginCaptureToGraph(capture, graph, &body_node, nullptr, 1, cudaStreamCaptureModeThreadLocal));
+    TDC_CUDA_CHECK(
+        cudaStreamBeginCaptureToGraph(capture, graph, &body_node, nullptr, 1, cudaStreamCaptureModeThreadLocal));
     tail(capture);
     TDC_CUDA_CHECK(cudaStreamEndCapture(capture, &captured));
   }
@@ -55,7 +57,8 @@ cudaGraphExec_t record_gated(const double* done, double skip_from, const std::fu
   cudaGraphConditionalHandle gate;
   TDC_CUDA_CHECK(cudaGraphConditionalHandleCreate(&gate, graph, 0, cudaGraphCondAssignDefault));
   void* args[] = {&gate, &done, &skip_from};
-  return record_conditional(graph, gate, cudaGraphCondTypeIf, reinterpret_cast<void*>(open_gate), args, record, nullptr);
+  return record_conditional(graph, gate, cudaGraphCondTypeIf, reinterpret_cast<void*>(open_gate), args, record,
+                            nullptr);
 }
 
 // The launch's round count, set on the stream before the graph (the graph is the same for any count).
@@ -79,8 +82,9 @@ cudaGraphExec_t record_loop(int* rounds_left, const double* done, double skip_fr
   loop.done = done;
   loop.skip_from = skip_from;
   void* args[] = {&loop.handle, &rounds_left, &done, &skip_from};
-  return record_conditional(graph, loop.handle, cudaGraphCondTypeWhile, reinterpret_cast<void*>(open_loop), args,
-                            [&](cudaStream_t capture) { record(capture, loop); }, tail);
+  return record_conditional(
+      graph, loop.handle, cudaGraphCondTypeWhile, reinterpret_cast<void*>(open_loop), args,
+      [&](cudaStream_t capture) { record(capture, loop); }, tail);
 }
 
 // A worker's graphs, kept for the run (the keys are the solver's arrays, a few per tile); the bound

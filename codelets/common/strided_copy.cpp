@@ -4,8 +4,8 @@
 
 namespace tdc {
 
-StridedCopy tile_to_strip(const TileLayout& L, const double* tile, int i0, int j0, int w, int h,
-                          double* strip, const StripShape& s, int a0, int b0) {
+StridedCopy tile_to_strip(const TileLayout& L, const double* tile, int i0, int j0, int w, int h, double* strip,
+                          const StripShape& s, int a0, int b0) {
   StridedCopy c;
   c.src = tile;
   c.src_offset = L.at(i0, j0, 0);
@@ -21,8 +21,8 @@ StridedCopy tile_to_strip(const TileLayout& L, const double* tile, int i0, int j
   return c;
 }
 
-StridedCopy strip_to_tile(const TileLayout& L, const double* strip, const StripShape& s, int a0,
-                          int b0, double* tile, int i0, int j0, int w, int h) {
+StridedCopy strip_to_tile(const TileLayout& L, const double* strip, const StripShape& s, int a0, int b0, double* tile,
+                          int i0, int j0, int w, int h) {
   StridedCopy c;
   c.src = strip;
   c.src_offset = a0 + std::ptrdiff_t(s.w) * b0;

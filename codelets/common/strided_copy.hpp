@@ -13,10 +13,10 @@ namespace tdc {
 struct StridedCopy {
   const double* src = nullptr;
   double* dst = nullptr;
-  std::ptrdiff_t src_offset = 0, dst_offset = 0;   // element offsets of the box's first cell
-  std::ptrdiff_t src_row = 0, src_plane = 0;       // element strides in y and z
+  std::ptrdiff_t src_offset = 0, dst_offset = 0;  // element offsets of the box's first cell
+  std::ptrdiff_t src_row = 0, src_plane = 0;      // element strides in y and z
   std::ptrdiff_t dst_row = 0, dst_plane = 0;
-  int w = 0, h = 0, nz = 0;                        // box extent
+  int w = 0, h = 0, nz = 0;  // box extent
 };
 
 constexpr int kMaxCopies = 12;
@@ -28,10 +28,10 @@ struct CopyList {
 
 // Copies between a tile array and a strip: (i0, j0) is the box origin in the tile's interior
 // coordinates, (a0, b0) in the strip's, `strip` the strip's horizontal shape.
-StridedCopy tile_to_strip(const TileLayout& L, const double* tile, int i0, int j0, int w, int h,
-                          double* strip, const StripShape& s, int a0, int b0);
-StridedCopy strip_to_tile(const TileLayout& L, const double* strip, const StripShape& s, int a0,
-                          int b0, double* tile, int i0, int j0, int w, int h);
+StridedCopy tile_to_strip(const TileLayout& L, const double* tile, int i0, int j0, int w, int h, double* strip,
+                          const StripShape& s, int a0, int b0);
+StridedCopy strip_to_tile(const TileLayout& L, const double* strip, const StripShape& s, int a0, int b0, double* tile,
+                          int i0, int j0, int w, int h);
 
 void strided_copies_cpu(const CopyList& list);
 #if defined(TASKDYCORE_HAVE_CUDA)

@@ -45,9 +45,7 @@ enum class ZBoundary : int { Periodic = 0, Rigid = 1 };
 
 // Vertical neighbour indices of level k under the z boundary rule: rigid lids clamp (zero gradient),
 // periodic wraps.
-TDC_HD int k_below(int k, int nz, ZBoundary zb) {
-  return k > 0 ? k - 1 : (zb == ZBoundary::Periodic ? nz - 1 : 0);
-}
+TDC_HD int k_below(int k, int nz, ZBoundary zb) { return k > 0 ? k - 1 : (zb == ZBoundary::Periodic ? nz - 1 : 0); }
 TDC_HD int k_above(int k, int nz, ZBoundary zb) {
   return k + 1 < nz ? k + 1 : (zb == ZBoundary::Periodic ? 0 : nz - 1);
 }

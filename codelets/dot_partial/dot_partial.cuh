@@ -18,29 +18,32 @@ __global__ void dot_items_kernel(TileLayout L, const double* __restrict__ st, in
   if (solver_skips(st, skip_from) || (skip && *skip >= 1.0)) return;
   const long cells = cell_items(L), n = chunk_groups(L);
   for (long g = warp_group_first(); g < n; g += warp_group_stride())
-    warp_group<2>(g, n * kSumGroup, [&](long item, Sums<2>& s, double& x_max) {
-      if (chunk_cell(item, kCellsPerItem - 1) < cells) {
-        double xv[kCellsPerItem], yv[kCellsPerItem], zv[kCellsPerItem];
+    warp_group<2>(
+        g, n * kSumGroup,
+        [&](long item, Sums<2>& s, double& x_max) {
+          if (chunk_cell(item, kCellsPerItem - 1) < cells) {
+            double xv[kCellsPerItem], yv[kCellsPerItem], zv[kCellsPerItem];
 #pragma unroll
-        for (int c = 0; c < kCellsPerItem; ++c) {
-          int i, j, k;
-          cell_of_item(L, chunk_cell(item, c), i, j, k);
-          load(i, j, k, xv[c], yv[c], zv[c]);
-        }
+            for (int c = 0; c < kCellsPerItem; ++c) {
+              int i, j, k;
+              cell_of_item(L, chunk_cell(item, c), i, j, k);
+              load(i, j, k, xv[c], yv[c], zv[c]);
+            }
 #pragma unroll
-        for (int c = 0; c < kCellsPerItem; ++c) dot_partial_add(s, x_max, xv[c], yv[c], zv[c]);
-        return;
-      }
-      for (int c = 0; c < kCellsPerItem; ++c) {
-        const long cell = chunk_cell(item, c);
-        if (cell >= cells) break;
-        int i, j, k;
-        cell_of_item(L, cell, i, j, k);
-        double xv, yv, zv;
-        load(i, j, k, xv, yv, zv);
-        dot_partial_add(s, x_max, xv, yv, zv);
-      }
-    }, groups, group_max);
+            for (int c = 0; c < kCellsPerItem; ++c) dot_partial_add(s, x_max, xv[c], yv[c], zv[c]);
+            return;
+          }
+          for (int c = 0; c < kCellsPerItem; ++c) {
+            const long cell = chunk_cell(item, c);
+            if (cell >= cells) break;
+            int i, j, k;
+            cell_of_item(L, cell, i, j, k);
+            double xv, yv, zv;
+            load(i, j, k, xv, yv, zv);
+            dot_partial_add(s, x_max, xv, yv, zv);
+          }
+        },
+        groups, group_max);
 }
 
 // The kernel and its finish (one block) into out; groups: dot_partial_scratch_bytes(L) of scratch.

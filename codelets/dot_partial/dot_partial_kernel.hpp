@@ -25,8 +25,7 @@ void dot_partial_cpu(const TileLayout& L, const double* st, int skip_from, const
 // groups: device scratch of dot_partial_scratch_bytes(L). skip (optional, on the device): also
 // skipped when *skip >= 1, a flag that must be 1 whenever the state skips (mark_skip's).
 void dot_partial_cuda(const TileLayout& L, const double* st, int skip_from, const double* x, const double* y,
-                      const double* z, void* groups, double* out, cudaStream_t stream,
-                      const double* skip = nullptr);
+                      const double* z, void* groups, double* out, cudaStream_t stream, const double* skip = nullptr);
 #endif
 std::size_t dot_partial_scratch_bytes(const TileLayout& L);
 

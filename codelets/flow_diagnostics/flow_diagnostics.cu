@@ -23,8 +23,8 @@ Scratch scratch_of(void* p) {
   return {keys, reinterpret_cast<Sums<kFlowSums>*>(keys + 8)};  // 64-byte aligned groups
 }
 
-__global__ void cells_kernel(FlowDiagnosticsArgs a, const double* u, const double* v, const double* w,
-                             const double* th, Scratch s) {
+__global__ void cells_kernel(FlowDiagnosticsArgs a, const double* u, const double* v, const double* w, const double* th,
+                             Scratch s) {
   const TileLayout& L = a.centred.L;
   const long item = long(blockIdx.x) * kSumGroup + threadIdx.x;
   FlowCell c{};

@@ -7,8 +7,8 @@ namespace tdc {
 namespace {
 
 // u, v, w, theta, scratch, out
-struct FlowDiagnostics : CodeletSpec<FlowDiagnosticsArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_SCRATCH,
-                                     STARPU_W> {
+struct FlowDiagnostics
+    : CodeletSpec<FlowDiagnosticsArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_SCRATCH, STARPU_W> {
   static constexpr const char* name = "flow_diagnostics";
   static void cpu(const Args& a, Buffers b) {
     flow_diagnostics_cpu(a, b.block(0), b.block(1), b.block(2), b.block(3), b.vector(5));

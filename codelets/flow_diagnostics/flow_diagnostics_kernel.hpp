@@ -21,10 +21,10 @@ enum FlowMax : int { kMaxDivergence = 0, kMaxCourant, kMaxVorticity, kMaxTheta, 
 constexpr int kFlowDoubles = 2 * kFlowSums + kFlowMaxima;
 
 struct FlowDiagnosticsArgs {
-  CentredArgs centred;          // gx = 1/(2 dx), gy, gz and the z boundary
+  CentredArgs centred;            // gx = 1/(2 dx), gy, gz and the z boundary
   double cx = 0, cy = 0, cz = 0;  // dt/dx, dt/dy, dt/dz
   double dz = 0;
-  int with_theta = 0;           // 0: the theta' buffer is a placeholder, its sums and maximum are 0
+  int with_theta = 0;  // 0: the theta' buffer is a placeholder, its sums and maximum are 0
 };
 
 struct FlowCell {

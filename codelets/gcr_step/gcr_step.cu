@@ -147,14 +147,14 @@ void gcr_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const double*
                     cudaStream_t stream) {
   const long n = sum_groups(cell_items(L));
   auto* g = static_cast<Sums<kMaxGcrOld>*>(groups);
-  launch_gated("gcr_apply" + gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, e, ae, groups) +
-                   basis_key(basis),
-               st + state::kDone, 2.0, stream, [&](cudaStream_t capture) {
-                 with_live_directions(basis.m, [&](auto M) {
-                   apply_kernel<M><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, e, ae, basis, g);
-                 });
-                 TDC_CUDA_CHECK(cudaGetLastError());
-               });
+  launch_gated(
+      "gcr_apply" + gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, e, ae, groups) + basis_key(basis),
+      st + state::kDone, 2.0, stream, [&](cudaStream_t capture) {
+        with_live_directions(basis.m, [&](auto M) {
+          apply_kernel<M><<<unsigned(n), kSumGroup, 0, capture>>>(L, h, coef, st, e, ae, basis, g);
+        });
+        TDC_CUDA_CHECK(cudaGetLastError());
+      });
   finish_groups_cuda<kMaxGcrOld>(g, n, out, stream, st + state::kDone, 2.0);
 }
 

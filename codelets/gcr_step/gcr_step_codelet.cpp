@@ -9,8 +9,8 @@ namespace tdc {
 namespace {
 
 // coef, state, x, r, p_last, q_last, e, scratch, out
-struct GcrPrecon : CodeletSpec<EllipticTaskArgs, STARPU_R, STARPU_R, STARPU_RW, STARPU_RW, STARPU_R, STARPU_R,
-                               STARPU_W, STARPU_SCRATCH, STARPU_W> {
+struct GcrPrecon : CodeletSpec<EllipticTaskArgs, STARPU_R, STARPU_R, STARPU_RW, STARPU_RW, STARPU_R, STARPU_R, STARPU_W,
+                               STARPU_SCRATCH, STARPU_W> {
   static constexpr const char* name = "gcr_precon";
   static void cpu(const Args& a, Buffers b) {
     gcr_precon_cpu(a.L, b.vector(0), b.vector(1), a.h.s, b.block(2), b.block(3), b.block(4), b.block(5), b.block(6),
@@ -38,8 +38,7 @@ GcrBasis basis_from(Buffers b, int first_p, int first_q, int m) {
 }
 
 // One codelet per basis size M (the buffer count differs); each learns its own cost.
-constexpr const char* kApplyNames[] = {"gcr_apply_m0", "gcr_apply_m1", "gcr_apply_m2", "gcr_apply_m3",
-                                       "gcr_apply_m4"};
+constexpr const char* kApplyNames[] = {"gcr_apply_m0", "gcr_apply_m1", "gcr_apply_m2", "gcr_apply_m3", "gcr_apply_m4"};
 constexpr const char* kDirectionNames[] = {"gcr_direction_m0", "gcr_direction_m1", "gcr_direction_m2",
                                            "gcr_direction_m3", "gcr_direction_m4"};
 static_assert(sizeof(kApplyNames) / sizeof(kApplyNames[0]) == kMaxGcrOld + 1, "one name per basis size");

@@ -45,8 +45,8 @@ void gcr_precon_cpu(const TileLayout& L, const double* coef, const double* st, i
   out[kMaxAbsAt + 1] = 0.0;
 }
 
-void gcr_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                   const double* e, double* ae, const GcrBasis& basis, double* out) {
+void gcr_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st, const double* e,
+                   double* ae, const GcrBasis& basis, double* out) {
   if (solver_skips(st, 2)) return;
   ItemReducer<kMaxGcrOld> red;
   for (int k = 0; k < L.nz; ++k)

@@ -67,8 +67,8 @@ TDC_HD Sums<2> gcr_direction_cell(const TileLayout& L, const double* st, const d
 void gcr_precon_cpu(const TileLayout& L, const double* coef, const double* st, int s, double* x, double* r,
                     const double* p_last, const double* q_last, double* e, double* out);
 // out: kMaxGcrOld sums (<Ae, q_j>, zero beyond m).
-void gcr_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                   const double* e, double* ae, const GcrBasis& basis, double* out);
+void gcr_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st, const double* e,
+                   double* ae, const GcrBasis& basis, double* out);
 // out: 2 sums (<q_new, q_new>, <r, q_new>); q_new holds A e on entry.
 void gcr_direction_cpu(const TileLayout& L, const double* st, const double* e, const double* r, double* p_new,
                        double* q_new, const GcrBasis& basis, double* out);
@@ -77,8 +77,7 @@ void gcr_precon_cuda(const TileLayout& L, const double* coef, const double* st, 
                      const double* p_last, const double* q_last, double* e, void* groups, double* out,
                      cudaStream_t stream);
 void gcr_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                    const double* e, double* ae, const GcrBasis& basis, void* groups, double* out,
-                    cudaStream_t stream);
+                    const double* e, double* ae, const GcrBasis& basis, void* groups, double* out, cudaStream_t stream);
 void gcr_direction_cuda(const TileLayout& L, const double* st, const double* e, const double* r, double* p_new,
                         double* q_new, const GcrBasis& basis, void* groups, double* out, cudaStream_t stream);
 #endif

@@ -22,14 +22,14 @@ CopyList halo_self_plan(const TileLayout& L, double* field) {
     return c;
   };
   CopyList list;
-  list.add(box(nx - h, 0, -h, 0, h, ny));         // west ghosts <- east border
-  list.add(box(0, 0, nx, 0, h, ny));              // east ghosts <- west border
-  list.add(box(0, ny - h, 0, -h, nx, h));         // south ghosts <- north border
-  list.add(box(0, 0, 0, ny, nx, h));              // north ghosts <- south border
-  list.add(box(nx - h, ny - h, -h, -h, h, h));    // south-west corner
-  list.add(box(0, ny - h, nx, -h, h, h));         // south-east
-  list.add(box(nx - h, 0, -h, ny, h, h));         // north-west
-  list.add(box(0, 0, nx, ny, h, h));              // north-east
+  list.add(box(nx - h, 0, -h, 0, h, ny));       // west ghosts <- east border
+  list.add(box(0, 0, nx, 0, h, ny));            // east ghosts <- west border
+  list.add(box(0, ny - h, 0, -h, nx, h));       // south ghosts <- north border
+  list.add(box(0, 0, 0, ny, nx, h));            // north ghosts <- south border
+  list.add(box(nx - h, ny - h, -h, -h, h, h));  // south-west corner
+  list.add(box(0, ny - h, nx, -h, h, h));       // south-east
+  list.add(box(nx - h, 0, -h, ny, h, h));       // north-west
+  list.add(box(0, 0, nx, ny, h, h));            // north-east
   return list;
 }
 

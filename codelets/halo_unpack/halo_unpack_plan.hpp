@@ -7,14 +7,14 @@ namespace tdc {
 
 // Which neighbour strip feeds each part of the ghost ring, in buffer order.
 enum NeighbourSlot : int {
-  FromWest = 0,     // its East strip
-  FromEast,         // its West strip
-  FromSouth,        // its North strip
-  FromNorth,        // its South strip
-  FromSouthWest,    // its North strip (the corner part)
-  FromSouthEast,    // its North strip
-  FromNorthWest,    // its South strip
-  FromNorthEast,    // its South strip
+  FromWest = 0,   // its East strip
+  FromEast,       // its West strip
+  FromSouth,      // its North strip
+  FromNorth,      // its South strip
+  FromSouthWest,  // its North strip (the corner part)
+  FromSouthEast,  // its North strip
+  FromNorthWest,  // its South strip
+  FromNorthEast,  // its South strip
   kNeighbourSlots
 };
 // The side of the neighbour's strips that slot reads.

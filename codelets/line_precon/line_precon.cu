@@ -30,8 +30,8 @@ __global__ void precon_kernel(TileLayout L, const double* __restrict__ coef, con
 
 }  // namespace
 
-void line_precon_cuda(const TileLayout& L, const double* coef, const double* st, int skip_from, int s,
-                      const double* r, double* z, cudaStream_t stream) {
+void line_precon_cuda(const TileLayout& L, const double* coef, const double* st, int skip_from, int s, const double* r,
+                      double* z, cudaStream_t stream) {
   const dim3 block(64, 2);  // paper 002 §6.1: B_x = 64, B_y = 2
   const dim3 grid((L.nx + 63) / 64, (L.ny + 1) / 2);
   precon_kernel<<<grid, block, 0, stream>>>(L, coef, st, skip_from, s, r, z);

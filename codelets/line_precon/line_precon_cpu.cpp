@@ -17,8 +17,7 @@ void line_precon_cpu(const TileLayout& L, const double* coef, const double* st, 
     }
     for (int k = nz - 1; k >= 0; --k) {
       const std::ptrdiff_t o = row + P * k;
-      for (int i = 0; i < L.nx; ++i)
-        z[o + i] = thomas_backward(coef, nz, k, z[o + i], k + s < nz ? z[o + S + i] : 0.0);
+      for (int i = 0; i < L.nx; ++i) z[o + i] = thomas_backward(coef, nz, k, z[o + i], k + s < nz ? z[o + S + i] : 0.0);
     }
   }
 }

@@ -14,8 +14,8 @@ namespace tdc {
 void line_precon_cpu(const TileLayout& L, const double* coef, const double* st, int skip_from, int s, const double* r,
                      double* z);
 #if defined(TASKDYCORE_HAVE_CUDA)
-void line_precon_cuda(const TileLayout& L, const double* coef, const double* st, int skip_from, int s,
-                      const double* r, double* z, cudaStream_t stream);
+void line_precon_cuda(const TileLayout& L, const double* coef, const double* st, int skip_from, int s, const double* r,
+                      double* z, cudaStream_t stream);
 #endif
 
 }  // namespace tdc

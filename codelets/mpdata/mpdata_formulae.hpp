@@ -20,11 +20,11 @@ namespace tdc {
 namespace mpdata {
 
 struct Options {
-  int iord = 2;            // number of passes: 1 = donor cell, 2 = one antidiffusive correction, ...
-  bool fct = true;         // non-oscillatory (flux-corrected) option
-  bool iga = false;        // infinite-gauge (variable-sign) option
+  int iord = 2;      // number of passes: 1 = donor cell, 2 = one antidiffusive correction, ...
+  bool fct = true;   // non-oscillatory (flux-corrected) option
+  bool iga = false;  // infinite-gauge (variable-sign) option
   ZBoundary zb = ZBoundary::Periodic;
-  double eps = 1e-15;      // keeps the ratios finite where psi vanishes
+  double eps = 1e-15;         // keeps the ratios finite where psi vanishes
   bool unit_density = false;  // G = 1 everywhere (Cartesian Boussinesq): G is neither read nor divided by
   // Which kernels compute a step, with bitwise the same results: the staged ones, or (iord = 2) the
   // fused 2.5D block (mpdata_fused.hpp) of 32 x fused_block_y output columns on the GPU (8 or 4).
@@ -143,8 +143,8 @@ TDC_HD double ratio_b(double hi1, double hi2, double lo1, double lo2, bool iga, 
 template <class Density, class Divide>
 TDC_HD double antidiffusive(double u, double g_face, double a, double v_bar, double b_v, double w_bar, double b_w,
                             const Divide& div) {
-  return (fabs_(u) - over_density<Density>(u * u, g_face, div)) * a - over_density<Density>(u * v_bar * b_v, g_face, div) -
-         over_density<Density>(u * w_bar * b_w, g_face, div);
+  return (fabs_(u) - over_density<Density>(u * u, g_face, div)) * a -
+         over_density<Density>(u * v_bar * b_v, g_face, div) - over_density<Density>(u * w_bar * b_w, g_face, div);
 }
 
 // Antidiffusive velocities on the lower x, y and z faces of cell (i, j), from the current solution
@@ -164,8 +164,8 @@ TDC_HD double antidiffusive_x(const Lids& l, const Options& o, const Planes& psi
   const double by = ratio_b(Ms(i, j + 1), Ms(i - 1, j + 1), Ms(i, j - 1), Ms(i - 1, j - 1), iga, eps, div);
   const double bz = ratio_b(Ma(i, j), Ma(i - 1, j), Mb(i, j), Mb(i - 1, j), iga, eps, div);
   const double vb = 0.25 * ((c2.self(i - 1, j) + c2.self(i - 1, j + 1)) + (c2.self(i, j) + c2.self(i, j + 1)));
-  const double wb = 0.25 * ((lower_z(l, c3, i - 1, j) + upper_z(l, c3, i - 1, j)) +
-                            (lower_z(l, c3, i, j) + upper_z(l, c3, i, j)));
+  const double wb =
+      0.25 * ((lower_z(l, c3, i - 1, j) + upper_z(l, c3, i - 1, j)) + (lower_z(l, c3, i, j) + upper_z(l, c3, i, j)));
   return antidiffusive<Density>(u, gf, a, vb, by, wb, bz, div);
 }
 template <class Density, class Divide = ExactDivide>
@@ -182,8 +182,8 @@ TDC_HD double antidiffusive_y(const Lids& l, const Options& o, const Planes& psi
   const double bx = ratio_b(Ms(i + 1, j), Ms(i + 1, j - 1), Ms(i - 1, j), Ms(i - 1, j - 1), iga, eps, div);
   const double bz = ratio_b(Ma(i, j), Ma(i, j - 1), Mb(i, j), Mb(i, j - 1), iga, eps, div);
   const double ub = 0.25 * ((c1.self(i, j - 1) + c1.self(i + 1, j - 1)) + (c1.self(i, j) + c1.self(i + 1, j)));
-  const double wb = 0.25 * ((lower_z(l, c3, i, j - 1) + upper_z(l, c3, i, j - 1)) +
-                            (lower_z(l, c3, i, j) + upper_z(l, c3, i, j)));
+  const double wb =
+      0.25 * ((lower_z(l, c3, i, j - 1) + upper_z(l, c3, i, j - 1)) + (lower_z(l, c3, i, j) + upper_z(l, c3, i, j)));
   return antidiffusive<Density>(u, gf, a, ub, bx, wb, bz, div);
 }
 template <class Density, class Divide = ExactDivide>

@@ -74,10 +74,10 @@ TDC_HD void fused_block(const Exec& ex, const Geometry& geo, const Options& o, B
     // A: donor-cell solution on pipeline plane m (reads device memory only).
     {
       const Lids v = geo.lids(m);
-      const Planes P0 = geo.global(psi0, m), C1 = geo.global(c1, m), C2 = geo.global(c2, m),
-                        C3 = geo.global(c3, m), G = geo.global(g, m);
+      const Planes P0 = geo.global(psi0, m), C1 = geo.global(c1, m), C2 = geo.global(c2, m), C3 = geo.global(c3, m),
+                   G = geo.global(g, m);
       ex.region(I0 - P::R1, J0 - P::R1, ow + 2 * P::R1, oh + 2 * P::R1,
-                 [&](int i, int j) { psi1.at(m, i, j) = upwind_cell(v, P0, C1, C2, C3, G, i, j, false); });
+                [&](int i, int j) { psi1.at(m, i, j) = upwind_cell(v, P0, C1, C2, C3, G, i, j, false); });
     }
     ex.sync();
     // B: antidiffusive velocities on the lower faces of plane q = m - 1.
@@ -85,14 +85,14 @@ TDC_HD void fused_block(const Exec& ex, const Geometry& geo, const Options& o, B
     if (q >= P::FIRST_V) {
       const Lids v = geo.lids(q);
       const Planes P1 = psi1.around(q), C1 = geo.global(c1, q), C2 = geo.global(c2, q), C3 = geo.global(c3, q),
-                        G = geo.global(g, q);
+                   G = geo.global(g, q);
       const int e = P::EV;
       ex.region(I0 - e, J0 - e, ow + 2 * e + 1, oh + 2 * e,
-                 [&](int i, int j) { vel[0].at(q, i, j) = antidiffusive_x(v, o, P1, C1, C2, C3, G, i, j); });
+                [&](int i, int j) { vel[0].at(q, i, j) = antidiffusive_x(v, o, P1, C1, C2, C3, G, i, j); });
       ex.region(I0 - e, J0 - e, ow + 2 * e, oh + 2 * e + 1,
-                 [&](int i, int j) { vel[1].at(q, i, j) = antidiffusive_y(v, o, P1, C1, C2, C3, G, i, j); });
+                [&](int i, int j) { vel[1].at(q, i, j) = antidiffusive_y(v, o, P1, C1, C2, C3, G, i, j); });
       ex.region(I0 - e, J0 - e, ow + 2 * e, oh + 2 * e,
-                 [&](int i, int j) { vel[2].at(q, i, j) = antidiffusive_z(v, o, P1, C1, C2, C3, G, i, j); });
+                [&](int i, int j) { vel[2].at(q, i, j) = antidiffusive_z(v, o, P1, C1, C2, C3, G, i, j); });
     }
     ex.sync();
     // C: limiter factors on plane r = m - 2 (FCT only).
@@ -101,7 +101,7 @@ TDC_HD void fused_block(const Exec& ex, const Geometry& geo, const Options& o, B
       if (r >= -1) {
         const Lids v = geo.lids(r);
         const Planes P0 = geo.global(psi0, r), P1 = psi1.around(r), V1 = vel[0].around(r), V2 = vel[1].around(r),
-                          V3 = vel[2].around(r), G = geo.global(g, r);
+                     V3 = vel[2].around(r), G = geo.global(g, r);
         ex.region(I0 - 1, J0 - 1, ow + 2, oh + 2, [&](int i, int j) {
           const Beta b = fct_beta_cell(v, o, P0, P1, P1, V1, V2, V3, G, i, j);
           up.at(r, i, j) = b.up;
@@ -118,8 +118,7 @@ TDC_HD void fused_block(const Exec& ex, const Geometry& geo, const Options& o, B
       ex.region(I0, J0, ow, oh, [&](int i, int j) {
         const Planes V1 = vel[0].around(k), V2 = vel[1].around(k), V3 = vel[2].around(k);
         if (FCT) {
-          out[geo.L.at(i, j, k)] =
-              limited_upwind_cell(v, P1, V1, V2, V3, up.around(k), down.around(k), G, i, j, o.iga);
+          out[geo.L.at(i, j, k)] = limited_upwind_cell(v, P1, V1, V2, V3, up.around(k), down.around(k), G, i, j, o.iga);
         } else {
           out[geo.L.at(i, j, k)] = upwind_cell(v, P1, V1, V2, V3, G, i, j, o.iga);
         }

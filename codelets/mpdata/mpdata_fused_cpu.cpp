@@ -30,11 +30,13 @@ void run(const Cells& s, const Options& o, Box box, const double* psi0, const do
 
 }  // namespace
 
-void step2_fused_cpu(const Cells& s, const Options& o, Box box, const double* psi0, const double* c1,
-                     const double* c2, const double* c3, const double* g, double* out) {
+void step2_fused_cpu(const Cells& s, const Options& o, Box box, const double* psi0, const double* c1, const double* c2,
+                     const double* c3, const double* g, double* out) {
   if (box.empty()) return;
-  if (o.fct) run<true, 32, 8>(s, o, box, psi0, c1, c2, c3, g, out);
-  else run<false, 32, 8>(s, o, box, psi0, c1, c2, c3, g, out);
+  if (o.fct)
+    run<true, 32, 8>(s, o, box, psi0, c1, c2, c3, g, out);
+  else
+    run<false, 32, 8>(s, o, box, psi0, c1, c2, c3, g, out);
 }
 
 }  // namespace mpdata

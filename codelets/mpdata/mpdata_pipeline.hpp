@@ -40,7 +40,11 @@ inline Scratch carve_scratch(const Options& o, const TileLayout& L, double* buff
   const ScratchPlan p = scratch_plan(o);
   Scratch s;
   double* next = buffer;
-  auto take = [&]() { double* a = next; next += L.size(); return a; };
+  auto take = [&]() {
+    double* a = next;
+    next += L.size();
+    return a;
+  };
   if (p.psi1) s.psi1 = take();
   for (int q = 0; q < p.psi_ab; ++q) s.psi_ab[q] = take();
   for (int v = 0; v < p.vel_sets; ++v)
@@ -57,18 +61,16 @@ struct StepInputs;
 struct CpuStages {
   bool use_fused = false;  // the fused block where it applies (iord = 2)
   bool fused_step(const Cells& s, const Options& o, Box b, const StepInputs& in, double* out) const;
-  void upwind(const Cells& s, Box b, const double* psi, const double* c1, const double* c2,
-              const double* c3, const double* g, double* out, bool linear) const {
+  void upwind(const Cells& s, Box b, const double* psi, const double* c1, const double* c2, const double* c3,
+              const double* g, double* out, bool linear) const {
     upwind_cpu(s, b, psi, c1, c2, c3, g, out, linear);
   }
-  void antidiffusive(const Cells& s, const Options& o, Box b, const double* psi, const double* c1,
-                     const double* c2, const double* c3, const double* g, double* v1, double* v2,
-                     double* v3) const {
+  void antidiffusive(const Cells& s, const Options& o, Box b, const double* psi, const double* c1, const double* c2,
+                     const double* c3, const double* g, double* v1, double* v2, double* v3) const {
     antidiffusive_cpu(s, o, b, psi, c1, c2, c3, g, v1, v2, v3);
   }
-  void fct_beta(const Cells& s, const Options& o, Box b, const double* psi0, const double* psi1,
-                const double* psi, const double* v1, const double* v2, const double* v3,
-                const double* g, double* up, double* down) const {
+  void fct_beta(const Cells& s, const Options& o, Box b, const double* psi0, const double* psi1, const double* psi,
+                const double* v1, const double* v2, const double* v3, const double* g, double* up, double* down) const {
     fct_beta_cpu(s, o, b, psi0, psi1, psi, v1, v2, v3, g, up, down);
   }
   void fct_limit(const Cells& s, Box b, const double* up, const double* down, double* v1, double* v2,
@@ -87,18 +89,16 @@ struct CudaStages {
   bool use_fused = false;  // the fused block where it applies (iord = 2), of this shape
   FusedShape shape{};
   bool fused_step(const Cells& s, const Options& o, Box b, const StepInputs& in, double* out) const;
-  void upwind(const Cells& s, Box b, const double* psi, const double* c1, const double* c2,
-              const double* c3, const double* g, double* out, bool linear) const {
+  void upwind(const Cells& s, Box b, const double* psi, const double* c1, const double* c2, const double* c3,
+              const double* g, double* out, bool linear) const {
     upwind_cuda(s, b, psi, c1, c2, c3, g, out, linear, stream);
   }
-  void antidiffusive(const Cells& s, const Options& o, Box b, const double* psi, const double* c1,
-                     const double* c2, const double* c3, const double* g, double* v1, double* v2,
-                     double* v3) const {
+  void antidiffusive(const Cells& s, const Options& o, Box b, const double* psi, const double* c1, const double* c2,
+                     const double* c3, const double* g, double* v1, double* v2, double* v3) const {
     antidiffusive_cuda(s, o, b, psi, c1, c2, c3, g, v1, v2, v3, stream);
   }
-  void fct_beta(const Cells& s, const Options& o, Box b, const double* psi0, const double* psi1,
-                const double* psi, const double* v1, const double* v2, const double* v3,
-                const double* g, double* up, double* down) const {
+  void fct_beta(const Cells& s, const Options& o, Box b, const double* psi0, const double* psi1, const double* psi,
+                const double* v1, const double* v2, const double* v3, const double* g, double* up, double* down) const {
     fct_beta_cuda(s, o, b, psi0, psi1, psi, v1, v2, v3, g, up, down, stream);
   }
   void fct_limit(const Cells& s, Box b, const double* up, const double* down, double* v1, double* v2,
@@ -146,10 +146,10 @@ inline CudaStages cuda_stages(const Options& o, cudaStream_t stream) {
 
 // Writes psi at the end of the step on the cells of `region` into `out` (tile layout).
 template <class Stages>
-void advance_region(const Stages& k, const Cells& s, const Options& o, Box region,
-                    const StepInputs& in, const Scratch& t, double* out) {
+void advance_region(const Stages& k, const Cells& s, const Options& o, Box region, const StepInputs& in,
+                    const Scratch& t, double* out) {
   if (region.empty()) return;
-  if (k.fused_step(s, o, region, in, out)) return;  // (reads G even where it is 1: the same bits)
+  if (k.fused_step(s, o, region, in, out)) return;    // (reads G even where it is 1: the same bits)
   const double* g = o.unit_density ? nullptr : in.g;  // null: the G = 1 kernels
   const int passes = o.iord - 1;
   if (passes == 0) {
@@ -163,8 +163,7 @@ void advance_region(const Stages& k, const Cells& s, const Options& o, Box regio
   for (int p = 1; p <= passes; ++p) {
     const Box rp = region.grown(reach * (passes - p));
     double* const* v = t.vel[(p - 1) % 2];
-    k.antidiffusive(s, o, rp.grown(o.fct ? 1 : 0).with_upper_faces(), cur, vel[0], vel[1], vel[2],
-                    g, v[0], v[1], v[2]);
+    k.antidiffusive(s, o, rp.grown(o.fct ? 1 : 0).with_upper_faces(), cur, vel[0], vel[1], vel[2], g, v[0], v[1], v[2]);
     double* next = (p == passes) ? out : t.psi_ab[(p - 1) % 2];
     if (o.fct) {
       k.fct_beta(s, o, rp.grown(1), in.psi0, t.psi1, cur, v[0], v[1], v[2], g, t.up, t.down);
@@ -184,17 +183,15 @@ void advance_region(const Stages& k, const Cells& s, const Options& o, Box regio
 
 // The regions a tile's step is split into: the border bands (cells the neighbours need, computed
 // first so their halo strips can travel while the body is computed) and the body.
-inline Box body_region(const TileLayout& L) {
-  return {L.halo, L.nx - L.halo, L.halo, L.ny - L.halo};
-}
+inline Box body_region(const TileLayout& L) { return {L.halo, L.nx - L.halo, L.halo, L.ny - L.halo}; }
 inline int border_regions(const TileLayout& L, Box out[4]) {
   const int h = L.halo;
   int n = 0;
-  out[n++] = {0, L.nx, 0, h};                      // south band (with corners)
-  out[n++] = {0, L.nx, L.ny - h, L.ny};            // north band
+  out[n++] = {0, L.nx, 0, h};            // south band (with corners)
+  out[n++] = {0, L.nx, L.ny - h, L.ny};  // north band
   if (L.ny > 2 * h) {
-    out[n++] = {0, h, h, L.ny - h};                // west band
-    out[n++] = {L.nx - h, L.nx, h, L.ny - h};      // east band
+    out[n++] = {0, h, h, L.ny - h};            // west band
+    out[n++] = {L.nx - h, L.nx, h, L.ny - h};  // east band
   }
   return n;
 }

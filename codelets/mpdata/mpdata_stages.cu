@@ -44,7 +44,7 @@ struct TileFrame {
   __device__ UnitDensity at(const DensityOne&) const { return {}; }
 };
 struct CellFrame {
-  int i = 0, j = 0;         // the formulae's indices: the planes start at the cell
+  int i = 0, j = 0;        // the formulae's indices: the planes start at the cell
   int cell, below, above;  // offsets of the cell and of its neighbours below and above
   int row;
   __device__ CellFrame(const Cells& s, int ci, int cj, int k) {
@@ -110,14 +110,15 @@ struct UpwindCell {
   template <class Divide>
   __device__ void operator()(int i, int j, int k, const Divide& div) const {
     const auto f = frame<kCellOffsets>(s, i, j, k);
-    out[f.n()] = upwind_cell(s.lids(k), f.at(psi), f.at(c1), f.at(c2), f.at(c3), f.at(density), f.i, f.j, iga || linear, div);
+    out[f.n()] =
+        upwind_cell(s.lids(k), f.at(psi), f.at(c1), f.at(c2), f.at(c3), f.at(density), f.i, f.j, iga || linear, div);
   }
 };
 
 template <class D, bool iga>
 struct LimitedUpwindCell {
   static constexpr bool kBranchFree = false;
-  static constexpr int kMinBlocks = 0;  // no register cap
+  static constexpr int kMinBlocks = 0;                                        // no register cap
   static constexpr bool kCellOffsets = std::is_same<D, DensityArray>::value;  // with G only (see TileFrame)
   Cells s;
   const double *psi, *v1, *v2, *v3, *up, *down;
@@ -161,7 +162,7 @@ struct AntidiffusiveCell {
 template <class D, bool iga>
 struct FctBetaCell {
   static constexpr bool kBranchFree = !(iga && std::is_same<D, DensityOne>::value);
-  static constexpr int kMinBlocks = iga ? 16 : 10;  // at most 32 registers (infinite gauge) or 48
+  static constexpr int kMinBlocks = iga ? 16 : 10;    // at most 32 registers (infinite gauge) or 48
   static constexpr bool kCellOffsets = !kBranchFree;  // at G = 1 in the infinite gauge only (see TileFrame)
   Cells s;
   Options o;
@@ -207,8 +208,8 @@ void launch_cells(const Cells& s, Box box, const Cell& cell, cudaStream_t st) {
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 
-__global__ void fct_limit_kernel(Cells s, Box box, const double* up, const double* down, double* v1,
-                                 double* v2, double* v3) {
+__global__ void fct_limit_kernel(Cells s, Box box, const double* up, const double* down, double* v1, double* v2,
+                                 double* v3) {
   const CellIndex c = cell_index(s, box);
   if (!c.inside) return;
   const std::ptrdiff_t n = s.L.at(c.i, c.j, c.k), w = s.L.at(c.i - 1, c.j, c.k), so = s.L.at(c.i, c.j - 1, c.k);
@@ -222,8 +223,8 @@ __global__ void fct_limit_kernel(Cells s, Box box, const double* up, const doubl
 
 }  // namespace
 
-void upwind_cuda(const Cells& s, Box box, const double* psi, const double* c1, const double* c2,
-                 const double* c3, const double* g, double* out, bool linear, cudaStream_t st) {
+void upwind_cuda(const Cells& s, Box box, const double* psi, const double* c1, const double* c2, const double* c3,
+                 const double* g, double* out, bool linear, cudaStream_t st) {
   with_density(g, [&](auto d) {
     with_gauge(linear, [&](auto lin) {
       launch_cells(s, box, UpwindCell<decltype(d), decltype(lin)::value>{s, psi, c1, c2, c3, d, out, linear}, st);
@@ -236,34 +237,37 @@ void limited_upwind_cuda(const Cells& s, Box box, const double* psi, const doubl
                          bool linear, cudaStream_t st) {
   with_density(g, [&](auto d) {
     with_gauge(linear, [&](auto lin) {
-      launch_cells(s, box, LimitedUpwindCell<decltype(d), decltype(lin)::value>{s, psi, v1, v2, v3, up, down, d, out, linear},
+      launch_cells(s, box,
+                   LimitedUpwindCell<decltype(d), decltype(lin)::value>{s, psi, v1, v2, v3, up, down, d, out, linear},
                    st);
     });
   });
 }
 
 void antidiffusive_cuda(const Cells& s, const Options& o, Box box, const double* psi, const double* c1,
-                        const double* c2, const double* c3, const double* g, double* v1, double* v2,
-                        double* v3, cudaStream_t st) {
+                        const double* c2, const double* c3, const double* g, double* v1, double* v2, double* v3,
+                        cudaStream_t st) {
   with_density(g, [&](auto d) {
     with_gauge(o.iga, [&](auto iga) {
-      launch_cells(s, box, AntidiffusiveCell<decltype(d), decltype(iga)::value>{s, o, psi, c1, c2, c3, d, v1, v2, v3}, st);
+      launch_cells(s, box, AntidiffusiveCell<decltype(d), decltype(iga)::value>{s, o, psi, c1, c2, c3, d, v1, v2, v3},
+                   st);
     });
   });
 }
 
-void fct_beta_cuda(const Cells& s, const Options& o, Box box, const double* psi0, const double* psi1,
-                   const double* psi, const double* v1, const double* v2, const double* v3,
-                   const double* g, double* up, double* down, cudaStream_t st) {
+void fct_beta_cuda(const Cells& s, const Options& o, Box box, const double* psi0, const double* psi1, const double* psi,
+                   const double* v1, const double* v2, const double* v3, const double* g, double* up, double* down,
+                   cudaStream_t st) {
   with_density(g, [&](auto d) {
     with_gauge(o.iga, [&](auto iga) {
-      launch_cells(s, box, FctBetaCell<decltype(d), decltype(iga)::value>{s, o, psi0, psi1, psi, v1, v2, v3, d, up, down}, st);
+      launch_cells(s, box,
+                   FctBetaCell<decltype(d), decltype(iga)::value>{s, o, psi0, psi1, psi, v1, v2, v3, d, up, down}, st);
     });
   });
 }
 
-void fct_limit_cuda(const Cells& s, Box box, const double* up, const double* down, double* v1,
-                    double* v2, double* v3, cudaStream_t st) {
+void fct_limit_cuda(const Cells& s, Box box, const double* up, const double* down, double* v1, double* v2, double* v3,
+                    cudaStream_t st) {
   if (box.empty()) return;
   fct_limit_kernel<<<grid_shape(s, box), block_shape(), 0, st>>>(s, box, up, down, v1, v2, v3);
   TDC_CUDA_CHECK(cudaGetLastError());

@@ -3,8 +3,8 @@
 namespace tdc {
 namespace mpdata {
 
-void upwind_cpu(const Cells& s, Box box, const double* psi, const double* c1, const double* c2,
-                const double* c3, const double* g, double* out, bool linear) {
+void upwind_cpu(const Cells& s, Box box, const double* psi, const double* c1, const double* c2, const double* c3,
+                const double* g, double* out, bool linear) {
   with_density(g, [&](auto density) {
     for (int k = 0; k < s.L.nz; ++k) {
       const Lids l = s.lids(k);
@@ -32,9 +32,8 @@ void limited_upwind_cpu(const Cells& s, Box box, const double* psi, const double
   });
 }
 
-void antidiffusive_cpu(const Cells& s, const Options& o, Box box, const double* psi, const double* c1,
-                       const double* c2, const double* c3, const double* g, double* v1, double* v2,
-                       double* v3) {
+void antidiffusive_cpu(const Cells& s, const Options& o, Box box, const double* psi, const double* c1, const double* c2,
+                       const double* c3, const double* g, double* v1, double* v2, double* v3) {
   with_density(g, [&](auto density) {
     for (int k = 0; k < s.L.nz; ++k) {
       const Lids l = s.lids(k);
@@ -51,9 +50,8 @@ void antidiffusive_cpu(const Cells& s, const Options& o, Box box, const double* 
   });
 }
 
-void fct_beta_cpu(const Cells& s, const Options& o, Box box, const double* psi0, const double* psi1,
-                  const double* psi, const double* v1, const double* v2, const double* v3,
-                  const double* g, double* up, double* down) {
+void fct_beta_cpu(const Cells& s, const Options& o, Box box, const double* psi0, const double* psi1, const double* psi,
+                  const double* v1, const double* v2, const double* v3, const double* g, double* up, double* down) {
   with_density(g, [&](auto density) {
     for (int k = 0; k < s.L.nz; ++k) {
       const Lids l = s.lids(k);
@@ -70,8 +68,7 @@ void fct_beta_cpu(const Cells& s, const Options& o, Box box, const double* psi0,
   });
 }
 
-void fct_limit_cpu(const Cells& s, Box box, const double* up, const double* down, double* v1,
-                   double* v2, double* v3) {
+void fct_limit_cpu(const Cells& s, Box box, const double* up, const double* down, double* v1, double* v2, double* v3) {
   for (int k = 0; k < s.L.nz; ++k) {
     const Lids l = s.lids(k);
     const int kb = k_below(k, s.L.nz, s.zb);

@@ -14,14 +14,16 @@ __global__ void restrict_kernel(TileLayout F, TileLayout C, ColumnCouplings h, c
                                 const double* __restrict__ z, double* __restrict__ rc) {
   if (solver_skips(st, skip_from)) return;
   h = with_strides<S>(h);
-  for_each_cell(C.nx, C.ny, [&](int I, int J, int K) { rc[C.at(I, J, K)] = restrict_residual_cell(F, h, coef, r, z, I, J, K); });
+  for_each_cell(C.nx, C.ny,
+                [&](int I, int J, int K) { rc[C.at(I, J, K)] = restrict_residual_cell(F, h, coef, r, z, I, J, K); });
 }
 
 // The single-tile cycle's restriction: the first sweep formed from r, ghosts at their periodic images.
 template <int S>
-__global__ void restrict_first_sweep_kernel(TileLayout F, TileLayout C, ColumnCouplings h, const double* __restrict__ coef,
-                                            const double* __restrict__ st, int skip_from, double omega,
-                                            const double* __restrict__ r, double* __restrict__ rc) {
+__global__ void restrict_first_sweep_kernel(TileLayout F, TileLayout C, ColumnCouplings h,
+                                            const double* __restrict__ coef, const double* __restrict__ st,
+                                            int skip_from, double omega, const double* __restrict__ r,
+                                            double* __restrict__ rc) {
   if (solver_skips(st, skip_from)) return;
   h = with_strides<S>(h);
   for_each_cell(C.nx, C.ny, [&](int I, int J, int K) {
@@ -30,8 +32,8 @@ __global__ void restrict_first_sweep_kernel(TileLayout F, TileLayout C, ColumnCo
 }
 
 template <int S>
-__global__ void prolong_kernel(TileLayout F, TileLayout C, ColumnCouplings h, const double* __restrict__ st, int skip_from,
-                               const double* __restrict__ zc, double* __restrict__ z) {
+__global__ void prolong_kernel(TileLayout F, TileLayout C, ColumnCouplings h, const double* __restrict__ st,
+                               int skip_from, const double* __restrict__ zc, double* __restrict__ z) {
   if (solver_skips(st, skip_from)) return;
   h = with_strides<S>(h);
   for_each_cell(F.nx, F.ny, [&](int i, int j, int k) {
@@ -106,8 +108,9 @@ void mg_prolong_sweep_dot_cuda(const TileLayout& F, const TileLayout& C, const C
   finish_groups_cuda<2>(g, n, out, stream, st + state::kDone, double(skip_from), group_max, out + kMaxAbsAt);
 }
 
-void mg_restrict_residual_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef, const double* st,
-                               int skip_from, const double* r, const double* z, double* rc, cudaStream_t stream) {
+void mg_restrict_residual_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
+                               const double* st, int skip_from, const double* r, const double* z, double* rc,
+                               cudaStream_t stream) {
   with_stride_constant(h, [&](auto S) {
     restrict_kernel<decltype(S)::value>
         <<<cell_grid(C.nx, C.ny, C.nz), cell_block(), 0, stream>>>(F, C, h, coef, st, skip_from, r, z, rc);
@@ -115,10 +118,11 @@ void mg_restrict_residual_cuda(const TileLayout& F, const TileLayout& C, const C
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 
-void mg_prolong_add_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* st, int skip_from,
-                         const double* zc, double* z, cudaStream_t stream) {
+void mg_prolong_add_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* st,
+                         int skip_from, const double* zc, double* z, cudaStream_t stream) {
   with_stride_constant(h, [&](auto S) {
-    prolong_kernel<decltype(S)::value><<<cell_grid(F.nx, F.ny, F.nz), cell_block(), 0, stream>>>(F, C, h, st, skip_from, zc, z);
+    prolong_kernel<decltype(S)::value>
+        <<<cell_grid(F.nx, F.ny, F.nz), cell_block(), 0, stream>>>(F, C, h, st, skip_from, zc, z);
   });
   TDC_CUDA_CHECK(cudaGetLastError());
 }
@@ -126,15 +130,15 @@ void mg_prolong_add_cuda(const TileLayout& F, const TileLayout& C, const ColumnC
 void mg_jacobi_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st, int skip_from,
                     double omega, bool first, const double* r, const double* z_in, double* z_out, cudaStream_t stream) {
   with_stride_constant(h, [&](auto S) {
-    jacobi_kernel<decltype(S)::value>
-        <<<cell_grid(L.nx, L.ny, L.nz), cell_block(), 0, stream>>>(L, h, coef, st, skip_from, omega, first, r, z_in, z_out);
+    jacobi_kernel<decltype(S)::value><<<cell_grid(L.nx, L.ny, L.nz), cell_block(), 0, stream>>>(
+        L, h, coef, st, skip_from, omega, first, r, z_in, z_out);
   });
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 
-void mg_restrict_first_sweep_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
-                                  const double* st, int skip_from, double omega, const double* r, double* rc,
-                                  cudaStream_t stream) {
+void mg_restrict_first_sweep_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h,
+                                  const double* coef, const double* st, int skip_from, double omega, const double* r,
+                                  double* rc, cudaStream_t stream) {
   with_stride_constant(h, [&](auto S) {
     restrict_first_sweep_kernel<decltype(S)::value>
         <<<cell_grid(C.nx, C.ny, C.nz), cell_block(), 0, stream>>>(F, C, h, coef, st, skip_from, omega, r, rc);

@@ -27,11 +27,11 @@ void insert_mg_jacobi_first(const EllipticTaskArgs& a, double omega, starpu_data
 void insert_mg_jacobi(const EllipticTaskArgs& a, double omega, starpu_data_handle_t coef, starpu_data_handle_t state,
                       starpu_data_handle_t r, starpu_data_handle_t z_in, starpu_data_handle_t z_out, int priority);
 // r_coarse = R (r - A z) (a.L: the fine tile, `coarse` the coarse one; z's halo exchanged before).
-void insert_mg_restrict_residual(const EllipticTaskArgs& a, const TileLayout& coarse, starpu_data_handle_t coef, starpu_data_handle_t state,
-                                 starpu_data_handle_t r, starpu_data_handle_t z, starpu_data_handle_t r_coarse,
-                                 int priority);
+void insert_mg_restrict_residual(const EllipticTaskArgs& a, const TileLayout& coarse, starpu_data_handle_t coef,
+                                 starpu_data_handle_t state, starpu_data_handle_t r, starpu_data_handle_t z,
+                                 starpu_data_handle_t r_coarse, int priority);
 // z += P z_coarse (a.L: the fine tile, `coarse` the coarse one).
-void insert_mg_prolong_add(const EllipticTaskArgs& a, const TileLayout& coarse, starpu_data_handle_t state, starpu_data_handle_t z_coarse,
-                           starpu_data_handle_t z, int priority);
+void insert_mg_prolong_add(const EllipticTaskArgs& a, const TileLayout& coarse, starpu_data_handle_t state,
+                           starpu_data_handle_t z_coarse, starpu_data_handle_t z, int priority);
 
 }  // namespace tdc

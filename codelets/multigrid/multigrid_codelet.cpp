@@ -43,9 +43,15 @@ struct MgPcgPreconScalars : MgPcgPrecon {
       access(STARPU_R, STARPU_RW, STARPU_R, STARPU_RW, STARPU_W, STARPU_SCRATCH, STARPU_SCRATCH, STARPU_W);
 };
 
-struct JacobiArgs { EllipticTaskArgs e; double omega; };
+struct JacobiArgs {
+  EllipticTaskArgs e;
+  double omega;
+};
 // Restriction and prolongation: e.L is the fine tile, coarse the coarse one.
-struct TransferArgs { EllipticTaskArgs e; TileLayout coarse; };
+struct TransferArgs {
+  EllipticTaskArgs e;
+  TileLayout coarse;
+};
 struct MgJacobiFirst : CodeletSpec<JacobiArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_W> {  // coef, state, r, z
   static constexpr const char* name = "mg_jacobi_first";
   static void cpu(const Args& a, Buffers b) {

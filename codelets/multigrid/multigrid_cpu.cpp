@@ -3,16 +3,16 @@
 
 namespace tdc {
 
-void mg_restrict_residual_cpu(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef, const double* st,
-                              int skip_from, const double* r, const double* z, double* rc) {
+void mg_restrict_residual_cpu(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
+                              const double* st, int skip_from, const double* r, const double* z, double* rc) {
   if (solver_skips(st, skip_from)) return;
   for (int K = 0; K < C.nz; ++K)
     for (int J = 0; J < C.ny; ++J)
       for (int I = 0; I < C.nx; ++I) rc[C.at(I, J, K)] = restrict_residual_cell(F, h, coef, r, z, I, J, K);
 }
 
-void mg_prolong_add_cpu(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* st, int skip_from,
-                        const double* zc, double* z) {
+void mg_prolong_add_cpu(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* st,
+                        int skip_from, const double* zc, double* z) {
   if (solver_skips(st, skip_from)) return;
   for (int k = 0; k < F.nz; ++k)
     for (int j = 0; j < F.ny; ++j) {

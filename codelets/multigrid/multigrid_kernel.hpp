@@ -55,13 +55,14 @@ TDC_HD double jacobi_first(const double* c, int nz, int k, double omega, double 
 
 // One damped Jacobi sweep: z_out = z + w (r - A z), z read through apply_cell_from's z_at.
 template <class Z>
-TDC_HD double jacobi_from(const TileLayout& L, const ColumnCouplings& h, const double* c, double omega,
-                          const double* r, int i, int j, int k, Z&& z_at) {
-  return z_at(0, 0, k) + jacobi_weight(c, L.nz, k, omega) * (r[L.at(i, j, k)] - apply_cell_from(L, h, c, i, j, k, z_at));
+TDC_HD double jacobi_from(const TileLayout& L, const ColumnCouplings& h, const double* c, double omega, const double* r,
+                          int i, int j, int k, Z&& z_at) {
+  return z_at(0, 0, k) +
+         jacobi_weight(c, L.nz, k, omega) * (r[L.at(i, j, k)] - apply_cell_from(L, h, c, i, j, k, z_at));
 }
 // The same with z an array with a valid halo.
-TDC_HD double jacobi_cell(const TileLayout& L, const ColumnCouplings& h, const double* c, double omega,
-                          const double* r, const double* z, int i, int j, int k) {
+TDC_HD double jacobi_cell(const TileLayout& L, const ColumnCouplings& h, const double* c, double omega, const double* r,
+                          const double* z, int i, int j, int k) {
   return jacobi_from(L, h, c, omega, r, i, j, k, ArrayAt(L, z, i, j, k));
 }
 
@@ -117,27 +118,28 @@ TDC_HD double prolong_sweep_cell(const TileLayout& F, const TileLayout& C, const
 
 // r_c = R (r - A z) on a coarse tile C from the fine tile F (z with a valid halo); C has half of F's
 // cells in every direction (its halo may differ).
-void mg_restrict_residual_cpu(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef, const double* st,
-                              int skip_from, const double* r, const double* z, double* rc);
+void mg_restrict_residual_cpu(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
+                              const double* st, int skip_from, const double* r, const double* z, double* rc);
 // z += P z_c: every fine interior cell gets its coarse cell's value added.
-void mg_prolong_add_cpu(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* st, int skip_from,
-                        const double* zc, double* z);
+void mg_prolong_add_cpu(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* st,
+                        int skip_from, const double* zc, double* z);
 // first = true: z_out = omega r / diag (z_in unused); else z_out = z_in + omega (r - A z_in) / diag.
 void mg_jacobi_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st, int skip_from,
                    double omega, bool first, const double* r, const double* z_in, double* z_out);
 #if defined(TASKDYCORE_HAVE_CUDA)
 // The fused passes of the single-tile cycle (see periodic_image): r_c = R (r - A s) with s = w r, and
 // z = the last sweep on s + P z_c.
-void mg_restrict_first_sweep_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
-                                  const double* st, int skip_from, double omega, const double* r, double* rc,
-                                  cudaStream_t stream);
+void mg_restrict_first_sweep_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h,
+                                  const double* coef, const double* st, int skip_from, double omega, const double* r,
+                                  double* rc, cudaStream_t stream);
 void mg_prolong_sweep_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
                            const double* st, int skip_from, double omega, const double* r, const double* zc, double* z,
                            cudaStream_t stream);
-void mg_restrict_residual_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef, const double* st,
-                               int skip_from, const double* r, const double* z, double* rc, cudaStream_t stream);
-void mg_prolong_add_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* st, int skip_from,
-                         const double* zc, double* z, cudaStream_t stream);
+void mg_restrict_residual_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
+                               const double* st, int skip_from, const double* r, const double* z, double* rc,
+                               cudaStream_t stream);
+void mg_prolong_add_cuda(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* st,
+                         int skip_from, const double* zc, double* z, cudaStream_t stream);
 void mg_jacobi_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st, int skip_from,
                     double omega, bool first, const double* r, const double* z_in, double* z_out, cudaStream_t stream);
 // The fused PCG's end of the single-tile cycle (mg_pcg_precon_cuda): prolong_sweep with dot_partial's

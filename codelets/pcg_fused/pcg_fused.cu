@@ -57,10 +57,11 @@ __global__ void start_kernel(TileLayout L, ColumnCouplings h, const double* __re
 
 }  // namespace
 
-void pcg_start_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* u,
-                    const double* f, double* r, double* p, double* q, cudaStream_t stream) {
+void pcg_start_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* u, const double* f,
+                    double* r, double* p, double* q, cudaStream_t stream) {
   with_stride_constant(h, [&](auto S) {
-    start_kernel<decltype(S)::value><<<cell_grid(L.nx, L.ny, L.nz), cell_block(), 0, stream>>>(L, h, coef, u, f, r, p, q);
+    start_kernel<decltype(S)::value>
+        <<<cell_grid(L.nx, L.ny, L.nz), cell_block(), 0, stream>>>(L, h, coef, u, f, r, p, q);
   });
   TDC_CUDA_CHECK(cudaGetLastError());
 }

@@ -24,8 +24,8 @@ struct ApplyArgs {
   int z_periodic = 0;
 };
 // coef, state, u, p, z, q, scratch, out
-struct PcgFusedApply : CodeletSpec<ApplyArgs, STARPU_R, STARPU_R, STARPU_RW, STARPU_RW, STARPU_R, STARPU_RW,
-                                   STARPU_SCRATCH, STARPU_W> {
+struct PcgFusedApply
+    : CodeletSpec<ApplyArgs, STARPU_R, STARPU_R, STARPU_RW, STARPU_RW, STARPU_R, STARPU_RW, STARPU_SCRATCH, STARPU_W> {
   static constexpr const char* name = "pcg_fused_apply";
   static void cpu(const Args& a, Buffers b) {
     pcg_fused_apply_cpu(a.e.L, a.e.h, b.vector(0), b.vector(1), b.block(2), b.block(3), b.block(4), b.block(5),

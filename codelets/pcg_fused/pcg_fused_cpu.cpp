@@ -12,8 +12,8 @@ std::size_t pcg_fused_scratch_bytes(const TileLayout& L) {
   return std::size_t(sum_groups(cell_items(L)) * sizeof(Sums<1>));
 }
 
-void pcg_start_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* u,
-                   const double* f, double* r, double* p, double* q) {
+void pcg_start_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* u, const double* f,
+                   double* r, double* p, double* q) {
   for (int k = 0; k < L.nz; ++k)
     for (int j = 0; j < L.ny; ++j)
       for (int i = 0; i < L.nx; ++i) {
@@ -23,8 +23,8 @@ void pcg_start_cpu(const TileLayout& L, const ColumnCouplings& h, const double* 
       }
 }
 
-void pcg_fused_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                         double* u, double* p, const double* z, double* q, double* out, bool z_periodic) {
+void pcg_fused_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st, double* u,
+                         double* p, const double* z, double* q, double* out, bool z_periodic) {
   if (solver_skips(st, 2)) return;
   const double alpha = st[state::kAlpha], beta = st[state::kBeta];
   const bool finishing = st[state::kDone] >= 1.0;

@@ -18,16 +18,16 @@ namespace tdc {
 
 // The start of a PCG solve in one pass: r = f - A u (u with a valid halo) and p = q = 0 f, the same
 // arithmetic as elliptic_apply, vector_update (1 f - 1 r) and two vector_assigns (0 f) one after another.
-void pcg_start_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* u,
-                   const double* f, double* r, double* p, double* q);
+void pcg_start_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* u, const double* f,
+                   double* r, double* p, double* q);
 #if defined(TASKDYCORE_HAVE_CUDA)
-void pcg_start_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* u,
-                    const double* f, double* r, double* p, double* q, cudaStream_t stream);
+void pcg_start_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* u, const double* f,
+                    double* r, double* p, double* q, cudaStream_t stream);
 #endif
 
 // out: 1 compensated sum (2 doubles): <p, q>.
-void pcg_fused_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                         double* u, double* p, const double* z, double* q, double* out, bool z_periodic = false);
+void pcg_fused_apply_cpu(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st, double* u,
+                         double* p, const double* z, double* q, double* out, bool z_periodic = false);
 #if defined(TASKDYCORE_HAVE_CUDA)
 void pcg_fused_apply_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                           double* u, double* p, const double* z, double* q, void* groups, double* out,

@@ -22,17 +22,19 @@ namespace {
 // forward sweep's bits: the same r, the same formula.
 constexpr int kBatch = 4, kStages = 4, kBackStages = 2;
 constexpr int kForwardDoubles = kStages * kBatch * 2, kBackwardDoubles = kBackStages * kLineChunk;
-constexpr std::size_t kStepSharedBytes = std::size_t(kSumGroup) * sizeof(double) *
-                                         (kForwardDoubles > kBackwardDoubles ? kForwardDoubles : kBackwardDoubles);
+constexpr std::size_t kStepSharedBytes =
+    std::size_t(kSumGroup) * sizeof(double) * (kForwardDoubles > kBackwardDoubles ? kForwardDoubles : kBackwardDoubles);
 
 // An 8-byte asynchronous copy from global to shared memory (cp.async).
-__device__ __forceinline__ void copy_async(double* to, const double* from) { __pipeline_memcpy_async(to, from, sizeof(double)); }
+__device__ __forceinline__ void copy_async(double* to, const double* from) {
+  __pipeline_memcpy_async(to, from, sizeof(double));
+}
 
 template <int S>
 __global__ void __launch_bounds__(kSumGroup, 2)
     line_step_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef, const double* __restrict__ st,
-                     const double* __restrict__ ap, double* __restrict__ r, double* __restrict__ z,
-                     Sums<2>* groups, double* group_max) {
+                     const double* __restrict__ ap, double* __restrict__ r, double* __restrict__ z, Sums<2>* groups,
+                     double* group_max) {
   wait_for_previous_grid();
   allow_next_grid();
   if (solver_skips(st, 1)) return;
@@ -186,9 +188,10 @@ struct LevelLoads {
 // iteration against 0.373.
 template <int S, bool Periodic>
 __global__ void __launch_bounds__(kSumGroup)
-    line_direction_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef, const double* __restrict__ st,
-                          double* __restrict__ u, const double* __restrict__ p, const double* __restrict__ z,
-                          double* __restrict__ p_next, double* __restrict__ ap_next, Sums<1>* groups) {
+    line_direction_kernel(TileLayout L, ColumnCouplings h, const double* __restrict__ coef,
+                          const double* __restrict__ st, double* __restrict__ u, const double* __restrict__ p,
+                          const double* __restrict__ z, double* __restrict__ p_next, double* __restrict__ ap_next,
+                          Sums<1>* groups) {
   wait_for_previous_grid();
   allow_next_grid();
   if (solver_skips(st, 2)) return;
@@ -259,7 +262,8 @@ __global__ void __launch_bounds__(kSumGroup)
       const double pn = direction(v.z0, v.p0);
       level[ty + kReach][tx + kReach] = pn;
       if (in_chunk(l) && (own.interior || own.ghost_edge)) {
-        if (own.interior && up.now) u[own.o + P * l] = up.newest ? v.u0 + alpha * v.p0 : v.u0;  // u0: with alpha_prev q added
+        if (own.interior && up.now)
+          u[own.o + P * l] = up.newest ? v.u0 + alpha * v.p0 : v.u0;  // u0: with alpha_prev q added
         p_next[own.o + P * l] = pn;
       }
     }
@@ -337,16 +341,16 @@ void finish_and_fold(const Sums<N>* groups, long count, double* out, const doubl
                      const double* group_max = nullptr, const DeviceLoop& loop = DeviceLoop{}) {
   const bool fold = then && then->tiles > 0;
   launch_programmatic(after_kernel, 1, kSumGroup, 0, stream, &finish_and_fold_kernel<N>, groups, count, out,
-                      st + state::kDone, skip_at, fold ? *then : ScalarsArgs{}, fold ? fold_state : nullptr,
-                      group_max, loop);
+                      st + state::kDone, skip_at, fold ? *then : ScalarsArgs{}, fold ? fold_state : nullptr, group_max,
+                      loop);
 }
 
 // The step kernel's launch. The shared-memory limit above the default 48 KB must be set first (outside a
 // capture): allow_step_shared.
 // after_kernel: the launch follows a kernel on the stream, and may start while it ends (programmatic_launch.cuh).
-void launch_step(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                 const double* ap, double* r, double* z, void* groups, double* out, cudaStream_t stream,
-                 const ScalarsArgs* then, double* fold_state, bool after_kernel) {
+void launch_step(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st, const double* ap,
+                 double* r, double* z, void* groups, double* out, cudaStream_t stream, const ScalarsArgs* then,
+                 double* fold_state, bool after_kernel) {
   const long n = sum_groups(column_items(L));
   auto* g = static_cast<Sums<2>*>(groups);
   double* group_max = reinterpret_cast<double*>(g + n);  // each group's max |r| (pcg_line_scratch_bytes)
@@ -365,8 +369,8 @@ void allow_step_shared(const ColumnCouplings& h) {
 }
 
 void launch_direction_kernel(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                             double* u, const double* p, const double* z, double* p_next, double* ap_next,
-                             void* groups, bool periodic, cudaStream_t stream, bool after_kernel) {
+                             double* u, const double* p, const double* z, double* p_next, double* ap_next, void* groups,
+                             bool periodic, cudaStream_t stream, bool after_kernel) {
   const long n = direction_groups(L).count();
   auto* g = static_cast<Sums<1>*>(groups);
   with_stride_constant(h, [&](auto S) {
@@ -378,7 +382,8 @@ void launch_direction_kernel(const TileLayout& L, const ColumnCouplings& h, cons
 }
 // The direction sum finished (none while finishing) and the scalars step folded in, if given.
 void finish_direction(const TileLayout& L, const double* st, void* groups, double* out, const ScalarsArgs* then,
-                      double* fold_state, cudaStream_t stream, bool after_kernel, const DeviceLoop& loop = DeviceLoop{}) {
+                      double* fold_state, cudaStream_t stream, bool after_kernel,
+                      const DeviceLoop& loop = DeviceLoop{}) {
   finish_and_fold<1>(static_cast<Sums<1>*>(groups), direction_groups(L).count(), out, st, 1.0, then, fold_state, stream,
                      after_kernel, nullptr, loop);
 }
@@ -392,21 +397,22 @@ void pcg_line_step_cuda(const TileLayout& L, const ColumnCouplings& h, const dou
 }
 
 void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                             double* u, const double* p, const double* z, double* p_next, double* ap_next,
-                             void* groups, double* out, bool periodic, cudaStream_t stream) {
+                             double* u, const double* p, const double* z, double* p_next, double* ap_next, void* groups,
+                             double* out, bool periodic, cudaStream_t stream) {
   check_direction_strides(h);
   // The kernel is gated (a skipped one costs a small kernel); the finish returns at once when it skipped.
-  launch_gated(gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, u, p, z, p_next, ap_next, groups, periodic),
-               st + state::kDone, 2.0, stream, [&](cudaStream_t capture) {
-                 launch_direction_kernel(L, h, coef, st, u, p, z, p_next, ap_next, groups, periodic, capture, false);
-               });
+  launch_gated(
+      gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, u, p, z, p_next, ap_next, groups, periodic),
+      st + state::kDone, 2.0, stream, [&](cudaStream_t capture) {
+        launch_direction_kernel(L, h, coef, st, u, p, z, p_next, ap_next, groups, periodic, capture, false);
+      });
   finish_direction(L, st, groups, out, nullptr, nullptr, stream, false);
 }
 
-void pcg_line_iterations_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, double* st,
-                              double* u, double* const dir[2], double* ap, double* r, double* z, void* groups,
-                              double* out, const ScalarsArgs& after_step, const ScalarsArgs& after_direction,
-                              int parity, int count, cudaStream_t stream) {
+void pcg_line_iterations_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, double* st, double* u,
+                              double* const dir[2], double* ap, double* r, double* z, void* groups, double* out,
+                              const ScalarsArgs& after_step, const ScalarsArgs& after_direction, int parity, int count,
+                              cudaStream_t stream) {
   check_direction_strides(h);
   allow_step_shared(h);
   std::string key = gate_key(L, h.ae, h.aw, h.an, h.as, h.h, h.s, h.z_wrap, coef, st, u, dir[0], dir[1], ap, r, z,

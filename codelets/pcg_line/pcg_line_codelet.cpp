@@ -6,15 +6,15 @@ namespace tdc {
 namespace {
 
 // coef, state, A p, r, z, scratch, out
-struct PcgLineStep : CodeletSpec<EllipticTaskArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_RW, STARPU_W, STARPU_SCRATCH,
-                                 STARPU_W> {
+struct PcgLineStep
+    : CodeletSpec<EllipticTaskArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_RW, STARPU_W, STARPU_SCRATCH, STARPU_W> {
   static constexpr const char* name = "pcg_line_step";
   static void cpu(const Args& a, Buffers b) {
     pcg_line_step_cpu(a.L, a.h, b.vector(0), b.vector(1), b.block(2), b.block(3), b.block(4), b.vector(6));
   }
   static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
-    pcg_line_step_cuda(a.L, a.h, b.vector(0), b.vector(1), b.block(2), b.block(3), b.block(4), b.vector(5),
-                       b.vector(6), s);
+    pcg_line_step_cuda(a.L, a.h, b.vector(0), b.vector(1), b.block(2), b.block(3), b.block(4), b.vector(5), b.vector(6),
+                       s);
   };
 };
 
@@ -41,8 +41,15 @@ struct PcgLineDirection : CodeletSpec<EllipticTaskArgs, STARPU_R, STARPU_R, STAR
 struct IterationBuffers {
   double *coef, *st, *u, *dir[2], *ap, *r, *z, *scratch, *out;
   explicit IterationBuffers(Buffers b)
-      : coef(b.vector(0)), st(b.vector(1)), u(b.block(2)), dir{b.block(3), b.block(4)}, ap(b.block(5)), r(b.block(6)),
-        z(b.block(7)), scratch(b.vector(8)), out(b.vector(9)) {}
+      : coef(b.vector(0)),
+        st(b.vector(1)),
+        u(b.block(2)),
+        dir{b.block(3), b.block(4)},
+        ap(b.block(5)),
+        r(b.block(6)),
+        z(b.block(7)),
+        scratch(b.vector(8)),
+        out(b.vector(9)) {}
 };
 struct Iterations {
   EllipticTaskArgs e;

@@ -25,8 +25,8 @@ void check_direction_strides(const ColumnCouplings& h) {
 namespace {
 
 // A x for cells i0 .. i1 - 1 of row (j, k) of the interior, into ax[i0 .. i1).
-void apply_row(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* x, int j, int k,
-               int i0, int i1, double* ax, bool periodic) {
+void apply_row(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* x, int j, int k, int i0,
+               int i1, double* ax, bool periodic) {
   if (periodic)
     for (int i = i0; i < i1; ++i) ax[i] = apply_cell_from(L, h, coef, i, j, k, PeriodicAt(L, x, i, j, k));
   else
@@ -96,7 +96,7 @@ void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const
         else
           for (int i = 0; i < L.nx; ++i) u[o + i] = u[o + i] + alpha * p[o + i];
       }
-  if (finishing) return;  // the pending u updates only
+  if (finishing) return;             // the pending u updates only
   const int w = periodic ? 0 : h.h;  // the ghost-ring edges A p' reads (no corners)
   auto set_row = [&](int j, int k, int i0, int i1) {
     const std::ptrdiff_t o = L.at(0, j, k);

@@ -94,18 +94,18 @@ void pcg_line_direction_cpu(const TileLayout& L, const ColumnCouplings& h, const
 void pcg_line_step_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
                         const double* ap, double* r, double* z, void* groups, double* out, cudaStream_t stream);
 void pcg_line_direction_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st,
-                             double* u, const double* p, const double* z, double* p_next, double* ap_next,
-                             void* groups, double* out, bool periodic, cudaStream_t stream);
+                             double* u, const double* p, const double* z, double* p_next, double* ap_next, void* groups,
+                             double* out, bool periodic, cudaStream_t stream);
 // `count` iterations of a single periodic tile (step, then direction, each with its scalars step folded
 // in); p alternates between dir[parity] and dir[1 - parity] (A p stays in ap). Recorded once per set of
 // arguments into a CUDA graph that loops on the device while the solver state says it runs
 // (gated_graph.hpp: launch_gated_loop): one launch for the batch, no launch per iteration, and nothing
 // run past the solve's end (a round of two iterations at most). The kernels still test the state: the
 // same bits as pcg_line_step_cuda and pcg_line_direction_cuda launched one by one.
-void pcg_line_iterations_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, double* st,
-                              double* u, double* const dir[2], double* ap, double* r, double* z, void* groups,
-                              double* out, const ScalarsArgs& after_step, const ScalarsArgs& after_direction,
-                              int parity, int count, cudaStream_t stream);
+void pcg_line_iterations_cuda(const TileLayout& L, const ColumnCouplings& h, const double* coef, double* st, double* u,
+                              double* const dir[2], double* ap, double* r, double* z, void* groups, double* out,
+                              const ScalarsArgs& after_step, const ScalarsArgs& after_direction, int parity, int count,
+                              cudaStream_t stream);
 #endif
 // Device scratch both kernels need (group partials; the step's group maxima of |r| after its groups).
 std::size_t pcg_line_scratch_bytes(const TileLayout& L);

@@ -15,8 +15,8 @@ struct PressureGradient : CodeletSpec<CentredArgs, STARPU_R, STARPU_RW, STARPU_R
 };
 
 // p, three velocities from, three to
-struct PressureGradientFrom : CodeletSpec<CentredArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_W,
-                                          STARPU_W> {
+struct PressureGradientFrom
+    : CodeletSpec<CentredArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_W, STARPU_W> {
   static constexpr const char* name = "pressure_gradient_from";
   static void cpu(const Args& a, Buffers b) {
     const double* const v0[3] = {b.block(1), b.block(2), b.block(3)};

@@ -15,14 +15,14 @@ struct ResidualUpdateDot : CodeletSpec<UpdateArgs, STARPU_R, STARPU_R, STARPU_RW
     residual_update_dot_cpu(a.L, b.vector(0), a.skip_from, a.scalar, b.block(1), b.block(2), b.vector(4));
   }
   static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
-    residual_update_dot_cuda(a.L, b.vector(0), a.skip_from, a.scalar, b.block(1), b.block(2), b.vector(3),
-                             b.vector(4), s);
+    residual_update_dot_cuda(a.L, b.vector(0), a.skip_from, a.scalar, b.block(1), b.block(2), b.vector(3), b.vector(4),
+                             s);
   };
 };
 
 // coef, state, u, f, r, scratch, out
-struct EllipticResidualDot : CodeletSpec<EllipticTaskArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_W,
-                                         STARPU_SCRATCH, STARPU_W> {
+struct EllipticResidualDot
+    : CodeletSpec<EllipticTaskArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_SCRATCH, STARPU_W> {
   static constexpr const char* name = "elliptic_residual_dot";
   static void cpu(const Args& a, Buffers b) {
     elliptic_residual_dot_cpu(a.L, a.h, b.vector(0), b.vector(1), a.skip_from, b.block(2), b.block(3), b.block(4),

@@ -4,7 +4,8 @@
 namespace tdc {
 namespace {
 __global__ void scale_kernel(std::size_t n, double factor, const double* s, double* c) {
-  for (std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; q < n; q += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; q < n;
+       q += std::size_t(gridDim.x) * blockDim.x)
     c[q] = factor * s[q];
 }
 }  // namespace

@@ -8,7 +8,9 @@ struct PartialPointers {
   const double* p[kMaxCombineTiles];
 };
 
-__global__ void scalars_kernel(ScalarsArgs a, double* st, PartialPointers ptrs) { solver_scalars_update(a, st, ptrs.p); }
+__global__ void scalars_kernel(ScalarsArgs a, double* st, PartialPointers ptrs) {
+  solver_scalars_update(a, st, ptrs.p);
+}
 
 }  // namespace
 

@@ -31,13 +31,13 @@ constexpr int kMaxCombineTiles = 256;  // tiles per solver (the CUDA kernel take
 struct ScalarsArgs {
   ScalarOp op = ScalarOp::PcgFusedPrecon;
   int tiles = 0;
-  int sums = 0;                           // compensated sums per tile partial
-  int slots[kMaxGcrDirections] = {};      // GcrAlphas: the basis slots, in basis order
-  int new_slot = 0;                       // GcrBeta: the slot of the new direction
-  double tol_rel = 0, tol_abs = 0;        // Reset
-  double tol_max = 0;                     // Reset (0: no max-norm test)
-  int max_iter = 0;                       // Reset
-  int state_size = 0;                     // Reset: doubles in the state
+  int sums = 0;                       // compensated sums per tile partial
+  int slots[kMaxGcrDirections] = {};  // GcrAlphas: the basis slots, in basis order
+  int new_slot = 0;                   // GcrBeta: the slot of the new direction
+  double tol_rel = 0, tol_abs = 0;    // Reset
+  double tol_max = 0;                 // Reset (0: no max-norm test)
+  int max_iter = 0;                   // Reset
+  int state_size = 0;                 // Reset: doubles in the state
 };
 
 void solver_scalars_cpu(const ScalarsArgs& a, double* st, const double* const* partials);

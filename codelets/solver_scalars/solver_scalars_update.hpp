@@ -132,8 +132,7 @@ TDC_HD void solver_scalars_update(const ScalarsArgs& a, double* st, const double
       for (int n = 0; n < a.sums; ++n) st[kGcrAlpha + n] = -tile_total(a, partials, n) / st[kGcrQQ + a.slots[n]];
       return;
     }
-    case ScalarOp::Reset:
-      return;
+    case ScalarOp::Reset: return;
     case ScalarOp::GcrBeta: {
       const double qq = tile_total(a, partials, 0), rq = tile_total(a, partials, 1);
       if (!(qq > 0.0)) {  // the new direction vanished: nothing left to reduce

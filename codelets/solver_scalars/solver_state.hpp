@@ -21,24 +21,24 @@ constexpr int kSolveSkippedAt = 2 * (kMaxSums - 2);
 
 namespace state {
 enum : int {
-  kAlpha = 0,       // PCG step length
-  kBeta,            // PCG: new direction weight; GCR: step length along the newest direction
-  kKappa,           // PCG: <r, z> of the previous iteration
-  kRes0,            // ||r_0||
-  kRes,             // ||r|| of the latest check
-  kDone,            // 0 running, 1 finishing (fused PCG: the last u update, or the line form's last two, pending), 2 finished
-  kIter,            // iterations completed
-  kTolRel,          // stop when ||r|| <= tol_rel ||r_0||
-  kTolAbs,          //   or ||r|| <= tol_abs
-  kMaxIter,         //   or after max_iter iterations (not converged)
-  kConverged,       // 1 when a tolerance was met
-  kTolMax,          //   or max |r| <= tol_max (when > 0: the dycore's bound on max |D v|)
-  kResMax,          // max |r| of the latest check
-  kAlphaPrev,       // PCG: the step length before kAlpha (the line form defers u's update by an iteration)
-  kBreakdown,       // PCG line form: the last direction broke down (<p, A p> <= 0); counted in kIter until done
-  kGcrQQ = 16,      // <q_s, q_s> per direction slot (kMaxGcrDirections + 1 slots)
-  kGcrAlpha = 24,   // orthogonalisation weights of the latest step, per active direction
-  kHistory = 32,    // ||r|| after each iteration: kHistory + iteration, iteration 0 = initial residual
+  kAlpha = 0,  // PCG step length
+  kBeta,       // PCG: new direction weight; GCR: step length along the newest direction
+  kKappa,      // PCG: <r, z> of the previous iteration
+  kRes0,       // ||r_0||
+  kRes,        // ||r|| of the latest check
+  kDone,     // 0 running, 1 finishing (fused PCG: the last u update, or the line form's last two, pending), 2 finished
+  kIter,     // iterations completed
+  kTolRel,   // stop when ||r|| <= tol_rel ||r_0||
+  kTolAbs,   //   or ||r|| <= tol_abs
+  kMaxIter,  //   or after max_iter iterations (not converged)
+  kConverged,      // 1 when a tolerance was met
+  kTolMax,         //   or max |r| <= tol_max (when > 0: the dycore's bound on max |D v|)
+  kResMax,         // max |r| of the latest check
+  kAlphaPrev,      // PCG: the step length before kAlpha (the line form defers u's update by an iteration)
+  kBreakdown,      // PCG line form: the last direction broke down (<p, A p> <= 0); counted in kIter until done
+  kGcrQQ = 16,     // <q_s, q_s> per direction slot (kMaxGcrDirections + 1 slots)
+  kGcrAlpha = 24,  // orthogonalisation weights of the latest step, per active direction
+  kHistory = 32,   // ||r|| after each iteration: kHistory + iteration, iteration 0 = initial residual
 };
 }  // namespace state
 

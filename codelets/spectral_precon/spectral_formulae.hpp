@@ -40,7 +40,7 @@ struct SpectralPlan {
   long mu_x = 0, mu_y = 0, mu_z = 0;  // each axis's eigenvalues: a (2 cos(2 pi m h / n) - 2)
   long level = 0;                     // the level at cycle c, position t: level[c lc + t]
   long table_doubles = 0;
-  int skip_from = 2;                  // the solver's skip protocol (solver_state.hpp)
+  int skip_from = 2;  // the solver's skip protocol (solver_state.hpp)
 };
 
 TDC_HD int spectral_log2(int n) {

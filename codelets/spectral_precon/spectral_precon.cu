@@ -20,7 +20,7 @@ constexpr int kPad = 5;  // one padding slot per 32 points of a line (padded())
 template <int Bits>
 struct LineShape {
   static constexpr int n = 1 << Bits;
-  static constexpr int per_line = Bits >= 2 ? n / 4 : 1;  // threads per line pair
+  static constexpr int per_line = Bits >= 2 ? n / 4 : 1;               // threads per line pair
   static constexpr int pair_bits = (10 - Bits) < 8 ? (10 - Bits) : 8;  // 1024 points, 256 threads per block
   static constexpr int pairs = 1 << pair_bits;
   static constexpr int threads = pairs * per_line;
@@ -159,7 +159,8 @@ void launch_bits(const SpectralPlan& p, const double* tab, const double* st, con
   const long pairs = line_count(p, Axis) / 2;
   const int shared = int(sizeof(Cplx)) * S::pairs * S::stride;
   static_assert(sizeof(Cplx) * S::pairs * S::stride <= 48 * 1024, "no opt-in to more shared memory needed");
-  hartley_pass_kernel<Axis, Scaled, Bits><<<unsigned((pairs + S::pairs - 1) / S::pairs), S::threads, shared, stream>>>(p, tab, st, skip, in, out);
+  hartley_pass_kernel<Axis, Scaled, Bits>
+      <<<unsigned((pairs + S::pairs - 1) / S::pairs), S::threads, shared, stream>>>(p, tab, st, skip, in, out);
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -17,8 +17,8 @@ void insert_spectral_solve(const SpectralPlan& p, const TileLayout& L, starpu_da
 // tile; then: the solver_scalars step folded in (null: none).
 void insert_spectral_pcg_precon(const SpectralPlan& p, const TileLayout& L, starpu_data_handle_t tables,
                                 starpu_data_handle_t state, starpu_data_handle_t q, starpu_data_handle_t r,
-                                starpu_data_handle_t z, starpu_data_handle_t dot_scratch,
-                                starpu_data_handle_t partials, int priority, const ScalarsArgs* then);
+                                starpu_data_handle_t z, starpu_data_handle_t dot_scratch, starpu_data_handle_t partials,
+                                int priority, const ScalarsArgs* then);
 // Several tiles: the interior of tile `src` (origin (i0, j0) in the domain) into the dense array, the
 // dense array solved in place, and a tile's interior back from it.
 void insert_spectral_gather(const SpectralPlan& p, const TileLayout& L, int i0, int j0, starpu_data_handle_t state,

@@ -98,8 +98,8 @@ void insert_spectral_solve(const SpectralPlan& p, const TileLayout& L, starpu_da
 
 void insert_spectral_pcg_precon(const SpectralPlan& p, const TileLayout& L, starpu_data_handle_t tables,
                                 starpu_data_handle_t state, starpu_data_handle_t q, starpu_data_handle_t r,
-                                starpu_data_handle_t z, starpu_data_handle_t dot_scratch,
-                                starpu_data_handle_t partials, int priority, const ScalarsArgs* then) {
+                                starpu_data_handle_t z, starpu_data_handle_t dot_scratch, starpu_data_handle_t partials,
+                                int priority, const ScalarsArgs* then) {
   const PreconArgs a{p, L, then ? *then : ScalarsArgs{}};
   const auto h = {tables, state, q, r, z, dot_scratch, partials};
   if (then)

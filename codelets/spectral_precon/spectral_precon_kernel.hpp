@@ -27,9 +27,7 @@ SpectralPlan make_spectral_plan(int nx, int ny, int nz, const ColumnCouplings& h
 inline SpectralView tile_view(const TileLayout& L, const double* a) {
   return SpectralView{const_cast<double*>(a) + L.at(0, 0, 0), L.sx(), long(L.plane())};
 }
-inline SpectralView dense_view(const SpectralPlan& p, double* a) {
-  return SpectralView{a, p.nx, long(p.nx) * p.ny};
-}
+inline SpectralView dense_view(const SpectralPlan& p, double* a) { return SpectralView{a, p.nx, long(p.nx) * p.ny}; }
 
 // z = M r (r is read, z written; may not alias); returns at once when the state says done >= skip_from.
 void spectral_solve_cpu(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z);

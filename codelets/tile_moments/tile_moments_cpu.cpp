@@ -7,8 +7,7 @@ void tile_moments_cpu(const TileLayout& L, const double* psi, const double* g, d
   ColumnMoments total = empty_column();
   ColumnMoments s[kGroup];
   for (int first = 0; first < columns; first += kGroup) {
-    for (int t = 0; t < kGroup; ++t)
-      s[t] = first + t < columns ? column_moments(L, psi, g, first + t) : empty_column();
+    for (int t = 0; t < kGroup; ++t) s[t] = first + t < columns ? column_moments(L, psi, g, first + t) : empty_column();
     for (int stride = kGroup / 2; stride > 0; stride /= 2)
       for (int t = 0; t < stride; ++t) s[t] = merge(s[t], s[t + stride]);
     total = merge(total, s[0]);

@@ -13,8 +13,8 @@
 namespace tdc {
 
 struct Moments {
-  DD mass;      // sum G psi
-  DD mass_sq;   // sum G psi^2
+  DD mass;     // sum G psi
+  DD mass_sq;  // sum G psi^2
   double min, max;
 };
 constexpr int kMomentsDoubles = 6;  // the layout of a moments handle: mass.hi, mass.lo, sq.hi, sq.lo, min, max
@@ -31,6 +31,5 @@ void tile_moments_cuda(const TileLayout& L, const double* psi, const double* g, 
 
 Moments moments_from(const double* v);
 Moments combine(const Moments& a, const Moments& b);
-
 
 }  // namespace tdc

@@ -197,8 +197,10 @@ Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
   const std::string warning = oversubscription_warning(cpu_workers(), cuda_workers(), int(cpus.size()));
   if (!warning.empty()) std::fprintf(stderr, "taskdycore: warning (rank %d): %s\n", rank_, warning.c_str());
   if (calibrating && rank_ == 0)
-    std::fprintf(stderr, "taskdycore: calibrating performance models for this build and machine in %s: "
-                 "the first runs are slower\n", std::getenv("STARPU_PERF_MODEL_DIR"));
+    std::fprintf(stderr,
+                 "taskdycore: calibrating performance models for this build and machine in %s: "
+                 "the first runs are slower\n",
+                 std::getenv("STARPU_PERF_MODEL_DIR"));
 }
 
 Runtime::~Runtime() {
@@ -250,15 +252,15 @@ std::string runtime_info(const Runtime& rt) {
     char name[128];
     starpu_worker_get_name(int(w), name, sizeof(name));
     const int pu = starpu_worker_get_bindid(int(w));
-    os << "  " << w << ": " << name << ", " << (pu >= 0 ? "bound to CPU " + std::to_string(pu) : std::string("not bound"))
-       << "\n";
+    os << "  " << w << ": " << name << ", "
+       << (pu >= 0 ? "bound to CPU " + std::to_string(pu) : std::string("not bound")) << "\n";
   }
   const char* mpi_cpu = std::getenv("STARPU_MPI_THREAD_CPUID");
   const char* mpi_nobind = std::getenv("STARPU_MPI_NOBIND");
   os << "  MPI progress thread: "
-     << (mpi_cpu ? std::string("bound to CPU ") + mpi_cpu
-                 : mpi_nobind && std::atoi(mpi_nobind) ? std::string("not bound (no CPU is free of workers)")
-                                                       : std::string("on a CPU StarPU keeps free of workers"))
+     << (mpi_cpu                               ? std::string("bound to CPU ") + mpi_cpu
+         : mpi_nobind && std::atoi(mpi_nobind) ? std::string("not bound (no CPU is free of workers)")
+                                               : std::string("on a CPU StarPU keeps free of workers"))
      << "\n";
   os << "  task-submitting thread (main): not bound; this rank's CPUs: " << join(cpus_of_this_rank()) << "\n";
   if (const char* dir = std::getenv("STARPU_PERF_MODEL_DIR")) os << "performance models: " << dir << "\n";
@@ -268,8 +270,8 @@ std::string runtime_info(const Runtime& rt) {
   for (int d = 0; d < devices; ++d) {
     cudaDeviceProp p;
     cudaGetDeviceProperties(&p, d);
-    os << "CUDA device " << d << ": " << p.name << ", " << (p.totalGlobalMem >> 20) << " MiB, sm_" << p.major
-       << p.minor << ", " << p.multiProcessorCount << " SMs\n";
+    os << "CUDA device " << d << ": " << p.name << ", " << (p.totalGlobalMem >> 20) << " MiB, sm_" << p.major << p.minor
+       << ", " << p.multiProcessorCount << " SMs\n";
   }
   if (devices == 0) os << "CUDA devices: none found\n";
 #endif

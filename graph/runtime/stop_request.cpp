@@ -38,8 +38,8 @@ int first_nonzero_over_ranks(int mine, int rank, int ranks) {
                                   r == rank ? reinterpret_cast<uintptr_t>(&value[r]) : 0, sizeof(int));
     starpu_mpi_data_register(h[r], next_data_tag(), r);
   }
-  starpu_variable_data_register(&d, rank == 0 ? STARPU_MAIN_RAM : -1, rank == 0 ? reinterpret_cast<uintptr_t>(&decision) : 0,
-                                sizeof(int));
+  starpu_variable_data_register(&d, rank == 0 ? STARPU_MAIN_RAM : -1,
+                                rank == 0 ? reinterpret_cast<uintptr_t>(&decision) : 0, sizeof(int));
   starpu_mpi_data_register(d, next_data_tag(), 0);
   for (int r = 0; r < ranks; ++r) starpu_mpi_get_data_on_node(MPI_COMM_WORLD, h[r], 0);
   if (rank == 0) {
