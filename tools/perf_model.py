@@ -373,13 +373,14 @@ def cmd_scan(m, a):
         a.case, "weak" if a.weak else "strong", gs(a.grid), " a GPU" if a.weak else "", a.gpus_per_node, a.ranks_per_node))
     print("%5s %6s %6s %14s %11s %10s %9s %9s %7s %11s %10s" % (
         "gpus", "nodes", "tiles", "grid", "ms/step", "comp", "serial", "comm", "V", "Gcell/s", "efficiency"))
-    base = None
+    base, err = None, ValueError("no GPU count in 1..%d fits" % a.max_gpus)
     for n in range(1, a.max_gpus + 1):
         tx, ty = default_tiles(n)
         g = (a.grid[0] * tx, a.grid[1] * ty, a.grid[2]) if a.weak else a.grid
         try:
             r = m.predict(a.case, g, n, (tx, ty), a.gpus_per_node, a.ranks_per_node, a.iterations)
-        except ValueError:
+        except ValueError as e:
+            err = e
             continue
         rate = cells(g) / r["total"] * 1e-6
         if base is None:
@@ -388,6 +389,8 @@ def cmd_scan(m, a):
         rows.append((n, r, rate))
         print("%5d %6d %6s %14s %11.3f %10.3f %9.3f %9.3f %7.3f %11.2f %10.2f" % (
             n, r["nodes"], "%dx%d" % (tx, ty), gs(g), r["total"], r["comp"], r["serial"], r["comm"], r["V"], rate, eff))
+    if not rows:
+        raise err
     best = max(rows, key=lambda x: x[2])
     if best[0] == rows[-1][0] and len(rows) > 1:
         print("best_gpus >= %d (Gcell/s still rising at the largest count scanned)" % best[0])
