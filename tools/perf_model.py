@@ -250,14 +250,15 @@ class Model:
         return near[1], "from the 1-GPU calibration grid nearest in cells (%d cells); pass --iterations" % near[0]
 
     # ---- prediction -----------------------------------------------------------------------------
-    def predict(self, case, grid, gpus, tiles=None, gpus_per_node=8, ranks_per_node=1, iterations=None):
+    def predict(self, case, grid, gpus, tiles=None, gpus_per_node=8, ranks_per_node=1, iterations=None,
+                scatter="whole"):
         tiles = tiles or default_tiles(gpus)
         lay = Layout(grid, gpus, tiles, gpus_per_node, ranks_per_node)
         r = {"case": case, "grid": grid, "gpus": gpus, "tiles": tiles, "ranks": lay.ranks, "nodes": lay.nodes,
              "serial": 0.0, "notes": []}
         if case == "mpdata":
             return self._predict_mpdata(lay, r)
-        return self._predict_dycore(case, lay, r, iterations)
+        return self._predict_dycore(case, lay, r, iterations, scatter)
 
     def _predict_mpdata(self, lay, r):
         worst = None
@@ -280,7 +281,7 @@ class Model:
                  H=self.m_H, V=T_O / T_I)
         return r
 
-    def _predict_dycore(self, case, lay, r, iterations):
+    def _predict_dycore(self, case, lay, r, iterations, scatter="whole"):
         C = cells(lay.grid)
         scale = self.bubble if case == "bubble" else 1.0
         mg = case == "tg-multigrid"
@@ -330,7 +331,8 @@ class Model:
                 g = rk * lay.gpus_per_rank
                 kind = lay.link(hub, g)
                 tc = sum(len(lay.tiles_on(x)) for x in range(g, min(g + lay.gpus_per_rank, lay.gpus))) * lay.tile_cells
-                xfer += (self.k_dense * C + self.k_gather * tc) * B / self.link_bw(kind) * 1e-6
+                back = C if scatter == "whole" else tc  # commit 5bac01b: only the rank's tiles go back
+                xfer += (self.k_dense * back + self.k_gather * tc) * B / self.link_bw(kind) * 1e-6
             comm = halo_t + lat + xfer
         hidden = self.V_o * (comm - lat)
         total = comp + serial + comm - hidden
@@ -363,7 +365,7 @@ def print_prediction(r):
 
 def cmd_predict(m, a):
     tiles = tile_pair(a.tiles) if a.tiles else None
-    r = m.predict(a.case, a.grid, a.gpus, tiles, a.gpus_per_node, a.ranks_per_node, a.iterations)
+    r = m.predict(a.case, a.grid, a.gpus, tiles, a.gpus_per_node, a.ranks_per_node, a.iterations, a.scatter)
     print_prediction(r)
 
 
@@ -378,7 +380,7 @@ def cmd_scan(m, a):
         tx, ty = default_tiles(n)
         g = (a.grid[0] * tx, a.grid[1] * ty, a.grid[2]) if a.weak else a.grid
         try:
-            r = m.predict(a.case, g, n, (tx, ty), a.gpus_per_node, a.ranks_per_node, a.iterations)
+            r = m.predict(a.case, g, n, (tx, ty), a.gpus_per_node, a.ranks_per_node, a.iterations, a.scatter)
         except ValueError as e:
             err = e
             continue
@@ -464,6 +466,9 @@ def main(argv=None):
         p.add_argument("--ranks-per-node", type=int, default=1,
                        help="1: one process drives the node's GPUs (NVLink); = GPUs a node: one rank a GPU (default 1)")
         p.add_argument("--iterations", type=int, help="solver iterations a step (tg-multigrid)")
+        p.add_argument("--scatter", choices=("whole", "tiles"), default="whole",
+                       help="spectral hub across ranks: whole = the dense array goes to every rank (the calibrated "
+                            "build); tiles = only each rank's tiles go back (commit 5bac01b, not yet measured)")
         p.add_argument("--calibration", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
     p = sub.add_parser("predict", help="ms/step for one configuration, with the model's terms")

@@ -53,6 +53,13 @@ strong=$("${model[@]}" scan --case tg-spectral --grid 1024x512x256 --max-gpus 8)
 [ "$(grep -cE '^ +[0-9]+ +1 ' <<<"$strong")" = 4 ] && pass "strong scan skips GPU counts the grid does not split into" \
   || fail "strong scan rows: $strong"
 
+whole=$(predicted --case tg-spectral --grid 1024x512x256 --gpus 8 --ranks-per-node 8)
+tiles=$(predicted --case tg-spectral --grid 1024x512x256 --gpus 8 --ranks-per-node 8 --scatter tiles)
+python3 -c "import sys; sys.exit(0 if float('$tiles') < float('$whole') else 1)" \
+  && pass "--scatter tiles sends less than the whole array to every rank ($tiles < $whole ms)" \
+  || fail "--scatter tiles: $tiles against $whole"
+within "two ranks 512x256x256 (fitted point)" "$(predicted --case tg-spectral --grid 512x256x256 --gpus 2 --gpus-per-node 2 --ranks-per-node 2)" 445 1
+
 val=$("${model[@]}" validate)
 [ "$(grep -cE '^(mpdata|tg-spectral|tg-multigrid) ' <<<"$val")" = 8 ] && pass "validate: 6 two-GPU points and 2 cross-checks" \
   || fail "validate: $val"
