@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Weak and strong scaling over the GPUs of one node, in one process and with one rank per GPU:
+# Taylor-Green (spectral preconditioner), the thermal bubble and MPDATA alone. Prints one table:
+# ms/step in steady state, speed-up and efficiency against one GPU, and writes it to OUT/scaling.txt.
+#
+#   tools/scaling.sh [--exe EXE] [--gpus "1 2 4"] [--per-gpu 256x256x256] [--strong 512x512x256]
+#                    [--steps N] [--ranks on|off] OUT
+#
+# Weak: the per-GPU grid times the tile layout (1: 1x1, 2: 2x1, 4: 2x2, 8: 4x2), a tile per GPU.
+# Strong: the --strong grid on each GPU count. Steady state: the difference of an N-step and a 2N-step
+# run, divided by N, so that start-up (allocation, the first upload, perf-model calibration) drops
+# out. MPDATA: `bench mpdata --overlap on` (its own warm-up and median). One rank per GPU:
+# mpirun -np G, each rank seeing its GPU by local rank. For the bytes moved and the overlap, trace a
+# run (`taskdycore run ... --trace DIR`, then `tools/trace DIR --steps 4`).
+set -euo pipefail
+exe=taskdycore gpus="1 2 4" per=256x256x256 strong=512x512x256 steps=40 ranks=on
+while [ $# -gt 1 ]; do
+  case $1 in
+    --exe) exe=$2; shift 2 ;;
+    --gpus) gpus=$2; shift 2 ;;
+    --per-gpu) per=$2; shift 2 ;;
+    --strong) strong=$2; shift 2 ;;
+    --steps) steps=$2; shift 2 ;;
+    --ranks) ranks=$2; shift 2 ;;
+    *) echo "scaling: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+[ $# -eq 1 ] || { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+out=$1; mkdir -p "$out"
+have=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 STARPU_SILENT=${STARPU_SILENT:-1}
+layout() { case $1 in 1) echo "1 1" ;; 2) echo "2 1" ;; 4) echo "2 2" ;; 8) echo "4 2" ;; *) echo "$1 1" ;; esac; }
+IFS=x read -r px py pz <<< "$per"
+IFS=x read -r sx sy sz <<< "$strong"
+printf '#!/bin/sh\nexport CUDA_VISIBLE_DEVICES=${OMPI_COMM_WORLD_LOCAL_RANK:-0}\nexec "$@"\n' > "$out/rank_gpu.sh"
+chmod +x "$out/rank_gpu.sh"
+
+# steady NAME GPUS MODE(process|ranks) CASE NX NY NZ TX TY: prints the steady-state ms/step.
+steady() {
+  local name=$1 g=$2 mode=$3 case=$4 nx=$5 ny=$6 nz=$7 tx=$8 ty=$9 n t=()
+  local args=(run "cases/$case.toml" --set output.fields=false --set output.checkpoint=false --set diagnostics.interval=1000
+              --set grid.nx="$nx" --set grid.ny="$ny" --set grid.nz="$nz" --set tiles.x="$tx" --set tiles.y="$ty" --force)
+  [ "$case" = taylor_green ] && args+=(--set time.dt=0.005)
+  [ "$case" = thermal_bubble ] && args+=(--set time.dt=0.5)
+  for n in "$steps" $((2 * steps)); do
+    local dir="$out/$name-$n"
+    if [ "$mode" = ranks ]; then
+      STARPU_NCPU=2 timeout 600 mpirun -np "$g" -x STARPU_NCPU -x STARPU_SILENT -x STARPU_HOME -x LD_LIBRARY_PATH \
+        "$out/rank_gpu.sh" "$(command -v "$exe")" "${args[@]}" --set time.steps="$n" --out "$dir" > "$dir.log" 2>&1 || { echo nan; return; }
+    else
+      STARPU_NCPU=2 STARPU_NCUDA="$g" timeout 600 "$exe" "${args[@]}" --set time.steps="$n" --out "$dir" > "$dir.log" 2>&1 || { echo nan; return; }
+    fi
+    t+=("$(python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print(s['ms_per_step'] * s['steps_this_run'])" "$dir/summary.json")")
+  done
+  python3 -c "import sys; print('%.3f' % ((float(sys.argv[2]) - float(sys.argv[1])) / int(sys.argv[3])))" "${t[0]}" "${t[1]}" "$steps"
+}
+mpdata() {  # GPUS NX NY NZ TX TY
+  STARPU_NCPU=2 STARPU_NCUDA=$1 timeout 300 "$exe" bench mpdata --grid "$2x$3x$4" --tiles "$5x$6" --overlap on --steps 20 \
+    --repeat 5 --direct off --json "$out/mpdata-$1-$2x$3.json" > "$out/mpdata-$1-$2x$3.log" 2>&1 || { echo nan; return; }
+  python3 -c "import json,sys; print('%.3f' % json.load(open(sys.argv[1]))['ms_per_step'])" "$out/mpdata-$1-$2x$3.json"
+}
+
+# The final velocity (and theta') of a run in one process and of the same run over ranks.
+same_bits() {
+  python3 - "$1/summary.json" "$2/summary.json" <<'PY' | tee -a "$table"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+keys = [k for k in ("velocity_checksum", "theta_checksum") if k in a]
+same = all(a.get(k) == b.get(k) for k in keys) and keys
+print("  %s: %s" % (", ".join(keys), "the same bits in one process and over ranks" if same else "DIFFER"))
+PY
+}
+table=$out/scaling.txt
+printf '%-15s %-8s %4s %-13s %-5s %9s %8s %10s\n' case mode GPUs grid tiles ms/step speed-up efficiency | tee "$table"
+declare -A base
+row() {  # CASE MODE KIND(weak|strong) GPUS GRID TILES MS
+  local key="$1/$3" eff sp
+  [ "$4" = 1 ] && base[$key]=$7
+  read -r sp eff < <(python3 -c "import sys
+b, t, g, k = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+if t != t or b != b: print('nan nan')
+elif k == 'weak': print('%.2f %.2f' % (g * b / t, b / t))
+else: print('%.2f %.2f' % (b / t, b / t / g))" "${base[$key]:-nan}" "$7" "$4" "$3")
+  printf '%-15s %-8s %4s %-13s %-5s %9s %8s %10s\n' "$1" "$2-$3" "$4" "$5" "$6" "$7" "$sp" "$eff" | tee -a "$table"
+}
+for g in $gpus; do
+  [ "$g" -le "$have" ] || { echo "($g GPUs: the node has $have)" | tee -a "$table"; continue; }
+  read -r tx ty <<< "$(layout "$g")"
+  nx=$((px * tx)) ny=$((py * ty))
+  for c in taylor_green thermal_bubble; do
+    row "$c" process weak "$g" "${nx}x${ny}x$pz" "${tx}x$ty" "$(steady "$c-weak-$g" "$g" process "$c" $nx $ny "$pz" "$tx" "$ty")"
+    if [ "$ranks" = on ] && [ "$g" -gt 1 ]; then
+      row "$c" ranks weak "$g" "${nx}x${ny}x$pz" "${tx}x$ty" "$(steady "$c-ranks-$g" "$g" ranks "$c" $nx $ny "$pz" "$tx" "$ty")"
+      same_bits "$out/$c-weak-$g-$steps" "$out/$c-ranks-$g-$steps"
+    fi
+  done
+  row mpdata process weak "$g" "${nx}x${ny}x$pz" "${tx}x$ty" "$(mpdata "$g" $nx $ny "$pz" "$tx" "$ty")"
+  row taylor_green process strong "$g" "$strong" "${tx}x$ty" "$(steady "tg-strong-$g" "$g" process taylor_green "$sx" "$sy" "$sz" "$tx" "$ty")"
+done
