@@ -19,6 +19,9 @@ int elliptic_command(int argc, char** argv, const std::string& case_file, const 
 int dycore_command(int argc, char** argv, const std::string& case_file, const std::vector<std::string>& sets,
                    std::string out_dir, const std::string& trace_dir, bool force, const std::string& restart);
 
+// taskdycore calibrate CASE: a short run of the case that calibrates StarPU's perf models.
+int calibrate_command(int argc, char** argv, const std::string& case_file, std::vector<std::string> sets, int steps);
+
 // taskdycore bench mpdata: the options as typed.
 struct BenchText {
   std::string grid = "256x256x256", tiles = "1x1", fct = "on", iga = "off", density = "array", overlap = "on", direct = "on",

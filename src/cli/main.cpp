@@ -27,6 +27,14 @@ int main(int argc, char** argv) {
 
   auto* info = app.add_subcommand("info", "StarPU build, workers, devices and MPI ranks");
 
+  auto* calibrate = app.add_subcommand("calibrate", "calibrate the performance models on a short run of a case");
+  std::string calibrate_case = "cases/taylor_green.toml";
+  std::vector<std::string> calibrate_sets;
+  int calibrate_steps = 12;
+  calibrate->add_option("case", calibrate_case, "case file (TOML; default cases/taylor_green.toml)");
+  calibrate->add_option("--set", calibrate_sets, "override a key, as for run (the grid and tiles to calibrate for)");
+  calibrate->add_option("--steps", calibrate_steps, "steps to run (default 12; at least 10)");
+
   auto* bench = app.add_subcommand("bench", "benchmarks");
   bench->require_subcommand(1);
   auto* bench_mpdata = bench->add_subcommand("mpdata", "MPDATA (iord 2) steps: task graph vs direct kernels vs device copy");
@@ -59,7 +67,7 @@ int main(int argc, char** argv) {
   bench_ell->add_option("--json", ebt.json, "write the figures to this (new) file");
   for (CLI::Option* opt : bench_ell->get_options()) opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   bool verbose = false;
-  for (CLI::App* command : {run, bench_mpdata, bench_ell, info})
+  for (CLI::App* command : {run, bench_mpdata, bench_ell, info, calibrate})
     command->add_flag("--verbose", verbose, "also show StarPU's own messages (as STARPU_SILENT=0 does)");
 
   try {
@@ -74,6 +82,7 @@ int main(int argc, char** argv) {
     if (*bench_mpdata) return bench_command(argc, argv, bt);
     if (*bench_ell) return bench_elliptic_command(argc, argv, ebt);
     if (*info) return info_command(argc, argv);
+    if (*calibrate) return calibrate_command(argc, argv, calibrate_case, calibrate_sets, calibrate_steps);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "taskdycore: failed: %s\n", e.what());
     return 1;

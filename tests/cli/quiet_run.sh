@@ -25,6 +25,11 @@ n=$(grep -c '^\[starpu' "$tmp/info" || true)
 [ "$n" -eq 0 ] || { echo "FAIL: $n StarPU lines in info:"; cat "$tmp/info"; exit 1; }
 grep -q '^StarPU 1\.4\.' "$tmp/info" || { echo "FAIL: info does not report StarPU 1.4"; cat "$tmp/info"; exit 1; }
 grep -q 'bound to CPU\|not bound' "$tmp/info" || { echo "FAIL: info does not say where workers run"; cat "$tmp/info"; exit 1; }
+# calibrate: a short run of the case, quiet too, its scratch output removed.
+TMPDIR=$tmp "$bin" calibrate "$root/cases/taylor_green.toml" "${small[@]}" > "$tmp/calibrate" 2>&1 || { cat "$tmp/calibrate"; exit 1; }
+! grep -q '^\[starpu' "$tmp/calibrate" || { echo "FAIL: StarPU lines in calibrate"; cat "$tmp/calibrate"; exit 1; }
+grep -q 'performance models calibrated on 12 steps' "$tmp/calibrate" || { echo "FAIL: calibrate"; cat "$tmp/calibrate"; exit 1; }
+! ls -d "$tmp"/taskdycore-calibrate-* 2>/dev/null || { echo "FAIL: calibrate left its scratch output"; exit 1; }
 # --verbose lets StarPU speak (its start-up is not silent when it calibrates the bus afresh).
 rm -rf "$tmp/cache"
 "$bin" info --verbose > "$tmp/verbose" 2>&1 || { cat "$tmp/verbose"; exit 1; }
