@@ -1,5 +1,6 @@
 #include "common.hpp"
 
+#include "../run/case_keys.hpp"
 #include "../run/run_failure.hpp"
 
 #include <fcntl.h>
@@ -164,6 +165,15 @@ std::vector<int> parse_dims(const std::string& text, std::size_t count, const ch
   if (out.size() != count)
     throw tdc::ConfigError(option, "'" + text + "' is not " + std::to_string(count) + " positive integers joined by 'x'");
   return out;
+}
+
+void check_bench_grid(int nx, int ny, int nz) {
+  try {
+    tdc::config_detail::require_memory(tdc::Grid{nx, ny, nz}, 8, "the benchmark's fields");
+  } catch (const tdc::ConfigError& e) {
+    const std::string what = e.what();
+    throw tdc::ConfigError("--grid", what.substr(what.find(": ") + 2));
+  }
 }
 
 bool on_off(const std::string& v, const char* option) {

@@ -80,11 +80,15 @@ auto run_or_abort(tdc::Runtime& rt, Body body) -> decltype(body()) {
 // "256x128x64" -> {256, 128, 64}; exit-2 errors name the option.
 std::vector<int> parse_dims(const std::string& text, std::size_t count, const char* option);
 
+// A benchmark grid that fits the machine's memory (ConfigError naming --grid).
+void check_bench_grid(int nx, int ny, int nz);
+
 // --grid NXxNYxNZ and --tiles TXxTY into a benchmark's options.
 template <class Options>
 void parse_grid_and_tiles(const std::string& grid, const std::string& tiles, Options& o) {
   const auto g = parse_dims(grid, 3, "--grid");
   const auto t = parse_dims(tiles, 2, "--tiles");
+  check_bench_grid(g[0], g[1], g[2]);
   o.nx = g[0];
   o.ny = g[1];
   o.nz = g[2];

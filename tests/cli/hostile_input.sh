@@ -100,7 +100,13 @@ refuse case.name "$tr" --set 'case.name="\u001b[31mred"'
 refuse case.name "$tr" --set "case.name=$(printf 'x%.0s' $(seq 1 80))"
 refuse case.name "$tr" --set 'case.name=12'
 # --- 10: sizes are checked against memory and index range before anything is allocated
-refuse grid.nx "$tr" --set grid.nx=1024 --set grid.ny=1024 --set grid.nz=1024 --set tiles.x=1 --set tiles.y=1
+mem_gib=$(awk '/MemTotal/ {print int($2 / 1048576)}' /proc/meminfo)
+if [ "$mem_gib" -lt 60 ]; then  # 1024^3 needs at least 64 GiB for an advection run
+  refuse grid.nx "$tr" --set grid.nx=1024 --set grid.ny=1024 --set grid.nz=1024 --set tiles.x=1 --set tiles.y=1
+else
+  refuse grid.nx "$tr" --set grid.nx=2048 --set grid.ny=1024 --set grid.nz=1024 --set tiles.x=1 --set tiles.y=1
+fi
+refuse grid.nx "$tg" --set grid.nx=1280 --set grid.ny=1280 --set grid.nz=1280
 refuse grid.nx "$tr" --set grid.nx=100000 --set grid.ny=100000 --set grid.nz=32 --set tiles.x=1 --set tiles.y=1
 refuse grid.nx "$tr" --set grid.nx=100000000 --set tiles.x=1
 refuse grid.nx "$tg" --set grid.nx=2048 --set grid.ny=2048 --set grid.nz=512
@@ -134,6 +140,8 @@ refuse_cmd "--repeat" bench elliptic --grid 16x16x8 --repeat 0
 refuse_cmd "--steps" bench mpdata --grid 16x16x8 --steps 0
 refuse_cmd "--grid" bench mpdata --grid 4294967312x16x8
 refuse_cmd "--out" run "$tr" --out "$tr"
+refuse_cmd "--grid" bench mpdata --grid 2048x2048x1024
+refuse_cmd "--grid" bench elliptic --grid 65536x65536x64
 # An existing file given as --json is not overwritten.
 echo precious > "$tmp/keep.json"
 refuse_cmd "--json" bench mpdata --grid 16x16x8 --json "$tmp/keep.json"
