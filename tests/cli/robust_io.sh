@@ -42,6 +42,8 @@ full_disk 200 "$bin" run "$tr" "${adv[@]}" --set time.steps=20 --set output.inte
 expect_write_failure "advection fields.h5 (output.interval=1)" $? fields.h5
 full_disk 200 "$bin" run "$tg" "${dyc[@]}" --set time.steps=20 --set output.fields_interval=2 --out dyc_fields
 expect_write_failure "dycore fields.h5 in the background (output.fields_interval=2)" $? fields.h5
+full_disk 50 "$bin" run "$root/cases/thin_shell_elliptic.toml" --set grid.nx=32 --set grid.ny=32 --set grid.nz=16 --out ell_fields
+expect_write_failure "elliptic fields.h5" $? fields.h5
 # A checkpoint that cannot be written: exit 1, the previous checkpoint kept as it was.
 "$bin" run "$tg" "${dyc[@]}" --set output.fields=false --set time.steps=4 --out ckpt > log 2>&1 || { cat log; exit 1; }
 cp ckpt/checkpoint.h5 previous.h5
