@@ -41,10 +41,26 @@ AdvectionConfig read(toml::value& root, const std::vector<std::string>& override
   c.mpdata.zb = c.z_boundary;
   read_mpdata_kernel(r, c.mpdata);
 
-  c.velocity = r.numbers<3>("flow.velocity", c.velocity);
-  c.omega = r.number("flow.omega", 2.0 * M_PI);
-  c.rotation_center = r.numbers<2>("flow.center", c.rotation_center);
-  c.period = r.number("flow.period", 1.0);
+  // Each flow reads its own keys; another flow's key is an error, not silently ignored.
+  const std::string by = "by case.flow = \"" + flow + "\"";
+  if (c.flow == Flow::Translation) {
+    c.velocity = r.numbers<3>("flow.velocity", c.velocity);
+  } else {
+    r.reject_if_set("flow.velocity", by + " (only by \"translation\")");
+  }
+  if (c.flow == Flow::Rotation) {
+    c.omega = r.number("flow.omega", 2.0 * M_PI);
+    c.rotation_center = r.numbers<2>("flow.center", c.rotation_center);
+  } else {
+    c.omega = 2.0 * M_PI;
+    r.reject_if_set("flow.omega", by + " (only by \"rotation\")");
+    r.reject_if_set("flow.center", by + " (only by \"rotation\")");
+  }
+  if (c.flow == Flow::Deformational) {
+    c.period = r.number("flow.period", 1.0);
+  } else {
+    r.reject_if_set("flow.period", by + " (only by \"deformational\")");
+  }
 
   c.shape = r.choice("initial.shape", "cone", {"cone", "gaussian"}) == "cone" ? Shape::Cone : Shape::Gaussian;
   c.center = r.numbers<3>("initial.center", c.center);
@@ -69,6 +85,7 @@ AdvectionConfig read(toml::value& root, const std::vector<std::string>& override
   require(c.grid.lx > 0, "grid.lx", "must be positive");
   require(c.grid.ly > 0, "grid.ly", "must be positive");
   require(c.grid.lz > 0, "grid.lz", "must be positive");
+  require_memory(c.grid, 8, "the advected field, its velocities, density and copies");
   require(c.tiles_x > 0, "tiles.x", "must be positive");
   require(c.tiles_y > 0, "tiles.y", "must be positive");
   require_tiles_divide(c.grid.nx, c.grid.ny, c.tiles_x, c.tiles_y);
@@ -106,14 +123,7 @@ AdvectionConfig read(toml::value& root, const std::vector<std::string>& override
 }  // namespace
 
 AdvectionConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError("<file>", "cannot open '" + path + "'");
-  toml::value root;
-  try {
-    root = toml::parse(in, path);
-  } catch (const std::exception& e) {
-    throw ConfigError("<file>", std::string("not valid TOML: ") + e.what());
-  }
+  toml::value root = config_detail::parse_case_file(path);
   return read(root, overrides);
 }
 

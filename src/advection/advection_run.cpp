@@ -1,5 +1,7 @@
 #include "advection_run.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +16,7 @@
 #include "../run/checkpoints.hpp"
 #include "../run/checksum.hpp"
 #include "../run/field_records.hpp"
+#include "../run/run_failure.hpp"
 #include "../run/progress.hpp"
 #include "../run/stepping.hpp"
 #include "../run/timing.hpp"
@@ -121,8 +124,9 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
   std::FILE* csv = nullptr;
   if (rank == 0 && !o.out_dir.empty() && cfg.diagnostics_interval > 0) {
     csv = std::fopen((o.out_dir + "/diagnostics.csv").c_str(), "w");
-    if (!csv) throw std::runtime_error("cannot write " + o.out_dir + "/diagnostics.csv");
+    if (!csv) fail_run("cannot write " + o.out_dir + "/diagnostics.csv: " + std::strerror(errno));
     std::fprintf(csv, "step,time,mass,mass_rel_change,variance,min,max\n");
+    if (std::fflush(csv) != 0) fail_run("cannot write " + o.out_dir + "/diagnostics.csv: " + std::strerror(errno));
   }
   auto record_diagnostics = [&](bool wait_all) {  // collective
     for (const DiagnosticRecord& r : model.take_diagnostics(wait_all)) {
@@ -134,7 +138,8 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
       if (csv) {
         std::fprintf(csv, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", r.step, row[1], row[2], row[3], row[4], row[5],
                      row[6]);
-        std::fflush(csv);
+        if (std::fflush(csv) != 0 || std::ferror(csv))
+          fail_run("cannot write " + o.out_dir + "/diagnostics.csv: " + std::strerror(errno));
       }
     }
   };
@@ -175,15 +180,17 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
   write_checkpoint();
   record_diagnostics(true);
   if (output) output->finish();
-  if (csv) std::fclose(csv);
+  if (csv && std::fclose(csv) != 0) fail_run("cannot write " + o.out_dir + "/diagnostics.csv: " + std::strerror(errno));
   if (rank == 0 && !o.out_dir.empty() && cfg.diagnostics_interval > 0) {
     std::lock_guard<std::mutex> lock(hdf5);
-    io::write_time_series(o.out_dir + "/diagnostics.h5",
-                          {"step", "time", "mass", "mass_rel_change", "variance", "min", "max"}, series,
-                          {{"title", "taskdycore diagnostics"},
-                           {"case", cfg.name},
-                           {"mass", "sum of G psi dV (tracer content)"},
-                           {"variance", "sum of G psi^2 dV"}});
+    or_fail_run([&] {
+      io::write_time_series(o.out_dir + "/diagnostics.h5",
+                            {"step", "time", "mass", "mass_rel_change", "variance", "min", "max"}, series,
+                            {{"title", "taskdycore diagnostics"},
+                             {"case", cfg.name},
+                             {"mass", "sum of G psi dV (tracer content)"},
+                             {"variance", "sum of G psi^2 dV"}});
+    });
   }
   model.gather(global);  // for the validation below (the record above is written asynchronously)
 

@@ -21,11 +21,12 @@ int bench_elliptic_command(int argc, char** argv, const EllipticBenchText& b) {
     o.tolerances = on_off(b.tolerances, "--tolerances");
     if (o.nz < 2) throw tdc::ConfigError("--grid", "needs at least 2 levels");
     if (o.nx % o.tiles_x || o.ny % o.tiles_y) throw tdc::ConfigError("--tiles", "tiles must divide the grid");
-    if (o.iterations < 1 || o.repeats < 1) throw tdc::ConfigError("--iterations", "iterations and repeats must be positive");
+    if (o.iterations < 1) throw tdc::ConfigError("--iterations", "must be positive");
+    if (o.repeats < 1) throw tdc::ConfigError("--repeat", "must be positive");
     if (o.restart < 1 || o.restart > tdc::kMaxGcrDirections)
       throw tdc::ConfigError("--restart", "must be between 1 and " + std::to_string(tdc::kMaxGcrDirections));
     if (o.check_every < 1) throw tdc::ConfigError("--check-every", "must be positive");
-    if (!b.json.empty() && fs::exists(b.json)) throw tdc::ConfigError("--json", "'" + b.json + "' exists; not overwriting it");
+    check_new_file(b.json, "--json");
   } catch (const tdc::ConfigError& e) {
     if (tdc::launcher_rank() == 0) std::fprintf(stderr, "taskdycore: error: %s\n", e.what());
     return 2;
@@ -52,7 +53,7 @@ int bench_elliptic_command(int argc, char** argv, const EllipticBenchText& b) {
     if (j.contains(k)) std::printf("  %s = %.2f\n", k, j[k].get<double>());
   for (const char* k : {"iterations_to_1e-05", "iterations_to_1e-10"})
     if (j.contains(k)) std::printf("  %s = %d\n", k, j[k].get<int>());
-  if (!b.json.empty()) write_atomically(b.json, j.dump(2) + "\n");
+  if (!b.json.empty()) run_or_abort(rt, [&] { write_atomically(b.json, j.dump(2) + "\n"); });
   return 0;
 }
 

@@ -25,8 +25,10 @@ int bench_command(int argc, char** argv, const BenchText& b) {
     if (o.diagnostics < 0) throw tdc::ConfigError("--diagnostics", "must be zero (none) or positive");
     if (o.nx % o.tiles_x || o.ny % o.tiles_y) throw tdc::ConfigError("--tiles", "tiles must divide the grid");
     if (o.nx / o.tiles_x < 3 || o.ny / o.tiles_y < 3) throw tdc::ConfigError("--tiles", "tiles narrower than the halo (3)");
-    if (o.steps < 1 || o.repeats < 1 || o.warmup < 0) throw tdc::ConfigError("--steps", "steps and repeats must be positive");
-    if (!b.json.empty() && fs::exists(b.json)) throw tdc::ConfigError("--json", "'" + b.json + "' exists; not overwriting it");
+    if (o.steps < 1) throw tdc::ConfigError("--steps", "must be positive");
+    if (o.repeats < 1) throw tdc::ConfigError("--repeat", "must be positive");
+    if (o.warmup < 0) throw tdc::ConfigError("--warmup", "must be zero or positive");
+    check_new_file(b.json, "--json");
   } catch (const tdc::ConfigError& e) {
     if (tdc::launcher_rank() == 0) std::fprintf(stderr, "taskdycore: error: %s\n", e.what());
     return 2;
@@ -57,7 +59,7 @@ int bench_command(int argc, char** argv, const BenchText& b) {
     std::printf("  direct: %9.3f ms/step  %10.1f Mcell/s;  graph/direct = %.3f;  same field: %s\n",
                 j["direct_ms_per_step"].get<double>(), 1e3 * j["direct_gcells_per_s"].get<double>(),
                 j["graph_over_direct"].get<double>(), j["direct_matches_graph"].get<bool>() ? "yes" : "NO");
-  if (!b.json.empty()) write_atomically(b.json, j.dump(2) + "\n");
+  if (!b.json.empty()) run_or_abort(rt, [&] { write_atomically(b.json, j.dump(2) + "\n"); });
   return 0;
 }
 

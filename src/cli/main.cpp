@@ -1,13 +1,20 @@
 // taskdycore command line: run a case, describe the runtime, or benchmark. The options are declared
 // here; each command is in its own file (commands.hpp).
-// Exit status: 0 success, 2 bad input (nothing written), 1 failure during the run.
+// Exit status: 0 success, 2 bad input (nothing written), 1 failure during the run (a failed write
+// names the file and the OS error; with several ranks the whole job ends), 3 a run stopped by
+// time.max_courant, 128 + N after signal N.
 #include <CLI/CLI.hpp>
 
+#include <chrono>
+#include <csignal>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 
+#include "../../graph/runtime/runtime.hpp"
 #include "commands.hpp"
+#include "common.hpp"
 
 int main(int argc, char** argv) {
   using namespace tdc::cli;
@@ -77,14 +84,31 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   if (verbose) setenv("STARPU_SILENT", "0", 1);
+  // A file grown past RLIMIT_FSIZE: the write fails with EFBIG and the run says which file, rather
+  // than the process being killed by SIGXFSZ.
+  std::signal(SIGXFSZ, SIG_IGN);
+  // A path option given as '' is a mistake (it would silently mean the default), not a request.
+  for (auto [command, option] : {std::pair<CLI::App*, const char*>{run, "--out"}, {run, "--trace"}, {run, "--restart"},
+                                 {bench_mpdata, "--json"}, {bench_ell, "--json"}}) {
+    CLI::Option* o = command->get_option(option);
+    if (*command && o->count() > 0 && o->as<std::string>().empty()) {
+      if (tdc::launcher_rank() == 0) std::fprintf(stderr, "taskdycore: error: option '%s': is empty\n", option);
+      return 2;
+    }
+  }
   try {
-    if (*run) return run_command(argc, argv, case_file, sets, out_dir, trace_dir, force, restart);
-    if (*bench_mpdata) return bench_command(argc, argv, bt);
-    if (*bench_ell) return bench_elliptic_command(argc, argv, ebt);
-    if (*info) return info_command(argc, argv);
-    if (*calibrate) return calibrate_command(argc, argv, calibrate_case, calibrate_sets, calibrate_steps);
+    int status = 0;
+    if (*run) status = run_command(argc, argv, case_file, sets, out_dir, trace_dir, force, restart);
+    if (*bench_mpdata) status = bench_command(argc, argv, bt);
+    if (*bench_ell) status = bench_elliptic_command(argc, argv, ebt);
+    if (*info) status = info_command(argc, argv);
+    if (*calibrate) status = calibrate_command(argc, argv, calibrate_case, calibrate_sets, calibrate_steps);
+    // Bad input is reported by the launcher's rank 0 alone; the other ranks give it time to say so
+    // before the launcher ends the job (their exit would cut rank 0 short).
+    if (status == 2 && tdc::launcher_rank() != 0) std::this_thread::sleep_for(std::chrono::seconds(10));
+    return status;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "taskdycore: failed: %s\n", e.what());
+    if (!failure_reported) std::fprintf(stderr, "taskdycore: error: failed: %s\n", e.what());
     return 1;
   }
   return 0;

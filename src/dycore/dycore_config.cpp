@@ -34,11 +34,16 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   c.diffusivity = r.number("physics.diffusivity", c.diffusivity);
   c.gravity = r.number("physics.gravity", c.gravity);
   c.theta0 = r.number("physics.theta0", c.theta0);
-  c.bubble.amplitude = r.number("bubble.amplitude", c.bubble.amplitude);
-  c.bubble.radius = r.number("bubble.radius", c.bubble.radius);
-  c.bubble.x = r.number("bubble.x", c.bubble.x);
-  c.bubble.y = r.number("bubble.y", c.bubble.y);
-  c.bubble.z = r.number("bubble.z", c.bubble.z);
+  if (bubble) {
+    c.bubble.amplitude = r.number("bubble.amplitude", c.bubble.amplitude);
+    c.bubble.radius = r.number("bubble.radius", c.bubble.radius);
+    c.bubble.x = r.number("bubble.x", c.bubble.x);
+    c.bubble.y = r.number("bubble.y", c.bubble.y);
+    c.bubble.z = r.number("bubble.z", c.bubble.z);
+  } else {
+    for (const char* key : {"bubble.amplitude", "bubble.radius", "bubble.x", "bubble.y", "bubble.z"})
+      r.reject_if_set(key, "by case.initial = \"" + initial + "\" (only by \"thermal_bubble\")");
+  }
   c.max_courant = r.number("time.max_courant", c.max_courant);
   read_grid(r, c.grid);
   c.z_boundary = read_z_boundary(r, bubble ? "rigid" : "periodic");
@@ -53,7 +58,10 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   c.mpdata.unit_density = true;  // Boussinesq on a Cartesian grid: G = 1 (DycoreModel fills the array so)
   KrylovSettings& k = c.solver;
   k.method = r.choice("solver.method", "gcr", {"pcg", "gcr"}) == "pcg" ? KrylovMethod::Pcg : KrylovMethod::Gcr;
-  k.fused = r.boolean("solver.fused", true);
+  if (k.method == KrylovMethod::Pcg)
+    k.fused = r.boolean("solver.fused", true);
+  else
+    r.reject_if_set("solver.fused", "by solver.method = \"gcr\" (only PCG has a fused form)");
   k.restart = int(r.integer("solver.restart", 3));
   c.divergence_tolerance = r.number("solver.divergence_tolerance", c.divergence_tolerance);
   c.solver_budget = int(r.integer("solver.max_iter", c.solver_budget));
@@ -62,10 +70,17 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   k.preconditioner = precon == "multigrid" ? Preconditioner::Multigrid
                      : precon == "spectral" ? Preconditioner::Spectral
                                             : Preconditioner::Line;
-  k.multigrid.levels = int(r.integer("solver.multigrid_levels", 0));
-  k.multigrid.coarse_sweeps = int(r.integer("solver.multigrid_coarse_sweeps", k.multigrid.coarse_sweeps));
-  k.multigrid.omega = r.number("solver.multigrid_omega", k.multigrid.omega);
-  k.multigrid.one_task = r.boolean("solver.multigrid_one_task", k.multigrid.one_task);
+  if (k.preconditioner == Preconditioner::Multigrid) {
+    k.multigrid.levels = int(r.integer("solver.multigrid_levels", 0));
+    k.multigrid.coarse_sweeps = int(r.integer("solver.multigrid_coarse_sweeps", k.multigrid.coarse_sweeps));
+    k.multigrid.omega = r.number("solver.multigrid_omega", k.multigrid.omega);
+    k.multigrid.one_task = r.boolean("solver.multigrid_one_task", k.multigrid.one_task);
+  } else {
+    k.multigrid.levels = 0;
+    for (const char* key : {"solver.multigrid_levels", "solver.multigrid_coarse_sweeps", "solver.multigrid_omega",
+                            "solver.multigrid_one_task"})
+      r.reject_if_set(key, "by solver.preconditioner = \"" + precon + "\" (only by \"multigrid\")");
+  }
   c.diagnostics_interval = int(r.integer("diagnostics.interval", c.diagnostics_interval));
   c.write_fields = r.boolean("output.fields", c.write_fields);
   c.fields_interval = int(r.integer("output.fields_interval", c.fields_interval));
@@ -77,7 +92,10 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   require(c.grid.nx > 0 && c.grid.nx % 2 == 0, "grid.nx", "must be positive and even");
   require(c.grid.ny > 0 && c.grid.ny % 2 == 0, "grid.ny", "must be positive and even");
   require(c.grid.nz >= 4 && c.grid.nz % 2 == 0, "grid.nz", "must be even and at least 4");
-  require(c.grid.lx > 0 && c.grid.ly > 0 && c.grid.lz > 0, "grid.lx", "lengths must be positive");
+  require(c.grid.lx > 0, "grid.lx", "must be positive");
+  require(c.grid.ly > 0, "grid.ly", "must be positive");
+  require(c.grid.lz > 0, "grid.lz", "must be positive");
+  require_memory(c.grid, 24, "velocity, theta', pressure, advective velocities and the solver's vectors");
   require_tiles_divide(c.grid.nx, c.grid.ny, c.tiles_x, c.tiles_y);
   const int halo = mpdata::halo_needed(c.mpdata);
   require(c.grid.nx / c.tiles_x >= halo && c.grid.ny / c.tiles_y >= halo, "tiles.x",

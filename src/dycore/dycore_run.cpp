@@ -1,5 +1,7 @@
 #include "dycore_run.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -15,6 +17,7 @@
 #include "../run/checksum.hpp"
 #include "../run/config_error.hpp"
 #include "../run/field_records.hpp"
+#include "../run/run_failure.hpp"
 #include "../run/stepping.hpp"
 #include "../run/timing.hpp"
 #include "dycore_model.hpp"
@@ -128,11 +131,11 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   std::FILE* csv = nullptr;
   if (rank == 0 && !out_dir.empty()) {
     csv = std::fopen(out("diagnostics.csv").c_str(), "w");
-    if (!csv) throw std::runtime_error("cannot write " + out("diagnostics.csv"));
+    if (!csv) fail_run("cannot write " + out("diagnostics.csv") + ": " + std::strerror(errno));
     for (std::size_t c = 0; c < column_count(theta); ++c) std::fprintf(csv, "%s%s", c ? "," : "", kColumns[c].name);
     std::fputc('\n', csv);
     for (const auto& r : records) write_csv_row(csv, r, theta);
-    std::fflush(csv);
+    if (std::fflush(csv) != 0) fail_run("cannot write " + out("diagnostics.csv") + ": " + std::strerror(errno));
   }
   std::string aborted;  // why the run stopped early (an unstable flow), or empty
   // Records arrive a few intervals late (asynchronous diagnostics): each is printed, checked for
@@ -144,7 +147,8 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
       records.push_back(r);
       if (csv) {
         write_csv_row(csv, r, theta);
-        std::fflush(csv);
+        if (std::fflush(csv) != 0 || std::ferror(csv))
+          fail_run("cannot write " + out("diagnostics.csv") + ": " + std::strerror(errno));
       }
       if (progress && rank == 0 && r.step > 0) {
         std::printf("step %ld t %.4f  KE %.8g  max|div| %.3g  Courant %.3f  solver %d its", r.step, r.time,
@@ -243,7 +247,7 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   const bool checkpointed = checkpoints && aborted.empty();
   if (checkpointed) write_checkpoint();
   if (output) output->finish();
-  if (csv) std::fclose(csv);
+  if (csv && std::fclose(csv) != 0) fail_run("cannot write " + out("diagnostics.csv") + ": " + std::strerror(errno));
   if (rank == 0 && !out_dir.empty()) {
     std::vector<std::string> names;
     std::vector<std::vector<double>> columns(column_count(theta));
@@ -255,7 +259,7 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
       if (c) attributes.emplace_back(kColumns[c].name, kColumns[c].meaning);
     }
     std::lock_guard<std::mutex> lock(hdf5);
-    io::write_time_series(out("diagnostics.h5"), names, columns, attributes);
+    or_fail_run([&] { io::write_time_series(out("diagnostics.h5"), names, columns, attributes); });
   }
   // The bubble's mirror symmetries need whole fields: once, from the final state, gathered.
   std::vector<double> v[3];

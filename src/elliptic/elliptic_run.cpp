@@ -5,6 +5,7 @@
 
 #include "../../codelets/common/double_double.hpp"
 #include "../run/checksum.hpp"
+#include "../run/run_failure.hpp"
 #include "../io/field_writer.hpp"
 #include "thin_shell.hpp"
 
@@ -88,11 +89,13 @@ nlohmann::json run_elliptic(const EllipticConfig& cfg, Runtime& rt, const std::s
           exact[n] = shell.exact(i, jj, k);
           err[n] = ug[n] - exact[n];
         }
-    io::FieldWriter w((std::filesystem::path(out_dir) / "fields.h5").string(), axes, {"u", "u_exact", "error"},
-                      {{"title", "taskdycore thin-shell elliptic solve"},
-                       {"case", cfg.name},
-                       {"vertical_levels", p.graded ? "graded: interface k at r = 1 + (k/nz)^2 H" : "uniform"}});
-    w.append(0.0, {ug.data(), exact.data(), err.data()});
+    or_fail_run([&] {  // a failed write ends the run (exit 1, the file and the OS error named)
+      io::FieldWriter w((std::filesystem::path(out_dir) / "fields.h5").string(), axes, {"u", "u_exact", "error"},
+                        {{"title", "taskdycore thin-shell elliptic solve"},
+                         {"case", cfg.name},
+                         {"vertical_levels", p.graded ? "graded: interface k at r = 1 + (k/nz)^2 H" : "uniform"}});
+      w.append(0.0, {ug.data(), exact.data(), err.data()});
+    });
   }
   return j;
 }

@@ -2,7 +2,12 @@
 
 #include <hdf5.h>
 #include <hdf5_hl.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -28,6 +33,20 @@ void check(herr_t r, const char* call, const std::string& path, const char* key 
   if (r < 0) throw CheckpointError(key, std::string("HDF5 call ") + call + " failed for '" + path + "'");
 }
 
+// FNV-1a over a dataset's bytes, as 16 hex digits: stored as each dataset's "fnv1a" attribute and
+// verified on reading, so a changed byte anywhere in the data is refused.
+std::string fnv1a(const std::vector<double>& v) {
+  std::uint64_t h = 1469598103934665603ull;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(v.data());
+  for (std::size_t b = 0; b < v.size() * sizeof(double); ++b) {
+    h ^= bytes[b];
+    h *= 1099511628211ull;
+  }
+  char s[17];
+  std::snprintf(s, sizeof s, "%016llx", static_cast<unsigned long long>(h));
+  return s;
+}
+
 std::string read_string_attr(hid_t obj, const char* name) {
   if (H5Aexists(obj, name) <= 0) return "";
   H5T_class_t cls;
@@ -35,6 +54,18 @@ std::string read_string_attr(hid_t obj, const char* name) {
   if (H5LTget_attribute_info(obj, ".", name, nullptr, &cls, &size) < 0 || cls != H5T_STRING) return "";
   std::string s(size + 1, '\0');
   if (H5LTget_attribute_string(obj, ".", name, s.data()) < 0) return "";
+  s.resize(std::strlen(s.c_str()));
+  return s;
+}
+
+// A string attribute of the object `object` under `obj` ("" if absent or not a string).
+std::string read_string_attr_of(hid_t obj, const char* object, const char* name) {
+  if (H5Aexists_by_name(obj, object, name, H5P_DEFAULT) <= 0) return "";
+  H5T_class_t cls;
+  size_t size = 0;
+  if (H5LTget_attribute_info(obj, object, name, nullptr, &cls, &size) < 0 || cls != H5T_STRING || size > 64) return "";
+  std::string s(size + 1, '\0');
+  if (H5LTget_attribute_string(obj, object, name, s.data()) < 0) return "";
   s.resize(std::strlen(s.c_str()));
   return s;
 }
@@ -64,6 +95,7 @@ void write_checkpoint(const std::string& path, const CheckpointState& s, const F
       if (data.size() != std::size_t(s.nx) * s.ny * s.nz)
         throw CheckpointError(key, "field '" + name + "' has the wrong size for the checkpoint");
       ok = ok && H5LTmake_dataset_double(file, name.c_str(), 3, dims, data.data()) >= 0;
+      ok = ok && H5LTset_attribute_string(file, name.c_str(), "fnv1a", fnv1a(data).c_str()) >= 0;
     }
     if (!s.series_names.empty()) {
       const hid_t series = H5Gcreate2(file, "series", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -71,6 +103,7 @@ void write_checkpoint(const std::string& path, const CheckpointState& s, const F
       for (std::size_t c = 0; ok && c < s.series_names.size(); ++c) {
         const hsize_t n = s.series[c].size();
         ok = H5LTmake_dataset_double(series, s.series_names[c].c_str(), 1, &n, s.series[c].data()) >= 0;
+        ok = ok && H5LTset_attribute_string(series, s.series_names[c].c_str(), "fnv1a", fnv1a(s.series[c]).c_str()) >= 0;
         // HDF5 lists a group's members by name; the index keeps the columns' order.
         const int index = int(c);
         ok = ok && H5LTset_attribute_int(series, s.series_names[c].c_str(), "column", &index, 1) >= 0;
@@ -79,13 +112,32 @@ void write_checkpoint(const std::string& path, const CheckpointState& s, const F
     }
     if (config >= 0) H5Gclose(config);
     if (budgets >= 0) H5Gclose(budgets);
+    errno = 0;
     ok = (H5Fclose(file) >= 0) && ok;  // the close writes the last blocks: its result counts
-    if (!ok) throw CheckpointError(key, "writing the checkpoint '" + tmp + "' failed");
+    const int err = errno;
+    if (!ok)
+      throw CheckpointError(key, "writing the checkpoint '" + tmp + "' failed" +
+                                     (err ? std::string(": ") + std::strerror(err) : std::string()) +
+                                     " (the previous checkpoint is kept)");
+    // The data must be on disk before the rename makes it the checkpoint.
+    std::FILE* f = std::fopen(tmp.c_str(), "r+b");
+    if (!f || ::fsync(fileno(f)) != 0) {
+      const int e = errno;
+      if (f) std::fclose(f);
+      throw CheckpointError(key, "writing the checkpoint '" + tmp + "' failed: " + std::strerror(e) +
+                                     " (the previous checkpoint is kept)");
+    }
+    std::fclose(f);
   } catch (...) {
-    std::filesystem::remove(tmp);  // the previous checkpoint stays as it was
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);  // the previous checkpoint stays as it was
     throw;
   }
-  std::filesystem::rename(tmp, path);  // atomic: readers see the old checkpoint or the new one
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);  // atomic: readers see the old checkpoint or the new one
+  if (ec)
+    throw CheckpointError(key, "cannot rename '" + tmp + "' to '" + path + "': " + ec.message() +
+                                   " (the previous checkpoint is kept)");
 }
 
 const std::vector<double>& CheckpointState::field(const std::string& name) const {
@@ -95,7 +147,7 @@ const std::vector<double>& CheckpointState::field(const std::string& name) const
 }
 
 CheckpointState read_checkpoint(const std::string& path, const Fingerprint& expected,
-                                const std::vector<std::string>& field_names, bool with_fields) {
+                                const std::vector<std::string>& field_names, bool with_fields, bool verify) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   if (!std::filesystem::is_regular_file(path)) throw CheckpointError("--restart", "no such file: '" + path + "'");
   if (H5Fis_hdf5(path.c_str()) <= 0)
@@ -117,8 +169,12 @@ CheckpointState read_checkpoint(const std::string& path, const Fingerprint& expe
   CheckpointState s;
   long long step = 0;
   check(H5LTget_attribute_long_long(file.id, "/", "step", &step), "H5LTget_attribute_long_long", path);
+  if (step < 0 || step > INT_MAX)
+    throw CheckpointError("--restart", "'" + path + "' is damaged: its step attribute is " + std::to_string(step));
   s.step = long(step);
   check(H5LTget_attribute_double(file.id, "/", "time", &s.time), "H5LTget_attribute_double", path);
+  if (!std::isfinite(s.time) || s.time < 0)
+    throw CheckpointError("--restart", "'" + path + "' is damaged: its time attribute is not a finite, non-negative number");
   {
     Id budgets(H5Gopen2(file.id, "budgets", H5P_DEFAULT), H5Gclose);
     if (budgets.id >= 0) {
@@ -141,6 +197,9 @@ CheckpointState read_checkpoint(const std::string& path, const Fingerprint& expe
     if (H5LTfind_dataset(file.id, name.c_str()) <= 0 || H5LTget_dataset_ndims(file.id, name.c_str(), &rank) < 0 ||
         rank != 3 || H5LTget_dataset_info(file.id, name.c_str(), dims, nullptr, nullptr) < 0)
       throw CheckpointError("--restart", "'" + path + "' has no 3D dataset '" + name + "'");
+    if (dims[0] < 1 || dims[1] < 1 || dims[2] < 1 || dims[0] > INT_MAX || dims[1] > INT_MAX || dims[2] > INT_MAX ||
+        double(dims[0]) * double(dims[1]) * double(dims[2]) >= double(INT_MAX))
+      throw CheckpointError("--restart", "'" + path + "': dataset '" + name + "' has impossible dimensions");
     if (name == field_names.front()) {
       s.nz = int(dims[0]);
       s.ny = int(dims[1]);
@@ -149,11 +208,17 @@ CheckpointState read_checkpoint(const std::string& path, const Fingerprint& expe
       throw CheckpointError("--restart", "'" + path + "': dataset '" + name + "' differs in size from '" +
                                              field_names.front() + "'");
     }
-    if (!with_fields) continue;
+    if (!with_fields && !verify) continue;
+    const std::string sum = read_string_attr_of(file.id, name.c_str(), "fnv1a");
+    if (sum.empty())
+      throw CheckpointError("--restart", "'" + path + "': dataset '" + name + "' has no checksum (fnv1a attribute)");
     std::vector<double> data(std::size_t(s.nx) * s.ny * s.nz);
     if (H5LTread_dataset_double(file.id, name.c_str(), data.data()) < 0)
       throw CheckpointError("--restart", "cannot read '" + name + "' from '" + path + "' (truncated?)");
-    s.fields.emplace_back(name, std::move(data));
+    if (fnv1a(data) != sum)
+      throw CheckpointError("--restart", "'" + path + "' is corrupt: the data of '" + name +
+                                             "' do not match its checksum");
+    if (with_fields) s.fields.emplace_back(name, std::move(data));
   }
   Id series(H5Lexists(file.id, "series", H5P_DEFAULT) > 0 ? H5Gopen2(file.id, "series", H5P_DEFAULT) : -1, H5Gclose);
   if (series.id >= 0) {
@@ -163,6 +228,13 @@ CheckpointState read_checkpoint(const std::string& path, const Fingerprint& expe
       return 0;
     };
     H5Literate(series.id, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect, &names);
+    hsize_t length = 0;
+    bool first = true;
+    auto first_length = [&](hsize_t n) {  // every column as long as the first
+      if (first) length = n;
+      first = false;
+      return length;
+    };
     s.series_names.resize(names.size());
     s.series.resize(names.size());
     for (const auto& name : names) {
@@ -172,10 +244,14 @@ CheckpointState read_checkpoint(const std::string& path, const Fingerprint& expe
           index >= int(names.size()) || H5LTget_dataset_ndims(series.id, name.c_str(), &rank) < 0 || rank != 1 ||
           H5LTget_dataset_info(series.id, name.c_str(), &n, nullptr, nullptr) < 0)
         throw CheckpointError("--restart", "'" + path + "': series '" + name + "' is damaged");
+      if (!s.series_names[index].empty() || n > (hsize_t(1) << 31) || (!names.empty() && n != first_length(n)))
+        throw CheckpointError("--restart", "'" + path + "': series '" + name + "' is damaged");
       s.series_names[index] = name;
       s.series[index].resize(n);
       if (H5LTread_dataset_double(series.id, name.c_str(), s.series[index].data()) < 0)
         throw CheckpointError("--restart", "cannot read series '" + name + "' from '" + path + "' (truncated?)");
+      if (fnv1a(s.series[index]) != read_string_attr_of(series.id, name.c_str(), "fnv1a"))
+        throw CheckpointError("--restart", "'" + path + "' is corrupt: series '" + name + "' does not match its checksum");
     }
   }
   return s;
@@ -183,7 +259,7 @@ CheckpointState read_checkpoint(const std::string& path, const Fingerprint& expe
 
 void check_resumable(const std::string& path, const Fingerprint& expected, const std::vector<std::string>& field_names,
                      int nx, int ny, int nz, long steps) {
-  const CheckpointState s = read_checkpoint(path, expected, field_names, false);
+  const CheckpointState s = read_checkpoint(path, expected, field_names, false, true);
   if (s.nx != nx || s.ny != ny || s.nz != nz)
     throw CheckpointError("--restart", "'" + path + "' holds fields of another size");
   if (s.step >= steps)

@@ -44,9 +44,12 @@ void write_checkpoint(const std::string& path, const CheckpointState& s, const F
 // Reads and checks a checkpoint against this run's fingerprint and the fields it needs (each 3D,
 // all of one size, which sets nx, ny, nz); throws CheckpointError naming the first key that differs,
 // or saying why the file cannot be used (missing, truncated, not ours). With `with_fields` false
-// only the checks are made and the fields are left empty.
+// only the checks are made and the fields are left empty; with `verify` the fields are read anyway
+// to verify their checksums. Every dataset carries an FNV-1a checksum of its data ("fnv1a"), and the
+// step (>= 0), time and sizes are validated before any use: a damaged file is a CheckpointError.
 CheckpointState read_checkpoint(const std::string& path, const Fingerprint& expected,
-                                const std::vector<std::string>& field_names, bool with_fields = true);
+                                const std::vector<std::string>& field_names, bool with_fields = true,
+                                bool verify = true);
 
 // read_checkpoint's checks without reading the fields, plus that they are nx x ny x nz and that the
 // checkpoint's step is below `steps` (the run's end); throws CheckpointError naming the key.

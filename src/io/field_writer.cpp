@@ -1,5 +1,7 @@
 #include "field_writer.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <hdf5.h>
 #include <hdf5_hl.h>
 
@@ -30,7 +32,15 @@ herr_t keep_innermost(unsigned n, const H5E_error2_t* err, void* out) {
 [[noreturn]] void fail(const std::string& call, const std::string& path) {
   std::string cause;
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, keep_innermost, &cause);
-  std::string msg = "HDF5 call " + call + " failed for '" + path + "'";
+  // A failed system call: HDF5 quotes the OS error as "errno = N, error message = '...'".
+  const auto quoted = cause.find("error message = '");
+  if (quoted != std::string::npos) {
+    const auto start = quoted + 17, end = cause.find('\'', start);
+    cause = cause.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  }
+  for (char& c : cause)
+    if (c == '\n') c = ' ';
+  std::string msg = "cannot write '" + path + "' (HDF5 call " + call + ")";
   if (!cause.empty()) msg += ": " + cause;
   throw std::runtime_error(msg);
 }
@@ -279,10 +289,16 @@ std::string num(double v) {
 void replace_file(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp";
   {
+    errno = 0;
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << text;
     out.close();
-    if (!out) throw std::runtime_error("cannot write '" + tmp + "'");
+    if (!out) {
+      const int err = errno;
+      std::error_code rm;
+      fs::remove(tmp, rm);
+      throw std::runtime_error("cannot write '" + tmp + "'" + (err ? std::string(": ") + std::strerror(err) : std::string()));
+    }
   }
   std::error_code ec;
   fs::rename(tmp, path, ec);

@@ -19,6 +19,10 @@ namespace config_detail {
 void apply_overrides(toml::value& root, const std::vector<std::string>& overrides);
 // case.kind (here only `kind` is accepted) and case.name (default `name`).
 std::string read_case_name(Reader& r, const char* kind, const std::string& name);
+// The grid's fields must fit: `arrays` cell-sized arrays of doubles (a lower bound on what the case
+// allocates) within the machine's physical memory, and fewer than 2^31 cells. Checked before any
+// allocation or loop over the grid (error on grid.nx).
+void require_memory(const Grid& g, int arrays, const char* what);
 // grid.nx, grid.ny, grid.nz, grid.lx, grid.ly and, with `lz`, grid.lz; the defaults are g's values.
 void read_grid(Reader& r, Grid& g, bool lz = true);
 // grid.z_boundary: "periodic" or "rigid".

@@ -1,6 +1,7 @@
 #include "checkpoints.hpp"
 
 #include "config_error.hpp"
+#include "run_failure.hpp"
 
 namespace tdc {
 
@@ -22,7 +23,8 @@ std::unique_ptr<io::CheckpointState> read_restart(const std::string& path, const
 void write_checkpoint_file(const std::string& path, const io::CheckpointState& s, const io::Fingerprint& f,
                            std::mutex& hdf5) {
   std::lock_guard<std::mutex> lock(hdf5);
-  io::write_checkpoint(path, s, f);
+  // A checkpoint that cannot be written ends the run (the previous one is kept: written atomically).
+  or_fail_run([&] { io::write_checkpoint(path, s, f); });
 }
 
 }  // namespace tdc

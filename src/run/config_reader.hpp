@@ -3,9 +3,15 @@
 // stays in its own file.
 #pragma once
 #include <array>
+#include <cerrno>
+#include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <string>
@@ -50,16 +56,27 @@ class Reader {
     }
     return v;
   }
+  // An integer that must fit the int every setting is held in: checked as the 64-bit value TOML
+  // gives, before any narrowing (2^32 + 32 is an error, not 32).
   long integer(const std::string& key, long fallback) {
     const toml::value* v = find(key);
     if (!v) return fallback;
     if (!v->is_integer()) throw ConfigError(key, "expected an integer, got " + type_name(*v));
-    return long(v->as_integer());
+    const auto n = v->as_integer();
+    if (n < INT_MIN || n > INT_MAX)
+      throw ConfigError(key, std::to_string(n) + " is out of range (at most " + std::to_string(INT_MAX) + " in magnitude)");
+    return long(n);
   }
+  // A finite number (nan and inf are refused: no key of a case accepts them).
   double number(const std::string& key, double fallback) {
     const toml::value* v = find(key);
     if (!v) return fallback;
     return as_number(key, *v);
+  }
+  // A key that this kind of case (or this choice of another key) does not use: an error if given,
+  // rather than silently ignored.
+  void reject_if_set(const std::string& key, const std::string& why) {
+    if (find(key)) throw ConfigError(key, "not used " + why);
   }
   bool boolean(const std::string& key, bool fallback) {
     const toml::value* v = find(key);
@@ -99,9 +116,18 @@ class Reader {
 
  private:
   static double as_number(const std::string& key, const toml::value& v) {
-    if (v.is_floating()) return v.as_floating();
-    if (v.is_integer()) return double(v.as_integer());
-    throw ConfigError(key, "expected a number, got " + type_name(v));
+    double d;
+    if (v.is_floating())
+      d = v.as_floating();
+    else if (v.is_integer())
+      d = double(v.as_integer());
+    else
+      throw ConfigError(key, "expected a number, got " + type_name(v));
+    if (!std::isfinite(d)) throw ConfigError(key, "must be a finite number, got " + std::string(std::isnan(d) ? "nan" : "inf"));
+    // (the TOML reader turns an overflowing literal such as 1e400 into the largest double)
+    if (std::fabs(d) >= std::numeric_limits<double>::max())
+      throw ConfigError(key, "is out of the range of a double");
+    return d;
   }
   void walk(const toml::value& v, const std::string& prefix) const {
     for (const auto& [name, child] : v.as_table()) {
@@ -129,6 +155,10 @@ inline void apply_override(toml::value& root, const std::string& assignment) {
   if (eq == std::string::npos || eq == 0)
     throw ConfigError(assignment, "an override must look like key=value");
   const std::string key = assignment.substr(0, eq), text = assignment.substr(eq + 1);
+  for (const char ch : assignment)
+    if ((unsigned char)ch < 0x20 || ch == 0x7f)
+      throw ConfigError(key.find_first_of("\n\r") == std::string::npos ? key : std::string("--set"),
+                        "an override must be one line of printable text (it contains a control character such as a newline)");
   toml::value value;
   try {
     std::istringstream is("v = " + text);
@@ -164,12 +194,32 @@ inline toml::value parse_toml(std::istream& in, const std::string& name) {
   }
 }
 
+// Reads and parses a case file: a regular file of at most 1 MiB (not a directory, device or FIFO)
+// that sets at least one key (an empty or comment-only file is refused rather than run as the
+// built-in defaults).
+inline toml::value parse_case_file(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st))
+    throw ConfigError("<file>", "cannot open '" + path + "': " + (ec ? ec.message() : std::string(std::strerror(ENOENT))));
+  if (fs::is_directory(st)) throw ConfigError("<file>", "'" + path + "' is a directory, not a case file");
+  if (!fs::is_regular_file(st)) throw ConfigError("<file>", "'" + path + "' is not a regular file");
+  const auto size = fs::file_size(path, ec);
+  if (ec) throw ConfigError("<file>", "cannot read '" + path + "': " + ec.message());
+  if (size > (1u << 20)) throw ConfigError("<file>", "'" + path + "' is larger than 1 MiB; not a case file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError("<file>", "cannot open '" + path + "': " + std::strerror(errno));
+  toml::value root = parse_toml(in, path);
+  if (!root.is_table() || root.as_table().empty())
+    throw ConfigError("<file>", "'" + path + "' sets no keys (an empty or comment-only case file); see cases/*.toml");
+  return root;
+}
+
 // Loads a configuration of one kind from a file or from text with its `read(root, overrides)`.
 template <class Read>
 auto load_file(const std::string& path, const std::vector<std::string>& overrides, Read read) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError("<file>", "cannot open '" + path + "'");
-  toml::value root = parse_toml(in, path);
+  toml::value root = parse_case_file(path);
   return read(root, overrides);
 }
 template <class Read>

@@ -37,6 +37,37 @@ TEST(Config, BadInputNamesTheKey) {
   EXPECT_EQ(key_of("this is not toml"), "<text>");
 }
 
+TEST(Config, NumbersAreRangeCheckedBeforeUse) {
+  EXPECT_EQ(key_of("", {"grid.nx=4294967328"}), "grid.nx");      // 2^32 + 32 does not wrap to 32
+  EXPECT_EQ(key_of("", {"time.steps=2147483648"}), "time.steps");
+  EXPECT_EQ(key_of("", {"mpdata.iord=4294967298"}), "mpdata.iord");
+  EXPECT_EQ(key_of("", {"tiles.x=4294967298"}), "tiles.x");
+  EXPECT_EQ(key_of("", {"case.flow=translation", "flow.velocity=[nan, 0, 0]"}), "flow.velocity");
+  EXPECT_EQ(key_of("", {"initial.amplitude=nan"}), "initial.amplitude");
+  EXPECT_EQ(key_of("", {"grid.lx=inf"}), "grid.lx");
+  EXPECT_EQ(key_of("", {"time.dt=-inf"}), "time.dt");
+  EXPECT_EQ(key_of("", {"grid.lz=1e400"}), "grid.lz");
+  EXPECT_EQ(key_of("", {"grid.nx=100000", "grid.ny=100000", "grid.nz=32"}), "grid.nx");
+}
+
+TEST(Config, OnlyTheChosenVariantsKeys) {
+  EXPECT_EQ(key_of("", {"case.flow=translation", "flow.omega=1.0"}), "flow.omega");
+  EXPECT_EQ(key_of("", {"case.flow=rotation", "flow.period=1.0"}), "flow.period");
+  EXPECT_EQ(key_of("", {"case.flow=deformational", "flow.center=[0.5, 0.5]"}), "flow.center");
+  EXPECT_EQ(key_of("", {"case.flow=translation", "flow.velocity=[1.0, 0.0, 0.0]"}), "");
+}
+
+TEST(Config, CaseNameCannotLeaveTheRunsFolder) {
+  for (const char* name : {"case.name=../..", "case.name=a/b", "case.name=\"\"", "case.name=\".x\"",
+                           "case.name=\"\\u001b[31m\""})
+    EXPECT_EQ(key_of("", {name}), "case.name") << name;
+  EXPECT_EQ(key_of("", {"case.name=my_case-2.v1"}), "");
+}
+
+TEST(Config, OverridesAreOneLine) {
+  EXPECT_EQ(key_of("", {"time.steps=5\ngrid.nx=2"}), "time.steps");
+}
+
 TEST(Config, OverridesTakeEffect) {
   const AdvectionConfig c = parse_config("[grid]\nnx = 32\n", {"grid.nx=48", "case.flow=translation", "mpdata.iga=true"});
   EXPECT_EQ(c.grid.nx, 48);
