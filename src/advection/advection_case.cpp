@@ -56,9 +56,7 @@ double AdvectionCase::exact(int gi, int gj, int k, double t) const {
   return shape(periodic(px - cfg_.center[0], g.lx), periodic(py - cfg_.center[1], g.ly), dz);
 }
 
-double AdvectionCase::density(int k) const {
-  return cfg_.scale_height > 0 ? std::exp(-z(k) / cfg_.scale_height) : 1.0;
-}
+double AdvectionCase::density(int k) const { return cfg_.scale_height > 0 ? std::exp(-z(k) / cfg_.scale_height) : 1.0; }
 
 void AdvectionCase::face_courant(int gi, int gj, int k, double c[3]) const {
   const Grid& g = cfg_.grid;
@@ -130,10 +128,12 @@ double AdvectionCase::max_courant() const {
         face_courant(i, j, k, lo);
         face_courant(i + 1, j, k, hx);
         face_courant(i, j + 1, k, hy);
-        if (k + 1 < g.nz) face_courant(i, j, k + 1, hz);
-        else if (cfg_.z_boundary == ZBoundary::Periodic) face_courant(i, j, 0, hz);
-        const double out = std::max(hx[0], 0.0) - std::min(lo[0], 0.0) + std::max(hy[1], 0.0) -
-                           std::min(lo[1], 0.0) + std::max(hz[2], 0.0) - std::min(lo[2], 0.0);
+        if (k + 1 < g.nz)
+          face_courant(i, j, k + 1, hz);
+        else if (cfg_.z_boundary == ZBoundary::Periodic)
+          face_courant(i, j, 0, hz);
+        const double out = std::max(hx[0], 0.0) - std::min(lo[0], 0.0) + std::max(hy[1], 0.0) - std::min(lo[1], 0.0) +
+                           std::max(hz[2], 0.0) - std::min(lo[2], 0.0);
         worst = std::max(worst, out / density(k));
       }
   return worst;

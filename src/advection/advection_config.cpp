@@ -106,11 +106,10 @@ AdvectionConfig read(toml::value& root, const std::vector<std::string>& override
   require(c.radius > 0, "initial.radius", "must be positive");
   require(c.shape_dims == 2 || c.shape_dims == 3, "initial.dims", "must be 2 or 3");
   require(c.scale_height >= 0, "density.scale_height", "must be zero (uniform G) or positive");
-  require(c.scale_height == 0 || c.flow == Flow::Rotation ||
-              (c.flow == Flow::Translation && c.velocity[2] == 0.0),
+  require(c.scale_height == 0 || c.flow == Flow::Rotation || (c.flow == Flow::Translation && c.velocity[2] == 0.0),
           "density.scale_height", "a height-dependent G needs a flow without vertical motion");
-  require(!(c.z_boundary == ZBoundary::Rigid && c.flow == Flow::Translation && c.velocity[2] != 0.0),
-          "flow.velocity", "a uniform vertical velocity cannot cross rigid lids");
+  require(!(c.z_boundary == ZBoundary::Rigid && c.flow == Flow::Translation && c.velocity[2] != 0.0), "flow.velocity",
+          "a uniform vertical velocity cannot cross rigid lids");
   require(!(c.z_boundary == ZBoundary::Rigid && c.flow == Flow::Deformational), "grid.z_boundary",
           "the deformational flow is periodic in z");
   require(c.output_interval >= 0, "output.interval", "must be zero or positive");

@@ -30,20 +30,21 @@ struct AdvectionConfig {
   std::array<double, 3> velocity{1.0, 0.0, 0.0};  // translation
   double omega = 0.0;                             // rotation rate about the z axis (rad per time unit)
   std::array<double, 2> rotation_center{0.5, 0.5};
-  double period = 1.0;                            // deformational flow: it reverses and returns at t = period
+  double period = 1.0;  // deformational flow: it reverses and returns at t = period
   // initial condition
   Shape shape = Shape::Cone;
   std::array<double, 3> center{0.5, 0.5, 0.5};
   double radius = 0.15, amplitude = 1.0, background = 0.0;
-  int shape_dims = 2;                             // 2: a column-invariant shape repeated over levels; 3: 3D
-  double scale_height = 0.0;                      // > 0: G = exp(-z / H)
+  int shape_dims = 2;         // 2: a column-invariant shape repeated over levels; 3: 3D
+  double scale_height = 0.0;  // > 0: G = exp(-z / H)
   // output and runtime
-  int output_interval = 0;                        // steps between field records (0: first and last only)
+  int output_interval = 0;  // steps between field records (0: first and last only)
   int checkpoint_interval = 0;
-  int diagnostics_interval = 10;                  // steps between diagnostics records (0: none)                    // steps between checkpoints (0: at the end and on SIGINT/SIGTERM only)
+  int diagnostics_interval =
+      10;  // steps between diagnostics records (0: none)                    // steps between checkpoints (0: at the end and on SIGINT/SIGTERM only)
   double progress_seconds = 5.0;
   std::string scheduler = "dmdas";
-  bool cpu_tasks_with_gpu = false;                // let CPU workers take GPU-capable tasks beside GPUs
+  bool cpu_tasks_with_gpu = false;  // let CPU workers take GPU-capable tasks beside GPUs
 };
 
 // key=value overrides as given on the command line ("mpdata.iord=3", "case.flow=translation").

@@ -45,8 +45,13 @@ ErrorNorms error_norms(const AdvectionConfig& cfg, const AdvectionCase& ac, cons
 }
 
 nlohmann::json grid_json(const AdvectionConfig& c) {
-  return {{"nx", c.grid.nx}, {"ny", c.grid.ny}, {"nz", c.grid.nz}, {"lx", c.grid.lx}, {"ly", c.grid.ly},
-          {"lz", c.grid.lz}, {"z_boundary", c.z_boundary == ZBoundary::Rigid ? "rigid" : "periodic"}};
+  return {{"nx", c.grid.nx},
+          {"ny", c.grid.ny},
+          {"nz", c.grid.nz},
+          {"lx", c.grid.lx},
+          {"ly", c.grid.ly},
+          {"lz", c.grid.lz},
+          {"z_boundary", c.z_boundary == ZBoundary::Rigid ? "rigid" : "periodic"}};
 }
 
 }  // namespace
@@ -90,7 +95,8 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
   if (!o.out_dir.empty())
     output = std::make_unique<FieldRecords>(
         model.decomposition(), rank, o.out_dir + "/fields.h5", cfg.grid, std::vector<std::string>{"psi"},
-        FieldRecords::Attributes{{"title", "taskdycore MPDATA advection"}, {"case", cfg.name}, {"flow", to_string(cfg.flow)}},
+        FieldRecords::Attributes{
+            {"title", "taskdycore MPDATA advection"}, {"case", cfg.name}, {"flow", to_string(cfg.flow)}},
         FieldRecords::Attributes{{"psi", "1"}}, hdf5);
   auto write_record = [&]() {  // collective; returns at once
     if (!output) return;
@@ -132,8 +138,13 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
     for (const DiagnosticRecord& r : model.take_diagnostics(wait_all)) {
       if (rank != 0) continue;
       const double mass = dd_value(r.moments.mass) * cell_volume;
-      const double row[7] = {double(r.step), r.time, mass, (mass - mass0 * cell_volume) / (mass0 * cell_volume),
-                             dd_value(r.moments.mass_sq) * cell_volume, r.moments.min, r.moments.max};
+      const double row[7] = {double(r.step),
+                             r.time,
+                             mass,
+                             (mass - mass0 * cell_volume) / (mass0 * cell_volume),
+                             dd_value(r.moments.mass_sq) * cell_volume,
+                             r.moments.min,
+                             r.moments.max};
       for (int c = 0; c < 7; ++c) series[c].push_back(row[c]);
       if (csv) {
         std::fprintf(csv, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", r.step, row[1], row[2], row[3], row[4], row[5],
@@ -198,13 +209,10 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
   if (stopped) j["interrupted_by_signal"] = stopped;  // every rank exits with 128 + signal
   if (rank != 0) return j;
   const double mass1 = dd_value(m1.mass);
-  nlohmann::json validation = {{"mass_initial", mass0},
-                               {"mass_final", mass1},
-                               {"mass_rel_change", std::fabs(mass1 - mass0) / std::fabs(mass0)},
-                               {"min", m1.min},
-                               {"max", m1.max},
-                               {"initial_min", min0},
-                               {"initial_max", max0}};
+  nlohmann::json validation = {
+      {"mass_initial", mass0}, {"mass_final", mass1}, {"mass_rel_change", std::fabs(mass1 - mass0) / std::fabs(mass0)},
+      {"min", m1.min},         {"max", m1.max},       {"initial_min", min0},
+      {"initial_max", max0}};
   if (ac.has_exact(t_end)) {
     const ErrorNorms e = error_norms(cfg, ac, global, t_end);
     validation["l2_error"] = e.l2;
@@ -239,7 +247,9 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
     }
   }
   if (output && output->written())
-    j["output"] = {{"fields", "fields.h5"}, {"xdmf", "fields.xmf"}, {"records", output->records()},
+    j["output"] = {{"fields", "fields.h5"},
+                   {"xdmf", "fields.xmf"},
+                   {"records", output->records()},
                    {"checkpoint", "checkpoint.h5"}};
   return j;
 }

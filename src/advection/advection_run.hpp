@@ -11,9 +11,9 @@
 namespace tdc {
 
 struct RunOptions {
-  std::string out_dir;      // empty: write nothing (tests)
+  std::string out_dir;  // empty: write nothing (tests)
   bool progress = true;
-  std::string restart;      // checkpoint to resume from (empty: start from the analytic state)
+  std::string restart;  // checkpoint to resume from (empty: start from the analytic state)
 };
 
 // Returns the summary (on rank 0; other ranks get what they know). Check the configuration first

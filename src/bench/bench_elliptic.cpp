@@ -26,7 +26,8 @@ double host_copy_bandwidth() {
   for (int r = 0; r < 5; ++r) {
     const auto t0 = std::chrono::steady_clock::now();
     std::memcpy(b.data(), a.data(), n * sizeof(double));
-    s.push_back(2.0 * n * sizeof(double) / std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    s.push_back(2.0 * n * sizeof(double) /
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     a[r] = b[n - 1 - r];  // keep the copies observable
   }
   return median(s) / 1e9;
@@ -55,9 +56,7 @@ nlohmann::json bench_elliptic(const EllipticBenchOptions& o, Runtime& rt) {
     if (f.owned(t)) shell.fill_rhs(d.layout(), d.origin_x(t), d.origin_y(t), f.host(t));
 
   // Every solve starts from u = 0 (a previous solution would be a head start).
-  auto reset_u = [&] {
-    fill_owned_tiles(d, u, 0.0);
-  };
+  auto reset_u = [&] { fill_owned_tiles(d, u, 0.0); };
   auto fixed = [&](KrylovMethod m, bool fused) {
     KrylovSettings s;
     s.method = m;
@@ -108,7 +107,9 @@ nlohmann::json bench_elliptic(const EllipticBenchOptions& o, Runtime& rt) {
     const double ms = 1e3 * median(per_it);
     std::vector<double> all_ms;
     for (double v : per_it) all_ms.push_back(1e3 * v);
-    nlohmann::json e = {{"ms_per_iteration", ms}, {"ms_per_iteration_all", all_ms}, {"mcells_per_s", cells / (ms * 1e-3) / 1e6},
+    nlohmann::json e = {{"ms_per_iteration", ms},
+                        {"ms_per_iteration_all", all_ms},
+                        {"mcells_per_s", cells / (ms * 1e-3) / 1e6},
                         {"residual_reduction", hist.back() / hist.front()}};
     if (v.refs > 0) {
       const double gbs = v.refs * 8.0 * cells / (ms * 1e-3) / 1e9;
@@ -118,12 +119,14 @@ nlohmann::json bench_elliptic(const EllipticBenchOptions& o, Runtime& rt) {
     }
     j["variants"][v.name] = e;
   }
-  j["fused_over_unfused_speedup"] =
-      j["variants"]["pcg_unfused"]["ms_per_iteration"].get<double>() / j["variants"]["pcg_fused"]["ms_per_iteration"].get<double>();
+  j["fused_over_unfused_speedup"] = j["variants"]["pcg_unfused"]["ms_per_iteration"].get<double>() /
+                                    j["variants"]["pcg_fused"]["ms_per_iteration"].get<double>();
 
   if (o.csr && rt.size() == 1) {
     const CsrPcgResult c = csr_pcg_cpu(shell, o.iterations);
-    j["variants"]["csr_cpu"] = {{"ms_per_iteration", c.ms_per_iteration}, {"setup_ms", c.setup_ms}, {"nnz", c.nnz},
+    j["variants"]["csr_cpu"] = {{"ms_per_iteration", c.ms_per_iteration},
+                                {"setup_ms", c.setup_ms},
+                                {"nnz", c.nnz},
                                 {"residual_reduction", c.residual_history.back() / c.residual_history.front()}};
 #if defined(TASKDYCORE_HAVE_CUDA)
     if (gpu) {
@@ -135,16 +138,19 @@ nlohmann::json bench_elliptic(const EllipticBenchOptions& o, Runtime& rt) {
         ms.push_back(cg.ms_per_iteration);
       }
       cg.ms_per_iteration = median(ms);
-      j["variants"]["csr_cusparse"] = {{"ms_per_iteration", cg.ms_per_iteration}, {"ms_per_iteration_all", ms},
-                                       {"setup_ms", cg.setup_ms},
-                                       {"nnz", cg.nnz},
-                                       {"residual_reduction", cg.residual_history.back() / cg.residual_history.front()}};
+      j["variants"]["csr_cusparse"] = {
+          {"ms_per_iteration", cg.ms_per_iteration},
+          {"ms_per_iteration_all", ms},
+          {"setup_ms", cg.setup_ms},
+          {"nnz", cg.nnz},
+          {"residual_reduction", cg.residual_history.back() / cg.residual_history.front()}};
       j["fused_speedup_over_cusparse"] =
           cg.ms_per_iteration / j["variants"]["pcg_fused"]["ms_per_iteration"].get<double>();
     }
 #endif
     if (!gpu)
-      j["fused_speedup_over_csr_cpu"] = c.ms_per_iteration / j["variants"]["pcg_fused"]["ms_per_iteration"].get<double>();
+      j["fused_speedup_over_csr_cpu"] =
+          c.ms_per_iteration / j["variants"]["pcg_fused"]["ms_per_iteration"].get<double>();
   }
 
   if (o.tolerances) {

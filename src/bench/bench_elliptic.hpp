@@ -13,9 +13,9 @@ struct EllipticBenchOptions {
   int nx = 256, ny = 256, nz = 128;
   int tiles_x = 1, tiles_y = 1;
   int iterations = 50, repeats = 3;
-  int restart = 3;       // GCR(k)
-  int check_every = 10;  // iterations submitted between host checks of the solver state (KrylovSettings)
-  bool csr = true;       // also time the CSR baselines
+  int restart = 3;         // GCR(k)
+  int check_every = 10;    // iterations submitted between host checks of the solver state (KrylovSettings)
+  bool csr = true;         // also time the CSR baselines
   bool tolerances = true;  // also count the iterations to 1e-5 and 1e-10 (fused PCG)
 };
 

@@ -16,8 +16,8 @@ struct BenchOptions {
   bool fct = true, overlap = true, direct = true;
   bool iga = false;           // the infinite-gauge form (the dynamical core's, for momentum)
   bool unit_density = false;  // G = 1 kernels (G not read: 40 B/cell); the roofline still counts 48 B/cell
-  int diagnostics = 0;  // steps between asynchronous diagnostics (0: none)
-  bool cpu_steps = false;  // (reported) CPU workers allowed to take GPU-capable tasks beside GPUs
+  int diagnostics = 0;        // steps between asynchronous diagnostics (0: none)
+  bool cpu_steps = false;     // (reported) CPU workers allowed to take GPU-capable tasks beside GPUs
 };
 
 // Minimal traffic of one step in bytes per cell: read psi, c1, c2, c3, G and write psi (FP64).

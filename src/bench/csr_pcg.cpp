@@ -31,10 +31,13 @@ CsrSystem assemble_csr(const ThinShell& shell) {
         const int row = id(i, j, k);
         const double dk = coef(c, kD, nz, k);
         const double diag = dk * coef(c, kC0, nz, k), up = dk * coef(c, kCb, nz, k), down = dk * coef(c, kCc, nz, k);
-        entries = {{row, diag}, {id(i + 1, j, k), dk * h.ae}, {id(i - 1, j, k), dk * h.aw},
-                   {id(i, j + 1, k), dk * h.an}, {id(i, j - 1, k), dk * h.as}};
+        entries = {{row, diag},
+                   {id(i + 1, j, k), dk * h.ae},
+                   {id(i - 1, j, k), dk * h.aw},
+                   {id(i, j + 1, k), dk * h.an},
+                   {id(i, j - 1, k), dk * h.as}};
         if (k + 1 < nz) entries.push_back({id(i, j, k + 1), up});  // cb = 0 at the top: no entry
-        if (k > 0) entries.push_back({id(i, j, k - 1), down});      // cc = 0 at the bottom
+        if (k > 0) entries.push_back({id(i, j, k - 1), down});     // cc = 0 at the bottom
         std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         for (const auto& [col, val] : entries) {
           // With nx or ny below 3 the east and west (or north and south) neighbours are one cell.

@@ -34,15 +34,17 @@ int bench_elliptic_command(int argc, char** argv, const EllipticBenchText& b) {
   tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{});
   const nlohmann::json j = tdc::bench_elliptic(o, rt);
   if (rt.rank() != 0) return 0;
-  std::printf("bench elliptic: grid %dx%dx%d, tiles %dx%d, %d iterations x %d repeats; %d CPU + %d CUDA workers, %s; "
-              "copy %.0f GB/s (%s)\n",
-              o.nx, o.ny, o.nz, o.tiles_x, o.tiles_y, o.iterations, o.repeats, rt.cpu_workers(), rt.cuda_workers(),
-              rt.scheduler().c_str(), j["copy_gbs"].get<double>(), j["copy_kind"].get<std::string>().c_str());
+  std::printf(
+      "bench elliptic: grid %dx%dx%d, tiles %dx%d, %d iterations x %d repeats; %d CPU + %d CUDA workers, %s; "
+      "copy %.0f GB/s (%s)\n",
+      o.nx, o.ny, o.nz, o.tiles_x, o.tiles_y, o.iterations, o.repeats, rt.cpu_workers(), rt.cuda_workers(),
+      rt.scheduler().c_str(), j["copy_gbs"].get<double>(), j["copy_kind"].get<std::string>().c_str());
   for (const auto& [name, v] : j["variants"].items()) {
     std::printf("  %-13s %9.3f ms/iteration", name.c_str(), v["ms_per_iteration"].get<double>());
     if (v.contains("ms_per_iteration_all")) {
       const auto all = v["ms_per_iteration_all"].get<std::vector<double>>();
-      std::printf(" (%.3f..%.3f)", *std::min_element(all.begin(), all.end()), *std::max_element(all.begin(), all.end()));
+      std::printf(" (%.3f..%.3f)", *std::min_element(all.begin(), all.end()),
+                  *std::max_element(all.begin(), all.end()));
     }
     if (v.contains("effective_gbs"))
       std::printf("  %7.1f GB/s at %2.0f refs/cell = %5.1f %% of copy", v["effective_gbs"].get<double>(),

@@ -24,7 +24,8 @@ int bench_command(int argc, char** argv, const BenchText& b) {
     o.diagnostics = b.diagnostics;
     if (o.diagnostics < 0) throw tdc::ConfigError("--diagnostics", "must be zero (none) or positive");
     if (o.nx % o.tiles_x || o.ny % o.tiles_y) throw tdc::ConfigError("--tiles", "tiles must divide the grid");
-    if (o.nx / o.tiles_x < 3 || o.ny / o.tiles_y < 3) throw tdc::ConfigError("--tiles", "tiles narrower than the halo (3)");
+    if (o.nx / o.tiles_x < 3 || o.ny / o.tiles_y < 3)
+      throw tdc::ConfigError("--tiles", "tiles narrower than the halo (3)");
     if (o.steps < 1) throw tdc::ConfigError("--steps", "must be positive");
     if (o.repeats < 1) throw tdc::ConfigError("--repeat", "must be positive");
     if (o.warmup < 0) throw tdc::ConfigError("--warmup", "must be zero or positive");
@@ -46,15 +47,18 @@ int bench_command(int argc, char** argv, const BenchText& b) {
   tdc::Runtime rt(&argc, &argv, ro);
   const nlohmann::json j = tdc::bench_mpdata(o, rt);
   if (rt.rank() != 0) return 0;
-  std::printf("bench mpdata: grid %dx%dx%d, tiles %dx%d, iord 2, FCT %s, iga %s, G %s, overlap %s, diagnostics every %d; %d CPU "
-              "+ %d CUDA workers, %s\n",
-              o.nx, o.ny, o.nz, o.tiles_x, o.tiles_y, b.fct.c_str(), b.iga.c_str(), b.density.c_str(), b.overlap.c_str(), o.diagnostics, rt.cpu_workers(),
-              rt.cuda_workers(), rt.scheduler().c_str());
-  std::printf("  graph : %9.3f ms/step  %10.1f Mcell/s  %7.1f GB/s effective (48 B/cell)\n", j["ms_per_step"].get<double>(),
-              j["mcells_per_s"].get<double>(), j["effective_gbs"].get<double>());
+  std::printf(
+      "bench mpdata: grid %dx%dx%d, tiles %dx%d, iord 2, FCT %s, iga %s, G %s, overlap %s, diagnostics every %d; %d "
+      "CPU "
+      "+ %d CUDA workers, %s\n",
+      o.nx, o.ny, o.nz, o.tiles_x, o.tiles_y, b.fct.c_str(), b.iga.c_str(), b.density.c_str(), b.overlap.c_str(),
+      o.diagnostics, rt.cpu_workers(), rt.cuda_workers(), rt.scheduler().c_str());
+  std::printf("  graph : %9.3f ms/step  %10.1f Mcell/s  %7.1f GB/s effective (48 B/cell)\n",
+              j["ms_per_step"].get<double>(), j["mcells_per_s"].get<double>(), j["effective_gbs"].get<double>());
   if (j.contains("copy_gbs"))
-    std::printf("  device copy %.0f GB/s -> roofline %.1f Gcell/s; graph reaches %.1f %% of it\n", j["copy_gbs"].get<double>(),
-                j["roofline_gcells_per_s"].get<double>(), 100 * j["bandwidth_fraction"].get<double>());
+    std::printf("  device copy %.0f GB/s -> roofline %.1f Gcell/s; graph reaches %.1f %% of it\n",
+                j["copy_gbs"].get<double>(), j["roofline_gcells_per_s"].get<double>(),
+                100 * j["bandwidth_fraction"].get<double>());
   if (j.contains("direct_ms_per_step"))
     std::printf("  direct: %9.3f ms/step  %10.1f Mcell/s;  graph/direct = %.3f;  same field: %s\n",
                 j["direct_ms_per_step"].get<double>(), 1e3 * j["direct_gcells_per_s"].get<double>(),

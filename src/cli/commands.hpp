@@ -24,8 +24,8 @@ int calibrate_command(int argc, char** argv, const std::string& case_file, std::
 
 // taskdycore bench mpdata: the options as typed.
 struct BenchText {
-  std::string grid = "256x256x256", tiles = "1x1", fct = "on", iga = "off", density = "array", overlap = "on", direct = "on",
-              cpu_steps = "off", json;
+  std::string grid = "256x256x256", tiles = "1x1", fct = "on", iga = "off", density = "array", overlap = "on",
+              direct = "on", cpu_steps = "off", json;
   int steps = 20, repeats = 5, warmup = 5, diagnostics = 0;
 };
 int bench_command(int argc, char** argv, const BenchText& b);

@@ -70,8 +70,9 @@ void check_out_dir(const std::string& out_dir, bool force) {
   if (existed && !fs::is_directory(out_dir, ec))
     throw tdc::ConfigError("--out", "'" + out_dir + "' exists and is not a directory");
   if (is_nonempty_dir(out_dir) && !force)
-    throw tdc::ConfigError("--out", "'" + out_dir + "' exists and is not empty; refusing to overwrite it (choose "
-                                    "another directory or pass --force)");
+    throw tdc::ConfigError("--out", "'" + out_dir +
+                                        "' exists and is not empty; refusing to overwrite it (choose "
+                                        "another directory or pass --force)");
   // The directory is created and locked now, before StarPU starts, so that an unwritable --out is a
   // named error (status 2) and a second run into the same directory is refused before it writes.
   fs::create_directories(out_dir, ec);
@@ -157,13 +158,15 @@ std::vector<int> parse_dims(const std::string& text, std::size_t count, const ch
       if (used != part.size() || v <= 0) throw std::invalid_argument(part);
       out.push_back(v);
     } catch (const std::exception&) {
-      throw tdc::ConfigError(option, "'" + text + "' is not " + std::to_string(count) + " positive integers joined by 'x'");
+      throw tdc::ConfigError(option,
+                             "'" + text + "' is not " + std::to_string(count) + " positive integers joined by 'x'");
     }
     if (x == std::string::npos) break;
     start = x + 1;
   }
   if (out.size() != count)
-    throw tdc::ConfigError(option, "'" + text + "' is not " + std::to_string(count) + " positive integers joined by 'x'");
+    throw tdc::ConfigError(option,
+                           "'" + text + "' is not " + std::to_string(count) + " positive integers joined by 'x'");
   return out;
 }
 

@@ -27,14 +27,14 @@ int dycore_command(int argc, char** argv, const std::string& case_file, const st
     prepare_out_dir(rt, out_dir, force,
                     {"diagnostics.csv", "diagnostics.h5", "summary.json", "fields.h5", "fields.xmf"});
     if (rt.rank() == 0) {
-      std::printf("taskdycore: case '%s' (dycore, NFT, %s), grid %dx%dx%d, tiles %dx%d, %d rank(s), %d CPU + %d CUDA "
-                  "workers, scheduler %s\n",
-                  cfg.name.c_str(), tdc::to_string(cfg.solver.method), cfg.grid.nx, cfg.grid.ny, cfg.grid.nz, cfg.tiles_x,
-                  cfg.tiles_y, rt.size(), rt.cpu_workers(), rt.cuda_workers(), rt.scheduler().c_str());
+      std::printf(
+          "taskdycore: case '%s' (dycore, NFT, %s), grid %dx%dx%d, tiles %dx%d, %d rank(s), %d CPU + %d CUDA "
+          "workers, scheduler %s\n",
+          cfg.name.c_str(), tdc::to_string(cfg.solver.method), cfg.grid.nx, cfg.grid.ny, cfg.grid.nz, cfg.tiles_x,
+          cfg.tiles_y, rt.size(), rt.cpu_workers(), rt.cuda_workers(), rt.scheduler().c_str());
       std::fflush(stdout);
     }
-    const nlohmann::json summary =
-        tdc::run_dycore(cfg, rt, rt.rank() == 0 ? out_dir : "", true, restart);
+    const nlohmann::json summary = tdc::run_dycore(cfg, rt, rt.rank() == 0 ? out_dir : "", true, restart);
     const int signal = summary.contains("interrupted_by_signal") ? summary["interrupted_by_signal"].get<int>() : 0;
     if (rt.rank() == 0) {
       write_atomically(fs::path(out_dir) / "summary.json", summary.dump(2) + "\n");
@@ -56,12 +56,14 @@ int dycore_command(int argc, char** argv, const std::string& case_file, const st
         std::printf(", kinetic energy never grows: %s\n", v["kinetic_energy_never_grows"].get<bool>() ? "yes" : "NO");
       }
       std::printf("taskdycore: output in %s (summary.json, diagnostics.csv, diagnostics.h5%s%s)\n", out_dir.c_str(),
-                  cfg.write_fields ? ", fields.h5, fields.xmf" : "", summary["output"].contains("checkpoint") ? ", checkpoint.h5" : "");
+                  cfg.write_fields ? ", fields.h5, fields.xmf" : "",
+                  summary["output"].contains("checkpoint") ? ", checkpoint.h5" : "");
       if (signal) std::printf("taskdycore: interrupted; resume with --restart %s/checkpoint.h5\n", out_dir.c_str());
       if (summary.contains("aborted"))
         std::fprintf(stderr, "taskdycore: error: %s\n", summary["aborted"].get<std::string>().c_str());
     }
-    const int aborted = tdc::first_nonzero_over_ranks(rt.rank() == 0 && summary.contains("aborted"), rt.rank(), rt.size());
+    const int aborted =
+        tdc::first_nonzero_over_ranks(rt.rank() == 0 && summary.contains("aborted"), rt.rank(), rt.size());
     return signal ? 128 + signal : aborted ? 3 : 0;
   });
 }

@@ -21,12 +21,12 @@ int elliptic_command(int argc, char** argv, const std::string& case_file, const 
     prepare_out_dir(rt, out_dir, force, {"fields.h5", "fields.xmf", "summary.json"});
     const auto& p = cfg.shell;
     if (rt.rank() == 0) {
-      std::printf("taskdycore: case '%s' (elliptic, %s%s), grid %dx%dx%d, tiles %dx%d, %d rank(s), %d CPU + %d CUDA "
-                  "workers, scheduler %s\n",
-                  cfg.name.c_str(), tdc::to_string(cfg.solver.method),
-                  cfg.solver.method == tdc::KrylovMethod::Pcg ? (cfg.solver.fused ? " fused" : " unfused") : "",
-                  p.nx, p.ny, p.nz, cfg.tiles_x, cfg.tiles_y, rt.size(), rt.cpu_workers(), rt.cuda_workers(),
-                  rt.scheduler().c_str());
+      std::printf(
+          "taskdycore: case '%s' (elliptic, %s%s), grid %dx%dx%d, tiles %dx%d, %d rank(s), %d CPU + %d CUDA "
+          "workers, scheduler %s\n",
+          cfg.name.c_str(), tdc::to_string(cfg.solver.method),
+          cfg.solver.method == tdc::KrylovMethod::Pcg ? (cfg.solver.fused ? " fused" : " unfused") : "", p.nx, p.ny,
+          p.nz, cfg.tiles_x, cfg.tiles_y, rt.size(), rt.cpu_workers(), rt.cuda_workers(), rt.scheduler().c_str());
       std::fflush(stdout);
     }
     const nlohmann::json summary = tdc::run_elliptic(cfg, rt, out_dir);

@@ -44,31 +44,37 @@ int main(int argc, char** argv) {
 
   auto* bench = app.add_subcommand("bench", "benchmarks");
   bench->require_subcommand(1);
-  auto* bench_mpdata = bench->add_subcommand("mpdata", "MPDATA (iord 2) steps: task graph vs direct kernels vs device copy");
+  auto* bench_mpdata =
+      bench->add_subcommand("mpdata", "MPDATA (iord 2) steps: task graph vs direct kernels vs device copy");
   BenchText bt;
   bench_mpdata->add_option("--grid", bt.grid, "NXxNYxNZ (default 256x256x256)");
   bench_mpdata->add_option("--tiles", bt.tiles, "TXxTY (default 1x1)");
   bench_mpdata->add_option("--fct", bt.fct, "on|off (default on)");
-  bench_mpdata->add_option("--iga", bt.iga, "infinite-gauge form, as the dynamical core advects momentum: on|off (default off)");
-  bench_mpdata->add_option("--density", bt.density, "G as an array, or unit: G = 1 kernels that do not read it (default array)");
+  bench_mpdata->add_option("--iga", bt.iga,
+                           "infinite-gauge form, as the dynamical core advects momentum: on|off (default off)");
+  bench_mpdata->add_option("--density", bt.density,
+                           "G as an array, or unit: G = 1 kernels that do not read it (default array)");
   bench_mpdata->add_option("--overlap", bt.overlap, "border/body split: on|off (default on)");
   bench_mpdata->add_option("--direct", bt.direct, "also time the kernels without StarPU (GPU): on|off");
   bench_mpdata->add_option("--steps", bt.steps, "steps per timed run (default 20)");
   bench_mpdata->add_option("--repeat", bt.repeats, "timed runs; the median is reported (default 5)");
   bench_mpdata->add_option("--warmup", bt.warmup, "untimed steps first (default 5)");
   bench_mpdata->add_option("--json", bt.json, "write the figures to this (new) file");
-  bench_mpdata->add_option("--cpu-steps", bt.cpu_steps, "let CPU workers take GPU-capable tasks beside GPUs: on|off (default off)");
+  bench_mpdata->add_option("--cpu-steps", bt.cpu_steps,
+                           "let CPU workers take GPU-capable tasks beside GPUs: on|off (default off)");
   bench_mpdata->add_option("--diagnostics", bt.diagnostics, "asynchronous diagnostics every N steps (default 0: none)");
   for (CLI::Option* opt : bench_mpdata->get_options())  // a repeated option: the last value counts
     opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  auto* bench_ell = bench->add_subcommand("elliptic", "Krylov solvers on the thin-shell problem: fused/unfused PCG, GCR, CSR");
+  auto* bench_ell =
+      bench->add_subcommand("elliptic", "Krylov solvers on the thin-shell problem: fused/unfused PCG, GCR, CSR");
   EllipticBenchText ebt;
   bench_ell->add_option("--grid", ebt.grid, "NXxNYxNZ (default 256x256x128, paper 002's reference size)");
   bench_ell->add_option("--tiles", ebt.tiles, "TXxTY (default 1x1)");
   bench_ell->add_option("--iterations", ebt.iterations, "iterations per timed solve (default 50)");
   bench_ell->add_option("--repeat", ebt.repeats, "timed repeats; the median is reported (default 3)");
   bench_ell->add_option("--restart", ebt.restart, "GCR(k) restart length (default 3)");
-  bench_ell->add_option("--check-every", ebt.check_every, "iterations submitted between host checks of the solver state (default 10)");
+  bench_ell->add_option("--check-every", ebt.check_every,
+                        "iterations submitted between host checks of the solver state (default 10)");
   bench_ell->add_option("--csr", ebt.csr, "also time the matrix-explicit CSR PCG (CPU; cuSPARSE on a GPU): on|off");
   bench_ell->add_option("--tolerances", ebt.tolerances, "also count iterations to 1e-5 and 1e-10: on|off");
   bench_ell->add_option("--json", ebt.json, "write the figures to this (new) file");
@@ -88,8 +94,11 @@ int main(int argc, char** argv) {
   // than the process being killed by SIGXFSZ.
   std::signal(SIGXFSZ, SIG_IGN);
   // A path option given as '' is a mistake (it would silently mean the default), not a request.
-  for (auto [command, option] : {std::pair<CLI::App*, const char*>{run, "--out"}, {run, "--trace"}, {run, "--restart"},
-                                 {bench_mpdata, "--json"}, {bench_ell, "--json"}}) {
+  for (auto [command, option] : {std::pair<CLI::App*, const char*>{run, "--out"},
+                                 {run, "--trace"},
+                                 {run, "--restart"},
+                                 {bench_mpdata, "--json"},
+                                 {bench_ell, "--json"}}) {
     CLI::Option* o = command->get_option(option);
     if (*command && o->count() > 0 && o->as<std::string>().empty()) {
       if (tdc::launcher_rank() == 0) std::fprintf(stderr, "taskdycore: error: option '%s': is empty\n", option);

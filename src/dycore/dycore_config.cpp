@@ -67,7 +67,7 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   c.solver_budget = int(r.integer("solver.max_iter", c.solver_budget));
   c.extrapolate_pressure = r.choice("solver.first_guess", "previous", {"previous", "extrapolated"}) == "extrapolated";
   const std::string precon = r.choice("solver.preconditioner", "line", {"line", "multigrid", "spectral"});
-  k.preconditioner = precon == "multigrid" ? Preconditioner::Multigrid
+  k.preconditioner = precon == "multigrid"  ? Preconditioner::Multigrid
                      : precon == "spectral" ? Preconditioner::Spectral
                                             : Preconditioner::Line;
   if (k.preconditioner == Preconditioner::Multigrid) {
@@ -127,8 +127,8 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
     const double dx = c.grid.lx / c.grid.nx, dy = c.grid.ly / c.grid.ny, dz = c.grid.lz / c.grid.nz;
     const double number = coefficient * c.dt * (1 / (dx * dx) + 1 / (dy * dy) + 1 / (dz * dz));
     require(number <= 0.5, key,
-            "explicit diffusion is unstable: " + std::string(key) + " dt (1/dx^2 + 1/dy^2 + 1/dz^2) = " +
-                std::to_string(number) + " > 0.5");
+            "explicit diffusion is unstable: " + std::string(key) +
+                " dt (1/dx^2 + 1/dy^2 + 1/dz^2) = " + std::to_string(number) + " > 0.5");
   }
   const double courant = (bubble ? 0.0 : c.velocity) * c.dt *
                          (1.0 / (c.grid.lx / c.grid.nx) + 1.0 / (c.grid.ly / c.grid.ny) +
@@ -143,7 +143,8 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   if (k.preconditioner == Preconditioner::Multigrid) {
     require(k.method == KrylovMethod::Pcg, "solver.preconditioner", "\"multigrid\" needs solver.method = \"pcg\"");
     require(k.multigrid.coarse_sweeps >= 1, "solver.multigrid_coarse_sweeps", "must be positive");
-    require(k.multigrid.omega > 0 && k.multigrid.omega < 1, "solver.multigrid_omega", "must be in (0, 1): at 1 Jacobi does not damp the 2-cell checkerboards");
+    require(k.multigrid.omega > 0 && k.multigrid.omega < 1, "solver.multigrid_omega",
+            "must be in (0, 1): at 1 Jacobi does not damp the 2-cell checkerboards");
     const int most = multigrid_max_levels(c.grid);
     require(k.multigrid.levels >= 0 && k.multigrid.levels <= most, "solver.multigrid_levels",
             "must be 0 (automatic) or 1.." + std::to_string(most) +
@@ -187,7 +188,7 @@ DycoreConfig parse_dycore_config(const std::string& text, const std::vector<std:
 
 std::vector<std::pair<std::string, std::string>> dycore_trajectory_fingerprint(const DycoreConfig& c) {
   const auto num = config_detail::exact_text;
-  const char* initial = c.initial == InitialState::ThermalBubble          ? "thermal_bubble"
+  const char* initial = c.initial == InitialState::ThermalBubble         ? "thermal_bubble"
                         : c.initial == InitialState::TaylorGreenModified ? "taylor_green_modified"
                                                                          : "taylor_green";
   std::vector<std::pair<std::string, std::string>> f{
@@ -220,11 +221,13 @@ std::vector<std::pair<std::string, std::string>> dycore_trajectory_fingerprint(c
   }
   if (c.solver.preconditioner == Preconditioner::Spectral) f.push_back({"solver.preconditioner", "spectral"});
   if (c.initial == InitialState::ThermalBubble) {
-    const std::pair<std::string, std::string> bubble[] = {
-        {"physics.gravity", num(c.gravity)},   {"physics.theta0", num(c.theta0)},
-        {"bubble.amplitude", num(c.bubble.amplitude)}, {"bubble.radius", num(c.bubble.radius)},
-        {"bubble.x", num(c.bubble.x)},         {"bubble.y", num(c.bubble.y)},
-        {"bubble.z", num(c.bubble.z)}};
+    const std::pair<std::string, std::string> bubble[] = {{"physics.gravity", num(c.gravity)},
+                                                          {"physics.theta0", num(c.theta0)},
+                                                          {"bubble.amplitude", num(c.bubble.amplitude)},
+                                                          {"bubble.radius", num(c.bubble.radius)},
+                                                          {"bubble.x", num(c.bubble.x)},
+                                                          {"bubble.y", num(c.bubble.y)},
+                                                          {"bubble.z", num(c.bubble.z)}};
     f.insert(f.end(), std::begin(bubble), std::end(bubble));
     if (c.diffusivity > 0) f.push_back({"physics.diffusivity", num(c.diffusivity)});  // absent: 0 (older checkpoints)
   }

@@ -19,9 +19,9 @@ enum class InitialState { TaylorGreen, TaylorGreenModified, ThermalBubble };
 
 // A warm bubble at rest: theta' = amplitude cos^2(pi r / (2 radius)) inside the sphere r < radius.
 struct BubbleSettings {
-  double amplitude = 0.5;               // K
-  double radius = 250.0;                // m
-  double x = 1000, y = 1000, z = 350;   // centre, m
+  double amplitude = 0.5;              // K
+  double radius = 250.0;               // m
+  double x = 1000, y = 1000, z = 350;  // centre, m
 };
 
 struct DycoreConfig {
@@ -32,26 +32,26 @@ struct DycoreConfig {
   int tiles_x = 1, tiles_y = 1;
   double dt = 0.02;
   int steps = 100;
-  double velocity = 1.0;             // Taylor-Green amplitude V0 (the bubble starts at rest)
-  double viscosity = 0.0;            // nu (0: inviscid); Re = V0 L / nu with L = lx / (2 pi)
-  double diffusivity = 0.0;          // kappa of theta' (0: none; the thermal bubble only), m^2 s^-1
-  double gravity = 9.81;             // g, m s^-2 (buoyancy g theta' / theta_0)
-  double theta0 = 300.0;             // theta_0, K, of the neutrally stratified reference state
+  double velocity = 1.0;     // Taylor-Green amplitude V0 (the bubble starts at rest)
+  double viscosity = 0.0;    // nu (0: inviscid); Re = V0 L / nu with L = lx / (2 pi)
+  double diffusivity = 0.0;  // kappa of theta' (0: none; the thermal bubble only), m^2 s^-1
+  double gravity = 9.81;     // g, m s^-2 (buoyancy g theta' / theta_0)
+  double theta0 = 300.0;     // theta_0, K, of the neutrally stratified reference state
   BubbleSettings bubble;
-  double max_courant = 1.0;          // the run stops (exit 3) when the Courant sum exceeds this
-  mpdata::Options mpdata;            // momentum advection (iord, non-oscillatory option)
-  KrylovSettings solver;             // tol_abs is set from divergence_tolerance
+  double max_courant = 1.0;            // the run stops (exit 3) when the Courant sum exceeds this
+  mpdata::Options mpdata;              // momentum advection (iord, non-oscillatory option)
+  KrylovSettings solver;               // tol_abs is set from divergence_tolerance
   double divergence_tolerance = 1e-6;  // bound on max |D v| after each step (solver: ||r|| <= 2 tol / dt)
-  int solver_budget = 100;           // iterations submitted per step
+  int solver_budget = 100;             // iterations submitted per step
   // The solver's first guess: p^n (EULAG's), or 2 p^n - p^(n-1). Measured on the H100 (line preconditioner):
   // extrapolation saves nothing for Taylor-Green at 256^3 (73 vs 75 iterations) and costs the bubble
   // iterations, so p^n is the default.
   bool extrapolate_pressure = false;
-  int diagnostics_interval = 10;     // steps between kinetic energy / divergence records
-  bool write_fields = true;          // fields.h5 (+ .xmf): u, v, w, p (and theta') at the end
-  int fields_interval = 0;           // and every this many steps (0: the final state only)
-  bool write_checkpoint = true;      // checkpoint.h5 at the end (and on SIGINT/SIGTERM), for --restart
-  int checkpoint_interval = 0;       // and every this many steps (0: at the end only)
+  int diagnostics_interval = 10;  // steps between kinetic energy / divergence records
+  bool write_fields = true;       // fields.h5 (+ .xmf): u, v, w, p (and theta') at the end
+  int fields_interval = 0;        // and every this many steps (0: the final state only)
+  bool write_checkpoint = true;   // checkpoint.h5 at the end (and on SIGINT/SIGTERM), for --restart
+  int checkpoint_interval = 0;    // and every this many steps (0: at the end only)
   std::string scheduler = "dmdas";
   bool cpu_tasks_with_gpu = false;
 };

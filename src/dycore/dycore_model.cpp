@@ -111,8 +111,8 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
     for (int k = 0; k < L.nz; ++k)
       for (int j = 0; j < L.ny; ++j)
         for (int i = 0; i < L.nx; ++i) {
-          const double x = 2 * M_PI * (d_.origin_x(t) + i + 0.5) / g.nx, y = 2 * M_PI * (d_.origin_y(t) + j + 0.5) / g.ny,
-                       z = 2 * M_PI * (k + 0.5) / g.nz;
+          const double x = 2 * M_PI * (d_.origin_x(t) + i + 0.5) / g.nx,
+                       y = 2 * M_PI * (d_.origin_y(t) + j + 0.5) / g.ny, z = 2 * M_PI * (k + 0.5) / g.nz;
           const std::ptrdiff_t o = L.at(i, j, k);
           f_.vel[0][0]->host(t)[o] = cfg.velocity * std::sin(x) * std::cos(y) * std::cos(z);
           f_.vel[1][0]->host(t)[o] = (modified ? 1 : -1) * cfg.velocity * std::cos(x) * std::sin(y) * std::cos(z);
@@ -125,8 +125,8 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
     for (int k = 0; k < L.nz; ++k)
       for (int j = -L.halo; j < L.ny + L.halo; ++j)
         for (int i = -L.halo; i < L.nx + L.halo; ++i) {
-          const double x = 2 * M_PI * (d_.origin_x(t) + i + 0.5) / g.nx, y = 2 * M_PI * (d_.origin_y(t) + j + 0.5) / g.ny,
-                       z = 2 * M_PI * (k + 0.5) / g.nz;
+          const double x = 2 * M_PI * (d_.origin_x(t) + i + 0.5) / g.nx,
+                       y = 2 * M_PI * (d_.origin_y(t) + j + 0.5) / g.ny, z = 2 * M_PI * (k + 0.5) / g.nz;
           f_.p->host(t)[L.at(i, j, k)] =
               cfg.velocity * cfg.velocity / 16 * (std::cos(2 * x) + std::cos(2 * y)) * (std::cos(2 * z) + 2);
         }
@@ -146,14 +146,16 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
       if (name == "startup_converged") startup_.converged = value != 0;
     }
   }
-  if (!restart) for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f_.vel[q][0], *f_.vel_strips[q]);  // ghost rings
+  if (!restart)
+    for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f_.vel[q][0], *f_.vel_strips[q]);  // ghost rings
   if (modified && !restart) {
     startup_ = graph_->project_velocity(f_);
     // p^0 = 0 again (it held the projection's potential); the first steps' solves find the pressure.
     fill_owned_tiles(d_, *f_.p, 0.0);
   }
   if (!restart) {
-    for (int q = 0; q < 3; ++q) submit_field_copy(d_, *f_.vel[q][0], *f_.vel[q][1], kPrioBody);  // v^(-1) = v^0 as tasks
+    for (int q = 0; q < 3; ++q)
+      submit_field_copy(d_, *f_.vel[q][0], *f_.vel[q][1], kPrioBody);  // v^(-1) = v^0 as tasks
     if (bubble) startup_ = graph_->balance_rest_pressure(f_);
     if (f_.p_old)  // p^(-1) = p^0: the first guess of step 0 is p^0
       submit_field_copy(d_, *f_.p, *f_.p_old, kPrioBody);
@@ -246,11 +248,11 @@ void DycoreModel::size_solver_budget() {
     outgrown = outgrown || solves_[n].iterations < 0;
   }
   const bool warming = int(solves_.size()) < kBudgetWarmup;
-  const int want = outgrown                         ? cfg_.solver_budget
+  const int want = outgrown                       ? cfg_.solver_budget
                    : graph_->solver().spectral()  ? std::max(largest + 2, warming ? 4 : 0)
-                   : warming                        ? cfg_.solver_budget
+                   : warming                      ? cfg_.solver_budget
                    : graph_->solver().multigrid() ? largest + largest / 4 + 4
-                                                   : 2 * largest + 10;
+                                                  : 2 * largest + 10;
   graph_->set_solver_budget(std::min(cfg_.solver_budget, want));
 }
 
@@ -271,7 +273,8 @@ void DycoreModel::gather_state(io::CheckpointState& s) {
   s.nx = cfg_.grid.nx;
   s.ny = cfg_.grid.ny;
   s.nz = cfg_.grid.nz;
-  s.budgets = {{"startup_iterations", double(startup_.iterations)}, {"startup_converged", startup_.converged ? 1.0 : 0.0}};
+  s.budgets = {{"startup_iterations", double(startup_.iterations)},
+               {"startup_converged", startup_.converged ? 1.0 : 0.0}};
 }
 
 std::vector<const TiledField*> DycoreModel::output_fields() const {
@@ -298,7 +301,7 @@ void DycoreModel::gather_fields(std::vector<std::vector<double>>& fields) {
 
 FlowDiagnostics DycoreModel::diagnose(std::vector<double> (*vel)[3]) {
   std::vector<double> own[3], th;
-  std::vector<double> (&v)[3] = vel ? *vel : own;
+  std::vector<double>(&v)[3] = vel ? *vel : own;
   gather(v);
   if (has_theta()) gather_theta(th);
   const SolveResult s = graph_->solver().read_state();
@@ -336,14 +339,18 @@ FlowDiagnostics DycoreModel::diagnose(std::vector<double> (*vel)[3]) {
       for (int i = 0; i < nx; ++i) {
         const double u = at(0, i, j, k), vv = at(1, i, j, k), w = at(2, i, j, k);
         ke = dd_add(ke, 0.5 * (u * u + vv * vv + w * w));
-        const double div = (hx * (at(0, i + 1, j, k) - at(0, i - 1, j, k)) + hy * (at(1, i, j + 1, k) - at(1, i, j - 1, k))) +
-                           hz * (at(2, i, j, k + 1) - at(2, i, j, k - 1));
+        const double div =
+            (hx * (at(0, i + 1, j, k) - at(0, i - 1, j, k)) + hy * (at(1, i, j + 1, k) - at(1, i, j - 1, k))) +
+            hz * (at(2, i, j, k + 1) - at(2, i, j, k - 1));
         r.max_divergence = std::max(r.max_divergence, std::fabs(div));
         r.max_courant = std::max(r.max_courant, cfg_.dt / g.dx() * std::fabs(u) + cfg_.dt / g.dy() * std::fabs(vv) +
                                                     cfg_.dt / g.dz() * std::fabs(w));
-        const double ox = hy * (at(2, i, j + 1, k) - at(2, i, j - 1, k)) - hz * (at(1, i, j, k + 1) - at(1, i, j, k - 1));
-        const double oy = hz * (at(0, i, j, k + 1) - at(0, i, j, k - 1)) - hx * (at(2, i + 1, j, k) - at(2, i - 1, j, k));
-        const double oz = hx * (at(1, i + 1, j, k) - at(1, i - 1, j, k)) - hy * (at(0, i, j + 1, k) - at(0, i, j - 1, k));
+        const double ox =
+            hy * (at(2, i, j + 1, k) - at(2, i, j - 1, k)) - hz * (at(1, i, j, k + 1) - at(1, i, j, k - 1));
+        const double oy =
+            hz * (at(0, i, j, k + 1) - at(0, i, j, k - 1)) - hx * (at(2, i + 1, j, k) - at(2, i - 1, j, k));
+        const double oz =
+            hx * (at(1, i + 1, j, k) - at(1, i - 1, j, k)) - hy * (at(0, i, j + 1, k) - at(0, i, j - 1, k));
         const double omega2 = ox * ox + oy * oy + oz * oz;
         ens = dd_add(ens, 0.5 * omega2);
         l1 = dd_add(l1, std::sqrt(omega2));
@@ -360,7 +367,8 @@ FlowDiagnostics DycoreModel::diagnose(std::vector<double> (*vel)[3]) {
     for (int j = 0; j < ny; ++j)
       for (int i = 0; i < nx; ++i) {
         const std::size_t o = (std::size_t(k) * ny + j) * nx + i;
-        const std::size_t mx = (std::size_t(k) * ny + j) * nx + (nx - 1 - i), my = (std::size_t(k) * ny + (ny - 1 - j)) * nx + i;
+        const std::size_t mx = (std::size_t(k) * ny + j) * nx + (nx - 1 - i),
+                          my = (std::size_t(k) * ny + (ny - 1 - j)) * nx + i;
         sum = dd_add(sum, th[o]);
         moment = dd_add(moment, th[o] * ((k + 0.5) * g.dz()));
         r.theta_max = o == 0 ? th[o] : std::max(r.theta_max, th[o]);

@@ -16,23 +16,23 @@ namespace tdc {
 struct FlowDiagnostics {
   long step = 0;
   double time = 0;
-  double kinetic_energy = 0;   // (1/V) integral of |v|^2 / 2
-  double enstrophy = 0;        // (1/V) integral of |curl v|^2 / 2, centred differences
-  double vorticity_l1 = 0;     // (1/V) integral of |curl v|
-  double vorticity_l2 = 0;     // sqrt((1/V) integral of |curl v|^2)
-  double vorticity_max = 0;    // max |curl v|
-  double max_divergence = 0;   // max |D v| (the centred divergence the projection removes)
-  double max_courant = 0;      // max of dt (|u|/dx + |v|/dy + |w|/dz)
+  double kinetic_energy = 0;  // (1/V) integral of |v|^2 / 2
+  double enstrophy = 0;       // (1/V) integral of |curl v|^2 / 2, centred differences
+  double vorticity_l1 = 0;    // (1/V) integral of |curl v|
+  double vorticity_l2 = 0;    // sqrt((1/V) integral of |curl v|^2)
+  double vorticity_max = 0;   // max |curl v|
+  double max_divergence = 0;  // max |D v| (the centred divergence the projection removes)
+  double max_courant = 0;     // max of dt (|u|/dx + |v|/dy + |w|/dz)
   // With theta' (thermal bubble):
-  double theta_mean = 0;       // (1/V) integral of theta' (the heat content; MPDATA conserves it)
-  double theta_change = 0;     // its relative change since the run's first record (dycore_run sets it)
+  double theta_mean = 0;    // (1/V) integral of theta' (the heat content; MPDATA conserves it)
+  double theta_change = 0;  // its relative change since the run's first record (dycore_run sets it)
   double theta_max = 0;
-  double theta_centroid_z = 0; // integral of theta' z / integral of theta' (the bubble's height)
-  double potential_energy = 0; // -(g / theta_0) (1/V) integral of theta' z
-  double theta_asymmetry = 0;  // max |theta'(x) - theta'(mirror x)| over the x, y and diagonal mirrors
-  double w_asymmetry = 0;      // the same for w
-  int solver_iterations = 0;   // of the latest step's pressure solve
-  double solver_residual = 0;  // its final ||r||
+  double theta_centroid_z = 0;  // integral of theta' z / integral of theta' (the bubble's height)
+  double potential_energy = 0;  // -(g / theta_0) (1/V) integral of theta' z
+  double theta_asymmetry = 0;   // max |theta'(x) - theta'(mirror x)| over the x, y and diagonal mirrors
+  double w_asymmetry = 0;       // the same for w
+  int solver_iterations = 0;    // of the latest step's pressure solve
+  double solver_residual = 0;   // its final ||r||
   bool solver_converged = false;
 };
 

@@ -63,8 +63,9 @@ std::size_t column_count(bool theta) { return std::size(kColumns) - (theta ? 0 :
 double column_value(const FlowDiagnostics& r, const Column& c) {
   if (c.value) return r.*c.value;
   const std::string name = c.name;
-  return name == "step" ? double(r.step) : name == "solver_iterations" ? double(r.solver_iterations)
-                                                                         : (r.solver_converged ? 1.0 : 0.0);
+  return name == "step"                ? double(r.step)
+         : name == "solver_iterations" ? double(r.solver_iterations)
+                                       : (r.solver_converged ? 1.0 : 0.0);
 }
 
 void set_column(FlowDiagnostics& r, const Column& c, double v) {
@@ -73,9 +74,12 @@ void set_column(FlowDiagnostics& r, const Column& c, double v) {
     return;
   }
   const std::string name = c.name;
-  if (name == "step") r.step = long(v);
-  else if (name == "solver_iterations") r.solver_iterations = int(v);
-  else r.solver_converged = v != 0;
+  if (name == "step")
+    r.step = long(v);
+  else if (name == "solver_iterations")
+    r.solver_iterations = int(v);
+  else
+    r.solver_converged = v != 0;
 }
 
 // The records of a checkpoint's series that the straight run would have made: step 0 and the
@@ -97,8 +101,10 @@ void write_csv_row(std::FILE* csv, const FlowDiagnostics& r, bool theta) {
   for (std::size_t c = 0; c < column_count(theta); ++c) {
     const double v = column_value(r, kColumns[c]);
     if (c) std::fputc(',', csv);
-    if (kColumns[c].value) std::fprintf(csv, "%.17g", v);
-    else std::fprintf(csv, "%ld", long(v));
+    if (kColumns[c].value)
+      std::fprintf(csv, "%.17g", v);
+    else
+      std::fprintf(csv, "%ld", long(v));
   }
   std::fputc('\n', csv);
 }
@@ -106,7 +112,8 @@ void write_csv_row(std::FILE* csv, const FlowDiagnostics& r, bool theta) {
 }  // namespace
 
 void check_dycore_restart(const DycoreConfig& cfg, const std::string& path) {
-  check_restart_file(path, dycore_trajectory_fingerprint(cfg), DycoreModel::checkpoint_fields(cfg), cfg.grid, cfg.steps);
+  check_restart_file(path, dycore_trajectory_fingerprint(cfg), DycoreModel::checkpoint_fields(cfg), cfg.grid,
+                     cfg.steps);
 }
 
 nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::string& out_dir, bool progress,
@@ -162,8 +169,10 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
           rank == 0 && !(r.max_courant <= cfg.max_courant && std::isfinite(r.kinetic_energy)), rank, rt.size());
       if (unstable && aborted.empty()) {
         char why[200];
-        std::snprintf(why, sizeof why, "unstable at step %ld: Courant number %.3g above time.max_courant = %.3g "
-                      "(reduce time.dt)", r.step, r.max_courant, cfg.max_courant);
+        std::snprintf(why, sizeof why,
+                      "unstable at step %ld: Courant number %.3g above time.max_courant = %.3g "
+                      "(reduce time.dt)",
+                      r.step, r.max_courant, cfg.max_courant);
         aborted = why;
       }
     }
@@ -182,8 +191,9 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
         model.decomposition(), rank, out("fields.h5"), cfg.grid, model.field_names(),
         FieldRecords::Attributes{{"title", "taskdycore NFT dynamical core"}, {"case", cfg.name}}, units, hdf5,
         [&](double time, const std::vector<std::vector<double>>& f) {
-          field_checksums.push_back({{"step", std::lround(time / cfg.dt)},
-                                     {"velocity_checksum", checksum_hex(f[0]) + checksum_hex(f[1]) + checksum_hex(f[2])}});
+          field_checksums.push_back(
+              {{"step", std::lround(time / cfg.dt)},
+               {"velocity_checksum", checksum_hex(f[0]) + checksum_hex(f[1]) + checksum_hex(f[2])}});
         });
   }
   double output_s = 0;
@@ -214,9 +224,9 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   // The stepping loop: steps are submitted ahead of execution (a bounded window); records, field
   // output and checkpoints at chunk boundaries. A SIGINT/SIGTERM stops the run at a step boundary
   // (with several ranks: at the next chunk boundary, agreed by all) with a final checkpoint.
-  const SteppingLoop loop(cfg.steps, rt.size() > 1 ? 10 : cfg.steps,
-                          {cfg.diagnostics_interval, fields ? cfg.fields_interval : 0,
-                           checkpoints ? cfg.checkpoint_interval : 0});
+  const SteppingLoop loop(
+      cfg.steps, rt.size() > 1 ? 10 : cfg.steps,
+      {cfg.diagnostics_interval, fields ? cfg.fields_interval : 0, checkpoints ? cfg.checkpoint_interval : 0});
   const auto t0 = Clock::now();
   if (first_step == 0) {  // a resumed run has these records of its first state already
     model.submit_diagnostics();
@@ -314,10 +324,13 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   j["mcells_per_s"] = cfg.grid.cells() / (ms * 1e-3) / 1e6;
   j["wall_seconds"] = wall;
   j["output_seconds"] = output_s;
-  j["solver"] = {{"method", to_string(cfg.solver.method)}, {"max_iter_per_step", cfg.solver_budget},
-                 {"divergence_tolerance", cfg.divergence_tolerance}, {"iterations", its},
+  j["solver"] = {{"method", to_string(cfg.solver.method)},
+                 {"max_iter_per_step", cfg.solver_budget},
+                 {"divergence_tolerance", cfg.divergence_tolerance},
+                 {"iterations", its},
                  {"converged_every_step", converged},
-                 {"steps_checked", model.step_solves().size()}, {"unconverged_steps", unconverged}};
+                 {"steps_checked", model.step_solves().size()},
+                 {"unconverged_steps", unconverged}};
   j["validation"] = {{"max_divergence", max_div},
                      {"divergence_below_tolerance", max_div <= cfg.divergence_tolerance},
                      {"kinetic_energy", {{"step", steps}, {"time", time}, {"value", ke}}},
@@ -332,8 +345,8 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   nlohmann::json rate = nlohmann::json::array(), rate_time = rate;
   double peak = 0, peak_time = 0;
   for (std::size_t n = 1; n + 1 < records.size(); ++n) {
-    const double e = -(records[n + 1].kinetic_energy - records[n - 1].kinetic_energy) /
-                     (records[n + 1].time - records[n - 1].time);
+    const double e =
+        -(records[n + 1].kinetic_energy - records[n - 1].kinetic_energy) / (records[n + 1].time - records[n - 1].time);
     rate.push_back(e);
     rate_time.push_back(records[n].time);
     if (e > peak) {
@@ -379,8 +392,11 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
       ke_max = std::max(ke_max, r.kinetic_energy);
     }
     const auto& b = model.startup_solve();
-    j["buoyancy"] = {{"gravity", cfg.gravity}, {"theta0", cfg.theta0}, {"amplitude", cfg.bubble.amplitude},
-                     {"radius", cfg.bubble.radius}, {"centre", {cfg.bubble.x, cfg.bubble.y, cfg.bubble.z}},
+    j["buoyancy"] = {{"gravity", cfg.gravity},
+                     {"theta0", cfg.theta0},
+                     {"amplitude", cfg.bubble.amplitude},
+                     {"radius", cfg.bubble.radius},
+                     {"centre", {cfg.bubble.x, cfg.bubble.y, cfg.bubble.z}},
                      {"balance_solve", {{"iterations", b.iterations}, {"converged", b.converged}}}};
     j["validation"]["rise_height"] = {{"time", time}, {"centroid_z", z}, {"theta_max", tmax}};
     j["validation"]["theta_mean"] = tmean;

@@ -49,7 +49,8 @@ EllipticConfig read(toml::value& root, const std::vector<std::string>& overrides
   require(s.nz >= 2, "grid.nz", "must be at least 2");
   require(s.lx > 0, "grid.lx", "must be positive");
   require(s.ly > 0, "grid.ly", "must be positive");
-  require_memory(Grid{s.nx, s.ny, s.nz, s.lx, s.ly, 1.0}, 10, "the solution, right-hand side, coefficients and the solver's vectors");
+  require_memory(Grid{s.nx, s.ny, s.nz, s.lx, s.ly, 1.0}, 10,
+                 "the solution, right-hand side, coefficients and the solver's vectors");
   require(s.height > 0, "shell.height", "must be positive");
   require(s.omega2 > 0, "shell.omega2", "must be positive");
   require(s.lambda2 > 0, "shell.lambda2", "must be positive");

@@ -13,13 +13,13 @@ namespace tdc {
 struct ThinShellParams {
   int nx = 64, ny = 64, nz = 32;
   double lx = 1.5707963267948966, ly = 1.5707963267948966;  // horizontal extent in earth radii (one cube face)
-  double height = 0.01;          // H = D / R_earth
+  double height = 0.01;                                     // H = D / R_earth
   bool graded = true;            // r_k = 1 + (k / nz)^2 H (paper 002 §7.2), else uniform levels
   double omega2 = 6.71e-4;       // omega^2
   double lambda2 = 3.32e-2;      // lambda^2
   double skew = 0.0;             // c of a centred -c d/dx term (nonsymmetric operator; GCR only)
   int courant_reference_nx = 0;  // > 0: omega^2 scaled by (reference_nx / nx)^2 (fixed Courant number)
-  bool random_rhs = false;        // f: the manufactured solution's, or reproducible noise (all modes; no exact u)
+  bool random_rhs = false;       // f: the manufactured solution's, or reproducible noise (all modes; no exact u)
 };
 
 struct EllipticConfig {

@@ -49,7 +49,12 @@ nlohmann::json run_elliptic(const EllipticConfig& cfg, Runtime& rt, const std::s
   const double ms_per_it = res.iterations > 0 ? 1e3 * res.seconds / res.iterations : 0.0;
   j["case"] = cfg.name;
   j["kind"] = "elliptic";
-  j["grid"] = {{"nx", p.nx}, {"ny", p.ny}, {"nz", p.nz}, {"lx", p.lx}, {"ly", p.ly}, {"height", p.height},
+  j["grid"] = {{"nx", p.nx},
+               {"ny", p.ny},
+               {"nz", p.nz},
+               {"lx", p.lx},
+               {"ly", p.ly},
+               {"height", p.height},
                {"levels", p.graded ? "graded" : "uniform"}};
   j["operator"] = {{"omega2", shell.omega2()}, {"lambda2", p.lambda2}, {"skew", p.skew}};
   j["tiles"] = {cfg.tiles_x, cfg.tiles_y};

@@ -10,7 +10,8 @@ namespace tdc {
 ThinShell::ThinShell(const ThinShellParams& p) : p_(p), dx_(p.lx / p.nx), dy_(p.ly / p.ny) {
   const int nz = p.nz;
   omega2_ = p.omega2;
-  if (p.courant_reference_nx > 0) omega2_ *= double(p.courant_reference_nx) * p.courant_reference_nx / (double(p.nx) * p.nx);
+  if (p.courant_reference_nx > 0)
+    omega2_ *= double(p.courant_reference_nx) * p.courant_reference_nx / (double(p.nx) * p.nx);
   r_.resize(nz + 1);
   for (int k = 0; k <= nz; ++k) {
     const double s = double(k) / nz;

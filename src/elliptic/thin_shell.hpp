@@ -27,7 +27,7 @@ class ThinShell {
   double x(int i) const { return (i + 0.5) * dx_; }
   double y(int j) const { return (j + 0.5) * dy_; }
   double rho(int k) const { return 0.5 * (r_[k] + r_[k + 1]); }  // level centre
-  double level(int k) const { return r_[k]; }                   // interface k (0..nz)
+  double level(int k) const { return r_[k]; }                    // interface k (0..nz)
   double cell_volume(int k) const { return dx_ * dy_ * vol_[k]; }
   double exact(int i, int j, int k) const;
   // The right-hand side of cell (i, j, k): the cell integral of r^2 f (midpoint rule), or noise

@@ -103,7 +103,8 @@ void write_checkpoint(const std::string& path, const CheckpointState& s, const F
       for (std::size_t c = 0; ok && c < s.series_names.size(); ++c) {
         const hsize_t n = s.series[c].size();
         ok = H5LTmake_dataset_double(series, s.series_names[c].c_str(), 1, &n, s.series[c].data()) >= 0;
-        ok = ok && H5LTset_attribute_string(series, s.series_names[c].c_str(), "fnv1a", fnv1a(s.series[c]).c_str()) >= 0;
+        ok =
+            ok && H5LTset_attribute_string(series, s.series_names[c].c_str(), "fnv1a", fnv1a(s.series[c]).c_str()) >= 0;
         // HDF5 lists a group's members by name; the index keeps the columns' order.
         const int index = int(c);
         ok = ok && H5LTset_attribute_int(series, s.series_names[c].c_str(), "column", &index, 1) >= 0;
@@ -136,8 +137,8 @@ void write_checkpoint(const std::string& path, const CheckpointState& s, const F
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);  // atomic: readers see the old checkpoint or the new one
   if (ec)
-    throw CheckpointError(key, "cannot rename '" + tmp + "' to '" + path + "': " + ec.message() +
-                                   " (the previous checkpoint is kept)");
+    throw CheckpointError(
+        key, "cannot rename '" + tmp + "' to '" + path + "': " + ec.message() + " (the previous checkpoint is kept)");
 }
 
 const std::vector<double>& CheckpointState::field(const std::string& name) const {
@@ -174,7 +175,8 @@ CheckpointState read_checkpoint(const std::string& path, const Fingerprint& expe
   s.step = long(step);
   check(H5LTget_attribute_double(file.id, "/", "time", &s.time), "H5LTget_attribute_double", path);
   if (!std::isfinite(s.time) || s.time < 0)
-    throw CheckpointError("--restart", "'" + path + "' is damaged: its time attribute is not a finite, non-negative number");
+    throw CheckpointError("--restart",
+                          "'" + path + "' is damaged: its time attribute is not a finite, non-negative number");
   {
     Id budgets(H5Gopen2(file.id, "budgets", H5P_DEFAULT), H5Gclose);
     if (budgets.id >= 0) {
@@ -205,8 +207,8 @@ CheckpointState read_checkpoint(const std::string& path, const Fingerprint& expe
       s.ny = int(dims[1]);
       s.nx = int(dims[2]);
     } else if (int(dims[0]) != s.nz || int(dims[1]) != s.ny || int(dims[2]) != s.nx) {
-      throw CheckpointError("--restart", "'" + path + "': dataset '" + name + "' differs in size from '" +
-                                             field_names.front() + "'");
+      throw CheckpointError(
+          "--restart", "'" + path + "': dataset '" + name + "' differs in size from '" + field_names.front() + "'");
     }
     if (!with_fields && !verify) continue;
     const std::string sum = read_string_attr_of(file.id, name.c_str(), "fnv1a");
@@ -216,8 +218,8 @@ CheckpointState read_checkpoint(const std::string& path, const Fingerprint& expe
     if (H5LTread_dataset_double(file.id, name.c_str(), data.data()) < 0)
       throw CheckpointError("--restart", "cannot read '" + name + "' from '" + path + "' (truncated?)");
     if (fnv1a(data) != sum)
-      throw CheckpointError("--restart", "'" + path + "' is corrupt: the data of '" + name +
-                                             "' do not match its checksum");
+      throw CheckpointError("--restart",
+                            "'" + path + "' is corrupt: the data of '" + name + "' do not match its checksum");
     if (with_fields) s.fields.emplace_back(name, std::move(data));
   }
   Id series(H5Lexists(file.id, "series", H5P_DEFAULT) > 0 ? H5Gopen2(file.id, "series", H5P_DEFAULT) : -1, H5Gclose);
@@ -251,7 +253,8 @@ CheckpointState read_checkpoint(const std::string& path, const Fingerprint& expe
       if (H5LTread_dataset_double(series.id, name.c_str(), s.series[index].data()) < 0)
         throw CheckpointError("--restart", "cannot read series '" + name + "' from '" + path + "' (truncated?)");
       if (fnv1a(s.series[index]) != read_string_attr_of(series.id, name.c_str(), "fnv1a"))
-        throw CheckpointError("--restart", "'" + path + "' is corrupt: series '" + name + "' does not match its checksum");
+        throw CheckpointError("--restart",
+                              "'" + path + "' is corrupt: series '" + name + "' does not match its checksum");
     }
   }
   return s;

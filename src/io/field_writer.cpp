@@ -54,8 +54,7 @@ class Handle {
  public:
   using Closer = herr_t (*)(hid_t);
   Handle() = default;
-  Handle(hid_t id, Closer closer, const std::string& call, const std::string& path)
-      : id_(id), closer_(closer) {
+  Handle(hid_t id, Closer closer, const std::string& call, const std::string& path) : id_(id), closer_(closer) {
     if (id < 0) fail(call, path);
   }
   Handle(Handle&& o) noexcept : id_(o.id_), closer_(o.closer_) { o.id_ = H5I_INVALID_HID; }
@@ -109,8 +108,7 @@ void check_field_names(const std::vector<std::string>& names) {
   for (const auto& n : names) {
     if (n.empty() || n == "." || n.find('/') != std::string::npos)
       throw std::invalid_argument("invalid field name '" + n + "'");
-    if (!seen.insert(n).second)
-      throw std::invalid_argument("field name '" + n + "' is duplicated or reserved");
+    if (!seen.insert(n).second) throw std::invalid_argument("field name '" + n + "' is duplicated or reserved");
   }
 }
 
@@ -118,20 +116,17 @@ void check_global_names(const std::vector<std::pair<std::string, std::string>>& 
   std::set<std::string> seen = {"Conventions", "dx", "dy", "dz"};  // written by us
   for (const auto& a : attrs)
     if (a.first.empty() || !seen.insert(a.first).second)
-      throw std::invalid_argument("global attribute '" + a.first +
-                                  "' is empty, duplicated or reserved");
+      throw std::invalid_argument("global attribute '" + a.first + "' is empty, duplicated or reserved");
 }
 
 // Units per field (index-aligned with `names`), "" where none was given.
-std::vector<std::string> units_per_field(
-    const std::vector<std::string>& names,
-    const std::vector<std::pair<std::string, std::string>>& field_units) {
+std::vector<std::string> units_per_field(const std::vector<std::string>& names,
+                                         const std::vector<std::pair<std::string, std::string>>& field_units) {
   std::vector<std::string> units(names.size());
   for (const auto& [field, unit] : field_units) {
     size_t f = 0;
     while (f < names.size() && names[f] != field) ++f;
-    if (f == names.size())
-      throw std::invalid_argument("units given for unknown field '" + field + "'");
+    if (f == names.size()) throw std::invalid_argument("units given for unknown field '" + field + "'");
     units[f] = unit;
   }
   return units;
@@ -143,25 +138,21 @@ std::vector<std::string> units_per_field(
 // netCDF-4 stores text attributes (NC_CHAR) as fixed-length null-terminated strings in
 // a scalar dataspace; netCDF4-python and xarray return them as str. A type cannot have
 // size 0, so an empty string gets a null dataspace, again as netCDF does.
-void write_string_attr(hid_t obj, const std::string& name, const std::string& value,
-                       const std::string& path) {
+void write_string_attr(hid_t obj, const std::string& name, const std::string& value, const std::string& path) {
   Handle type(H5Tcopy(H5T_C_S1), H5Tclose, "H5Tcopy", path);
   check(H5Tset_size(type.get(), value.empty() ? 1 : value.size()), "H5Tset_size", path);
   check(H5Tset_strpad(type.get(), H5T_STR_NULLTERM), "H5Tset_strpad", path);
   check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "H5Tset_cset", path);
   Handle space(H5Screate(value.empty() ? H5S_NULL : H5S_SCALAR), H5Sclose, "H5Screate", path);
-  Handle attr(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
-              H5Aclose, "H5Acreate2(" + name + ")", path);
-  if (!value.empty())
-    check(H5Awrite(attr.get(), type.get(), value.data()), "H5Awrite(" + name + ")", path);
+  Handle attr(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+              "H5Acreate2(" + name + ")", path);
+  if (!value.empty()) check(H5Awrite(attr.get(), type.get(), value.data()), "H5Awrite(" + name + ")", path);
 }
 
-void write_double_attr(hid_t obj, const std::string& name, double value,
-                       const std::string& path) {
+void write_double_attr(hid_t obj, const std::string& name, double value, const std::string& path) {
   Handle space(H5Screate(H5S_SCALAR), H5Sclose, "H5Screate", path);
-  Handle attr(H5Acreate2(obj, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
-                         H5P_DEFAULT),
-              H5Aclose, "H5Acreate2(" + name + ")", path);
+  Handle attr(H5Acreate2(obj, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+              "H5Acreate2(" + name + ")", path);
   check(H5Awrite(attr.get(), H5T_NATIVE_DOUBLE, &value), "H5Awrite(" + name + ")", path);
 }
 
@@ -178,14 +169,12 @@ Handle create_file(const std::string& path) {
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "H5Pcreate", path);
   check(H5Pset_file_locking(fapl.get(), false, true), "H5Pset_file_locking", path);
   // H5F_ACC_EXCL: fail rather than truncate a file that appeared since our check.
-  return Handle(H5Fcreate(path.c_str(), H5F_ACC_EXCL, fcpl.get(), fapl.get()), H5Fclose,
-                "H5Fcreate", path);
+  return Handle(H5Fcreate(path.c_str(), H5F_ACC_EXCL, fcpl.get(), fapl.get()), H5Fclose, "H5Fcreate", path);
 }
 
 // A chunked FP64 dataset of the given shape; `max` may hold H5S_UNLIMITED.
 Handle create_dataset(hid_t file, const std::string& name, const std::vector<hsize_t>& dims,
-                      const std::vector<hsize_t>& max, const std::vector<hsize_t>& chunk,
-                      const std::string& path) {
+                      const std::vector<hsize_t>& max, const std::vector<hsize_t>& chunk, const std::string& path) {
   const int rank = static_cast<int>(dims.size());
   Handle space(H5Screate_simple(rank, dims.data(), max.data()), H5Sclose, "H5Screate_simple", path);
   Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "H5Pcreate", path);
@@ -193,18 +182,17 @@ Handle create_dataset(hid_t file, const std::string& name, const std::vector<hsi
   check(H5Pset_attr_creation_order(dcpl.get(), kCreationOrder), "H5Pset_attr_creation_order", path);
   // Every element is written before it is read: filling chunks first is wasted I/O.
   check(H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER), "H5Pset_fill_time", path);
-  return Handle(H5Dcreate2(file, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
-                           dcpl.get(), H5P_DEFAULT),
+  return Handle(H5Dcreate2(file, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
                 H5Dclose, "H5Dcreate2(" + name + ")", path);
 }
 
 // A fixed-length coordinate variable (x, y or z) made a dimension scale of its name.
-Handle create_axis(hid_t file, const std::string& name, const std::vector<double>& values,
-                   const std::string& units, const std::string& path) {
+Handle create_axis(hid_t file, const std::string& name, const std::vector<double>& values, const std::string& units,
+                   const std::string& path) {
   const hsize_t n = values.size();
   Handle ds = create_dataset(file, name, {n}, {n}, {n}, path);
-  check(H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
-        "H5Dwrite(" + name + ")", path);
+  check(H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), "H5Dwrite(" + name + ")",
+        path);
   check(H5DSset_scale(ds.get(), name.c_str()), "H5DSset_scale(" + name + ")", path);
   write_string_attr(ds.get(), "units", units, path);
   write_string_attr(ds.get(), "long_name", name + " coordinate of cell centres", path);
@@ -241,8 +229,8 @@ std::vector<hsize_t> field_chunk(hsize_t nz, hsize_t ny, hsize_t nx) {
 
 // Writes `values` (one record of shape `record_shape`) as record `index` of `ds`,
 // extending its first (unlimited) dimension to index + 1.
-void write_record(hid_t ds, hsize_t index, const std::vector<hsize_t>& record_shape,
-                  const double* values, const std::string& name, const std::string& path) {
+void write_record(hid_t ds, hsize_t index, const std::vector<hsize_t>& record_shape, const double* values,
+                  const std::string& name, const std::string& path) {
   std::vector<hsize_t> dims = {index + 1}, start = {index}, count = {1};
   for (hsize_t n : record_shape) {
     dims.push_back(n);
@@ -252,8 +240,7 @@ void write_record(hid_t ds, hsize_t index, const std::vector<hsize_t>& record_sh
   const int rank = static_cast<int>(dims.size());
   check(H5Dset_extent(ds, dims.data()), "H5Dset_extent(" + name + ")", path);
   Handle file_space(H5Dget_space(ds), H5Sclose, "H5Dget_space(" + name + ")", path);
-  check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr,
-                            count.data(), nullptr),
+  check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
         "H5Sselect_hyperslab(" + name + ")", path);
   Handle mem_space(H5Screate_simple(rank, count.data(), nullptr), H5Sclose, "H5Screate_simple", path);
   check(H5Dwrite(ds, H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), H5P_DEFAULT, values),
@@ -297,7 +284,8 @@ void replace_file(const std::string& path, const std::string& text) {
       const int err = errno;
       std::error_code rm;
       fs::remove(tmp, rm);
-      throw std::runtime_error("cannot write '" + tmp + "'" + (err ? std::string(": ") + std::strerror(err) : std::string()));
+      throw std::runtime_error("cannot write '" + tmp + "'" +
+                               (err ? std::string(": ") + std::strerror(err) : std::string()));
     }
   }
   std::error_code ec;
@@ -329,8 +317,7 @@ struct FieldWriter::Impl {
   void write_sidecar() const { replace_file(xmf_path, xdmf()); }
 };
 
-void FieldWriter::Impl::create(const GridAxes& axes,
-                               const std::vector<std::pair<std::string, std::string>>& globals,
+void FieldWriter::Impl::create(const GridAxes& axes, const std::vector<std::pair<std::string, std::string>>& globals,
                                const std::vector<std::string>& units) {
   const std::string& path = h5_path;
   file = create_file(path);
@@ -352,10 +339,9 @@ void FieldWriter::Impl::create(const GridAxes& axes,
   write_sidecar();
 }
 
-void FieldWriter::Impl::create_field(const std::string& name, const std::string& units,
-                                     hid_t const scales[4]) {
-  Handle ds = create_dataset(file.get(), name, {0, nz, ny, nx},
-                             {H5S_UNLIMITED, nz, ny, nx}, field_chunk(nz, ny, nx), h5_path);
+void FieldWriter::Impl::create_field(const std::string& name, const std::string& units, hid_t const scales[4]) {
+  Handle ds =
+      create_dataset(file.get(), name, {0, nz, ny, nx}, {H5S_UNLIMITED, nz, ny, nx}, field_chunk(nz, ny, nx), h5_path);
   for (unsigned d = 0; d < 4; ++d)
     check(H5DSattach_scale(ds.get(), scales[d], d), "H5DSattach_scale(" + name + ")", h5_path);
   write_string_attr(ds.get(), "long_name", name, h5_path);
@@ -393,20 +379,21 @@ std::string FieldWriter::Impl::xdmf_record(size_t r) const {
     << "        <Time Value=\"" << num(times[r]) << "\"/>\n"
     << "        <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"" << dims << "\"/>\n"
     << "        <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n"
-    << "          <DataItem Name=\"Origin\" Dimensions=\"3\" " << f64 << " Format=\"XML\">"
-    << num(origin[0]) << " " << num(origin[1]) << " " << num(origin[2]) << "</DataItem>\n"
-    << "          <DataItem Name=\"Spacing\" Dimensions=\"3\" " << f64 << " Format=\"XML\">"
-    << num(spacing[0]) << " " << num(spacing[1]) << " " << num(spacing[2]) << "</DataItem>\n"
+    << "          <DataItem Name=\"Origin\" Dimensions=\"3\" " << f64 << " Format=\"XML\">" << num(origin[0]) << " "
+    << num(origin[1]) << " " << num(origin[2]) << "</DataItem>\n"
+    << "          <DataItem Name=\"Spacing\" Dimensions=\"3\" " << f64 << " Format=\"XML\">" << num(spacing[0]) << " "
+    << num(spacing[1]) << " " << num(spacing[2]) << "</DataItem>\n"
     << "        </Geometry>\n";
   for (const auto& name : names) {
-    s << "        <Attribute Name=\"" << xml_escape(name) << "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
+    s << "        <Attribute Name=\"" << xml_escape(name)
+      << "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
       // The slab's declared shape is the mesh's (rank 3), not the count (1 nz ny nx):
       // ParaView's XDMF Reader fails on "1 nz ny nx" ("Can't Write Temp Dataset").
       << "          <DataItem ItemType=\"HyperSlab\" Dimensions=\"" << dims << "\" Type=\"HyperSlab\">\n"
-      << "            <DataItem Dimensions=\"3 4\" NumberType=\"Int\" Format=\"XML\">"
-      << r << " 0 0 0  1 1 1 1  1 " << dims << "</DataItem>\n"
-      << "            <DataItem Dimensions=\"" << times.size() << " " << dims << "\" " << f64
-      << " Format=\"HDF\">" << h5_name << ":/" << xml_escape(name) << "</DataItem>\n"
+      << "            <DataItem Dimensions=\"3 4\" NumberType=\"Int\" Format=\"XML\">" << r << " 0 0 0  1 1 1 1  1 "
+      << dims << "</DataItem>\n"
+      << "            <DataItem Dimensions=\"" << times.size() << " " << dims << "\" " << f64 << " Format=\"HDF\">"
+      << h5_name << ":/" << xml_escape(name) << "</DataItem>\n"
       << "          </DataItem>\n"
       << "        </Attribute>\n";
   }
@@ -416,8 +403,7 @@ std::string FieldWriter::Impl::xdmf_record(size_t r) const {
 
 // ---------------------------------------------------------------------------
 
-FieldWriter::FieldWriter(const std::string& h5_path, const GridAxes& axes,
-                         const std::vector<std::string>& field_names,
+FieldWriter::FieldWriter(const std::string& h5_path, const GridAxes& axes, const std::vector<std::string>& field_names,
                          const std::vector<std::pair<std::string, std::string>>& global_attrs,
                          const std::vector<std::pair<std::string, std::string>>& field_units)
     : impl_(std::make_unique<Impl>()) {
@@ -425,8 +411,7 @@ FieldWriter::FieldWriter(const std::string& h5_path, const GridAxes& axes,
   w.h5_path = h5_path;
   w.xmf_path = fs::path(h5_path).replace_extension(".xmf").string();
   if (w.xmf_path == h5_path) throw std::invalid_argument("output file '" + h5_path + "' ends in .xmf");
-  const double spacing[3] = {axis_spacing(axes.z, "z"), axis_spacing(axes.y, "y"),
-                             axis_spacing(axes.x, "x")};
+  const double spacing[3] = {axis_spacing(axes.z, "z"), axis_spacing(axes.y, "y"), axis_spacing(axes.x, "x")};
   check_field_names(field_names);
   check_global_names(global_attrs);
   const std::vector<std::string> units = units_per_field(field_names, field_units);

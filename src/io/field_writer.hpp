@@ -33,8 +33,7 @@ class FieldWriter {
   // Creates `h5_path` and its sidecar (same stem, extension .xmf). Neither may exist
   // yet: throws std::runtime_error naming the path instead of overwriting.
   // `field_units` maps field names to their units; fields not listed get none.
-  FieldWriter(const std::string& h5_path, const GridAxes& axes,
-              const std::vector<std::string>& field_names,
+  FieldWriter(const std::string& h5_path, const GridAxes& axes, const std::vector<std::string>& field_names,
               const std::vector<std::pair<std::string, std::string>>& global_attrs,
               const std::vector<std::pair<std::string, std::string>>& field_units = {});
 

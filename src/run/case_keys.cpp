@@ -30,7 +30,8 @@ std::string read_case_name(Reader& r, const char* kind, const std::string& name)
   // digits, '_', '-', '.' and '+' only, starting with a letter or digit, so that it can neither
   // leave runs/, make subfolders nor carry terminal control codes.
   bool ok = !n.empty() && n.size() <= 64 && std::isalnum((unsigned char)n[0]);
-  for (const char ch : n) ok = ok && (std::isalnum((unsigned char)ch) || ch == '_' || ch == '-' || ch == '.' || ch == '+');
+  for (const char ch : n)
+    ok = ok && (std::isalnum((unsigned char)ch) || ch == '_' || ch == '-' || ch == '.' || ch == '+');
   require(ok, "case.name",
           "must be 1 to 64 letters, digits, '_', '-', '.' or '+', starting with a letter or digit (it names the "
           "output directory)");
@@ -64,7 +65,8 @@ void read_grid(Reader& r, Grid& g, bool lz) {
 }
 
 ZBoundary read_z_boundary(Reader& r, const char* fallback) {
-  return r.choice("grid.z_boundary", fallback, {"periodic", "rigid"}) == "rigid" ? ZBoundary::Rigid : ZBoundary::Periodic;
+  return r.choice("grid.z_boundary", fallback, {"periodic", "rigid"}) == "rigid" ? ZBoundary::Rigid
+                                                                                 : ZBoundary::Periodic;
 }
 
 void read_tiles(Reader& r, int& tiles_x, int& tiles_y) {

@@ -5,8 +5,8 @@
 
 namespace tdc {
 
-void check_restart_file(const std::string& path, const io::Fingerprint& expected, const std::vector<std::string>& fields,
-                        const Grid& grid, long steps) {
+void check_restart_file(const std::string& path, const io::Fingerprint& expected,
+                        const std::vector<std::string>& fields, const Grid& grid, long steps) {
   try {
     io::check_resumable(path, expected, fields, grid.nx, grid.ny, grid.nz, steps);
   } catch (const io::CheckpointError& e) {

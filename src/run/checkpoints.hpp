@@ -14,8 +14,8 @@ namespace tdc {
 
 // Throws ConfigError unless `path` holds a checkpoint of this trajectory (`expected`), grid and
 // fields that a run of `steps` steps can resume; does not read the fields.
-void check_restart_file(const std::string& path, const io::Fingerprint& expected, const std::vector<std::string>& fields,
-                        const Grid& grid, long steps);
+void check_restart_file(const std::string& path, const io::Fingerprint& expected,
+                        const std::vector<std::string>& fields, const Grid& grid, long steps);
 // The checkpoint to resume from, or none when `path` is empty.
 std::unique_ptr<io::CheckpointState> read_restart(const std::string& path, const io::Fingerprint& expected,
                                                   const std::vector<std::string>& fields);

@@ -64,7 +64,8 @@ class Reader {
     if (!v->is_integer()) throw ConfigError(key, "expected an integer, got " + type_name(*v));
     const auto n = v->as_integer();
     if (n < INT_MIN || n > INT_MAX)
-      throw ConfigError(key, std::to_string(n) + " is out of range (at most " + std::to_string(INT_MAX) + " in magnitude)");
+      throw ConfigError(key,
+                        std::to_string(n) + " is out of range (at most " + std::to_string(INT_MAX) + " in magnitude)");
     return long(n);
   }
   // A finite number (nan and inf are refused: no key of a case accepts them).
@@ -123,10 +124,10 @@ class Reader {
       d = double(v.as_integer());
     else
       throw ConfigError(key, "expected a number, got " + type_name(v));
-    if (!std::isfinite(d)) throw ConfigError(key, "must be a finite number, got " + std::string(std::isnan(d) ? "nan" : "inf"));
+    if (!std::isfinite(d))
+      throw ConfigError(key, "must be a finite number, got " + std::string(std::isnan(d) ? "nan" : "inf"));
     // (the TOML reader turns an overflowing literal such as 1e400 into the largest double)
-    if (std::fabs(d) >= std::numeric_limits<double>::max())
-      throw ConfigError(key, "is out of the range of a double");
+    if (std::fabs(d) >= std::numeric_limits<double>::max()) throw ConfigError(key, "is out of the range of a double");
     return d;
   }
   void walk(const toml::value& v, const std::string& prefix) const {
@@ -152,13 +153,13 @@ class Reader {
 // valid TOML (so --set case.flow=translation works without quotes).
 inline void apply_override(toml::value& root, const std::string& assignment) {
   const auto eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw ConfigError(assignment, "an override must look like key=value");
+  if (eq == std::string::npos || eq == 0) throw ConfigError(assignment, "an override must look like key=value");
   const std::string key = assignment.substr(0, eq), text = assignment.substr(eq + 1);
   for (const char ch : assignment)
     if ((unsigned char)ch < 0x20 || ch == 0x7f)
-      throw ConfigError(key.find_first_of("\n\r") == std::string::npos ? key : std::string("--set"),
-                        "an override must be one line of printable text (it contains a control character such as a newline)");
+      throw ConfigError(
+          key.find_first_of("\n\r") == std::string::npos ? key : std::string("--set"),
+          "an override must be one line of printable text (it contains a control character such as a newline)");
   toml::value value;
   try {
     std::istringstream is("v = " + text);
@@ -184,7 +185,6 @@ inline void require(bool ok, const std::string& key, const std::string& problem)
   if (!ok) throw ConfigError(key, problem);
 }
 
-
 // Parses a TOML file or text; a parse failure is a ConfigError naming the file.
 inline toml::value parse_toml(std::istream& in, const std::string& name) {
   try {
@@ -202,7 +202,8 @@ inline toml::value parse_case_file(const std::string& path) {
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
   if (ec || !fs::exists(st))
-    throw ConfigError("<file>", "cannot open '" + path + "': " + (ec ? ec.message() : std::string(std::strerror(ENOENT))));
+    throw ConfigError("<file>",
+                      "cannot open '" + path + "': " + (ec ? ec.message() : std::string(std::strerror(ENOENT))));
   if (fs::is_directory(st)) throw ConfigError("<file>", "'" + path + "' is a directory, not a case file");
   if (!fs::is_regular_file(st)) throw ConfigError("<file>", "'" + path + "' is not a regular file");
   const auto size = fs::file_size(path, ec);
@@ -250,9 +251,8 @@ inline void default_mpdata_kernel(mpdata::Options& o) {
 inline void read_mpdata_kernel(Reader& r, mpdata::Options& o) {
   default_mpdata_kernel(o);
   o.fused = r.choice("mpdata.kernel", o.fused ? "fused" : "staged", {"staged", "fused"}) == "fused";
-  o.fused_block_y = r.choice("mpdata.fused_block", o.fused_block_y == 4 ? "32x4" : "32x8", {"32x8", "32x4"}) == "32x4"
-                        ? 4
-                        : 8;
+  o.fused_block_y =
+      r.choice("mpdata.fused_block", o.fused_block_y == 4 ? "32x4" : "32x8", {"32x8", "32x4"}) == "32x4" ? 4 : 8;
 }
 
 }  // namespace config_detail

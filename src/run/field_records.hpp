@@ -38,7 +38,7 @@ class FieldRecords {
   Attributes attributes_, units_;
   std::mutex& hdf5_;
   Observer observe_;
-  std::unique_ptr<io::FieldWriter> writer_;  // the writer thread's
+  std::unique_ptr<io::FieldWriter> writer_;   // the writer thread's
   std::unique_ptr<AsyncFieldOutput> output_;  // destroyed first: its thread uses writer_
 };
 

@@ -11,10 +11,10 @@
 namespace tdc {
 
 struct SteppingHooks {
-  std::function<long()> step;                 // the model's current step
-  std::function<void()> submit_step;          // submits one step
-  std::function<void()> after_step;           // after each submitted step (progress lines); optional
-  std::function<bool()> keep_going;           // false leaves the loop (an unstable flow); optional
+  std::function<long()> step;                     // the model's current step
+  std::function<void()> submit_step;              // submits one step
+  std::function<void()> after_step;               // after each submitted step (progress lines); optional
+  std::function<bool()> keep_going;               // false leaves the loop (an unstable flow); optional
   std::function<void(int stopped)> at_chunk_end;  // after the ranks agreed on a stop request (0: none)
 };
 

@@ -16,8 +16,14 @@ tdc::DycoreConfig config(std::vector<std::string> sets) {
 }
 
 const std::vector<std::string> kTaylorGreen = {"grid.nx=16", "grid.ny=16", "grid.nz=16", "time.dt=0.08"};
-const std::vector<std::string> kBubble = {"case.initial=\"thermal_bubble\"", "grid.nx=16", "grid.ny=16", "grid.nz=16",
-                                          "grid.lx=2000.0", "grid.ly=2000.0", "grid.lz=2000.0", "time.dt=4.0"};
+const std::vector<std::string> kBubble = {"case.initial=\"thermal_bubble\"",
+                                          "grid.nx=16",
+                                          "grid.ny=16",
+                                          "grid.nz=16",
+                                          "grid.lx=2000.0",
+                                          "grid.ly=2000.0",
+                                          "grid.lz=2000.0",
+                                          "time.dt=4.0"};
 
 void expect_agree(const tdc::FlowDiagnostics& a, const tdc::FlowDiagnostics& g) {
   auto rel = [](double x, double y) { return std::fabs(x - y) <= 1e-14 * std::max(std::fabs(x), std::fabs(y)); };

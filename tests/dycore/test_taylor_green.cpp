@@ -13,8 +13,8 @@
 
 namespace {
 
-const std::vector<std::string> kSmall = {"grid.nx=16", "grid.ny=16", "grid.nz=16", "time.dt=0.08",
-                                         "time.steps=20", "diagnostics.interval=5"};
+const std::vector<std::string> kSmall = {"grid.nx=16",   "grid.ny=16",    "grid.nz=16",
+                                         "time.dt=0.08", "time.steps=20", "diagnostics.interval=5"};
 
 tdc::DycoreConfig config(std::vector<std::string> sets) {
   sets.insert(sets.begin(), kSmall.begin(), kSmall.end());
@@ -32,7 +32,7 @@ TEST(TaylorGreen, DivergenceFreeEveryStepAndEnergyNeverGrows) {
   EXPECT_NEAR(ke.front(), 0.125, 1e-12);  // V^2 / 8
   EXPECT_TRUE(v["kinetic_energy_never_grows"].get<bool>());
   EXPECT_LE(v["kinetic_energy_max_relative_rise"].get<double>(), 1e-12);  // the flag's bound, stated here
-  EXPECT_LT(ke.back(), ke.front());        // MPDATA's implicit dissipation
+  EXPECT_LT(ke.back(), ke.front());                                       // MPDATA's implicit dissipation
   EXPECT_GT(ke.back(), 0.8 * ke.front());
   EXPECT_TRUE(v["divergence_below_tolerance"].get<bool>()) << v["max_divergence"];
   EXPECT_TRUE(j["solver"]["converged_every_step"].get<bool>());
@@ -65,7 +65,8 @@ TEST(TaylorGreen, MirrorSymmetryIsKeptToRoundOff) {
     for (int j = 0; j < n; ++j)
       for (int i = 0; i < n; ++i) {
         const std::size_t a = (std::size_t(k) * n + j) * n + i, b = (std::size_t(k) * n + j) * n + (n - 1 - i);
-        worst = std::max({worst, std::fabs(v[0][a] + v[0][b]), std::fabs(v[1][a] - v[1][b]), std::fabs(v[2][a] - v[2][b])});
+        worst =
+            std::max({worst, std::fabs(v[0][a] + v[0][b]), std::fabs(v[1][a] - v[1][b]), std::fabs(v[2][a] - v[2][b])});
         scale = std::max(scale, std::fabs(v[0][a]));
       }
   EXPECT_LT(worst, 1e-12 * scale);
@@ -79,7 +80,8 @@ TEST(TaylorGreen, MirrorSymmetryIsKeptToRoundOff) {
   for (int k = 0; k < n; ++k)
     for (int j = 0; j < n; ++j)
       for (int i = 0; i < n; ++i)
-        asym = std::max(asym, std::fabs(v[0][(std::size_t(k) * n + j) * n + i] + v[0][(std::size_t(k) * n + j) * n + n - 1 - i]));
+        asym = std::max(
+            asym, std::fabs(v[0][(std::size_t(k) * n + j) * n + i] + v[0][(std::size_t(k) * n + j) * n + n - 1 - i]));
   EXPECT_GT(asym, 1e-6);
 }
 

@@ -17,9 +17,16 @@
 namespace {
 
 // cases/thermal_bubble.toml at 32^3 (dx = 62.5 m, the bubble's radius four cells) for 60 s.
-const std::vector<std::string> kSmall = {"case.initial=\"thermal_bubble\"", "grid.nx=32", "grid.ny=32", "grid.nz=32",
-                                         "grid.lx=2000.0", "grid.ly=2000.0", "grid.lz=2000.0", "time.dt=2.0",
-                                         "time.steps=30", "diagnostics.interval=5"};
+const std::vector<std::string> kSmall = {"case.initial=\"thermal_bubble\"",
+                                         "grid.nx=32",
+                                         "grid.ny=32",
+                                         "grid.nz=32",
+                                         "grid.lx=2000.0",
+                                         "grid.ly=2000.0",
+                                         "grid.lz=2000.0",
+                                         "time.dt=2.0",
+                                         "time.steps=30",
+                                         "diagnostics.interval=5"};
 
 nlohmann::json run(std::vector<std::string> sets = {}) {
   sets.insert(sets.begin(), kSmall.begin(), kSmall.end());
@@ -237,7 +244,8 @@ TEST(ThermalBubble, BadInputIsRefused) {
   EXPECT_NO_THROW(cfg({pcg_mg[0], pcg_mg[1]}));
   EXPECT_THROW(cfg({pcg_mg[0], pcg_mg[1], "solver.multigrid_levels=6"}), tdc::ConfigError);  // 32^3 allows 5
   EXPECT_THROW(cfg({pcg_mg[0], pcg_mg[1], "solver.multigrid_omega=1.0"}), tdc::ConfigError);
-  EXPECT_THROW(cfg({pcg_mg[0], pcg_mg[1], "tiles.x=8"}), tdc::ConfigError);  // 4-cell tiles: 2 cells on level 1, not a multiple of 4
+  EXPECT_THROW(cfg({pcg_mg[0], pcg_mg[1], "tiles.x=8"}),
+               tdc::ConfigError);  // 4-cell tiles: 2 cells on level 1, not a multiple of 4
   auto refused_for = [&](std::vector<std::string> sets, const std::string& key) {
     try {
       cfg(sets);

@@ -69,10 +69,12 @@ TEST(EllipticSolver, GcrSolvesSymmetricAndNonsymmetricProblems) {
     EXPECT_NEAR(j["validation"]["error_l2"].get<double>(), pcg_error, 0.02 * pcg_error) << skew;
   }
   // Second order holds for the nonsymmetric operator too.
-  const double coarse = solve({"grid.nx=16", "grid.ny=16", "grid.nz=16", "solver.method=gcr", "shell.skew=20.0"})
-                            ["validation"]["error_l2"].get<double>();
-  const double fine = solve({"grid.nx=32", "grid.ny=32", "grid.nz=32", "solver.method=gcr", "shell.skew=20.0"})
-                          ["validation"]["error_l2"].get<double>();
+  const double coarse = solve({"grid.nx=16", "grid.ny=16", "grid.nz=16", "solver.method=gcr",
+                               "shell.skew=20.0"})["validation"]["error_l2"]
+                            .get<double>();
+  const double fine = solve({"grid.nx=32", "grid.ny=32", "grid.nz=32", "solver.method=gcr",
+                             "shell.skew=20.0"})["validation"]["error_l2"]
+                          .get<double>();
   EXPECT_NEAR(std::log2(coarse / fine), 2.0, 0.15);
   EXPECT_THROW(tdc::parse_elliptic_config("", {"shell.skew=1.0"}), tdc::ConfigError);  // PCG needs symmetry
 }
@@ -88,8 +90,8 @@ TEST(EllipticSolver, IterationsDoNotGrowWithHorizontalResolutionAtFixedCourantNu
   EXPECT_LE(its[2], its[1] + 3);
   EXPECT_LE(its[1], its[0] + 25);
   // Control: with omega^2 fixed the Courant number grows with resolution and so do the iterations.
-  const auto fixed = solve({"grid.nx=128", "grid.ny=128", "grid.nz=16", "shell.rhs=random", "solver.tol_rel=1e-6",
-                            "shell.omega2=0.0429"});
+  const auto fixed = solve(
+      {"grid.nx=128", "grid.ny=128", "grid.nz=16", "shell.rhs=random", "solver.tol_rel=1e-6", "shell.omega2=0.0429"});
   EXPECT_GT(fixed["solver"]["iterations"].get<int>(), its[2]);
 }
 

@@ -130,8 +130,10 @@ TEST(LaplcMultigrid, SameSolutionFarFewerIterationsSlowerGrowth) {
     if (n == 64) EXPECT_NEAR(mg.error_l2, line64.error_l2, 1e-8) << "the same discrete solution";
     n *= 2;
   }
-  std::printf("laplc to 1e-10: line-preconditioned PCG %d, %d iterations at 32^3, 64^3; multigrid PCG %d, %d, %d at "
-              "16^3, 32^3, 64^3\n", line32.solve.iterations, line64.solve.iterations, its[0], its[1], its[2]);
+  std::printf(
+      "laplc to 1e-10: line-preconditioned PCG %d, %d iterations at 32^3, 64^3; multigrid PCG %d, %d, %d at "
+      "16^3, 32^3, 64^3\n",
+      line32.solve.iterations, line64.solve.iterations, its[0], its[1], its[2]);
   EXPECT_LT(3 * its[2], line64.solve.iterations);
   EXPECT_LT(double(its[2]) / its[1], 0.75 * line64.solve.iterations / line32.solve.iterations);
 }

@@ -31,9 +31,7 @@ GridAxes sample_axes() {
 }
 
 // Distinct for every field, record and point, so any mix-up shows.
-double sample_value(int f, int r, int k, int j, int i) {
-  return 1e4 * f + 1e3 * r + 100 * k + 10 * j + i;
-}
+double sample_value(int f, int r, int k, int j, int i) { return 1e4 * f + 1e3 * r + 100 * k + 10 * j + i; }
 
 std::vector<double> sample_record(int f, int r) {
   std::vector<double> v;
@@ -275,8 +273,8 @@ TEST_F(FieldWriterTest, SidecarIsWellFormedAndNamesEveryRecord) {
 TEST_F(FieldWriterTest, RejectsBadAppends) {
   auto w = make_writer();
   const auto a = sample_record(0, 0);
-  EXPECT_THROW(w->append(0.0, {a.data()}), std::invalid_argument);             // one field short
-  EXPECT_THROW(w->append(0.0, {a.data(), nullptr}), std::invalid_argument);    // null data
+  EXPECT_THROW(w->append(0.0, {a.data()}), std::invalid_argument);           // one field short
+  EXPECT_THROW(w->append(0.0, {a.data(), nullptr}), std::invalid_argument);  // null data
   append_sample_record(*w, 1);
   EXPECT_THROW(w->append(sample_time(1), {a.data(), a.data()}), std::invalid_argument);  // time not after
   EXPECT_EQ(w->records(), 1);
@@ -288,8 +286,7 @@ TEST_F(FieldWriterTest, RejectsBadArgumentsBeforeCreatingAnything) {
   EXPECT_THROW(FieldWriter(h5().string(), uneven, kFields, {}), std::invalid_argument);
   EXPECT_THROW(FieldWriter(h5().string(), sample_axes(), {"x"}, {}), std::invalid_argument);
   EXPECT_THROW(FieldWriter(h5().string(), sample_axes(), {"u", "u"}, {}), std::invalid_argument);
-  EXPECT_THROW(FieldWriter(h5().string(), sample_axes(), {"u"}, {{"Conventions", "mine"}}),
-               std::invalid_argument);
+  EXPECT_THROW(FieldWriter(h5().string(), sample_axes(), {"u"}, {{"Conventions", "mine"}}), std::invalid_argument);
   EXPECT_THROW(FieldWriter(h5().string(), sample_axes(), {"u"}, {}, {{"v", "K"}}), std::invalid_argument);
   EXPECT_FALSE(fs::exists(h5()));
   EXPECT_FALSE(fs::exists(xmf()));

@@ -34,12 +34,10 @@ int main(int argc, char** argv) {
       for (int f = 0; f < nfield; ++f)
         for (int k = 0; k < nz; ++k)
           for (int j = 0; j < ny; ++j)
-            for (int i = 0; i < nx; ++i)
-              values[f][(k * ny + j) * nx + i] = 1e4 * f + 1e3 * r + 100 * k + 10 * j + i;
+            for (int i = 0; i < nx; ++i) values[f][(k * ny + j) * nx + i] = 1e4 * f + 1e3 * r + 100 * k + 10 * j + i;
       writer.append(60.0 * r, {values[0].data(), values[1].data()});
     }
-    std::printf("wrote %s: nx=%d ny=%d nz=%d, %d records\n", out.c_str(), nx, ny, nz,
-                writer.records());
+    std::printf("wrote %s: nx=%d ny=%d nz=%d, %d records\n", out.c_str(), nx, ny, nz, writer.records());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "write_sample: %s\n", e.what());
     return 1;

@@ -36,12 +36,11 @@ inline Field upwind(const Grid& g, const Field& psi, const Faces& c, const Field
     for (int j = 0; j < g.ny; ++j)
       for (int i = 0; i < g.nx; ++i) {
         const double p = psi[g.n(i, j, k)];
-        const double div = flux(p, psi[g.n(i + 1, j, k)], c.x[g.n(i + 1, j, k)]) -
-                           flux(psi[g.n(i - 1, j, k)], p, c.x[g.n(i, j, k)]) +
-                           flux(p, psi[g.n(i, j + 1, k)], c.y[g.n(i, j + 1, k)]) -
-                           flux(psi[g.n(i, j - 1, k)], p, c.y[g.n(i, j, k)]) +
-                           flux(p, psi[g.n(i, j, k + 1)], zface(g, c.z, i, j, k + 1)) -
-                           flux(psi[g.n(i, j, k - 1)], p, zface(g, c.z, i, j, k));
+        const double div =
+            flux(p, psi[g.n(i + 1, j, k)], c.x[g.n(i + 1, j, k)]) - flux(psi[g.n(i - 1, j, k)], p, c.x[g.n(i, j, k)]) +
+            flux(p, psi[g.n(i, j + 1, k)], c.y[g.n(i, j + 1, k)]) - flux(psi[g.n(i, j - 1, k)], p, c.y[g.n(i, j, k)]) +
+            flux(p, psi[g.n(i, j, k + 1)], zface(g, c.z, i, j, k + 1)) -
+            flux(psi[g.n(i, j, k - 1)], p, zface(g, c.z, i, j, k));
         out[g.n(i, j, k)] = p - div / G[g.n(i, j, k)];
       }
   return out;
@@ -102,17 +101,25 @@ inline void limit(const Grid& g, const Field& psi0, const Field& psi1, const Fie
     for (int j = 0; j < g.ny; ++j)
       for (int i = 0; i < g.nx; ++i) {
         const std::size_t n = g.n(i, j, k);
-        const std::size_t nb[7] = {n, g.n(i - 1, j, k), g.n(i + 1, j, k), g.n(i, j - 1, k), g.n(i, j + 1, k),
-                                   g.n(i, j, k - 1), g.n(i, j, k + 1)};
+        const std::size_t nb[7] = {n,
+                                   g.n(i - 1, j, k),
+                                   g.n(i + 1, j, k),
+                                   g.n(i, j - 1, k),
+                                   g.n(i, j + 1, k),
+                                   g.n(i, j, k - 1),
+                                   g.n(i, j, k + 1)};
         double mx = -1e300, mn = 1e300;
         for (std::size_t q : nb) {
           mx = std::max({mx, psi0[q], psi1[q]});
           mn = std::min({mn, psi0[q], psi1[q]});
         }
         const double p = psi[n];
-        const double f[6] = {flux(psi[nb[1]], p, v.x[n]), flux(p, psi[nb[2]], v.x[g.n(i + 1, j, k)]),
-                             flux(psi[nb[3]], p, v.y[n]), flux(p, psi[nb[4]], v.y[g.n(i, j + 1, k)]),
-                             flux(psi[nb[5]], p, zface(g, v.z, i, j, k)), flux(p, psi[nb[6]], zface(g, v.z, i, j, k + 1))};
+        const double f[6] = {flux(psi[nb[1]], p, v.x[n]),
+                             flux(p, psi[nb[2]], v.x[g.n(i + 1, j, k)]),
+                             flux(psi[nb[3]], p, v.y[n]),
+                             flux(p, psi[nb[4]], v.y[g.n(i, j + 1, k)]),
+                             flux(psi[nb[5]], p, zface(g, v.z, i, j, k)),
+                             flux(p, psi[nb[6]], zface(g, v.z, i, j, k + 1))};
         double in = 0, out = 0;
         for (int d = 0; d < 3; ++d) {
           in += std::max(f[2 * d], 0.0) - std::min(f[2 * d + 1], 0.0);
@@ -134,8 +141,8 @@ inline void limit(const Grid& g, const Field& psi0, const Field& psi1, const Fie
       }
 }
 
-inline Field mpdata_step(const Grid& g, const Field& psi0, const Faces& c, const Field& G, int iord, bool fct,
-                         bool iga, double eps = 1e-15) {
+inline Field mpdata_step(const Grid& g, const Field& psi0, const Faces& c, const Field& G, int iord, bool fct, bool iga,
+                         double eps = 1e-15) {
   Field psi1 = upwind(g, psi0, c, G, false);
   Field cur = psi1;
   Faces vel = c;

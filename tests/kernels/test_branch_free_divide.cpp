@@ -21,7 +21,9 @@ namespace {
 
 #if !defined(TASKDYCORE_HAVE_CUDA)
 TEST(CudaDivide, BranchFreeMatchesDivision) { GTEST_SKIP() << "built without CUDA (no nvcc): run on a CUDA build"; }
-TEST(CudaDivide, FixupRecomputesTheCellsOffTheFastPath) { GTEST_SKIP() << "built without CUDA (no nvcc): run on a CUDA build"; }
+TEST(CudaDivide, FixupRecomputesTheCellsOffTheFastPath) {
+  GTEST_SKIP() << "built without CUDA (no nvcc): run on a CUDA build";
+}
 #else
 
 std::uint64_t bits(double x) {
@@ -71,7 +73,8 @@ TEST(CudaDivide, BranchFreeMatchesDivision) {
   const std::size_t n = std::size_t(1) << 22;
 
   Samples usual;  // both operands within 2^+-100: the fast path must take (nearly) all
-  for (std::size_t i = 0; i < n; ++i) usual.add(with_exponent(g, 923 + int(g() % 201)), with_exponent(g, 923 + int(g() % 201)));
+  for (std::size_t i = 0; i < n; ++i)
+    usual.add(with_exponent(g, 923 + int(g() % 201)), with_exponent(g, 923 + int(g() % 201)));
   EXPECT_GT(check(usual, "usual exponents"), 0.9999);
 
   Samples tiny;  // dividends below 2^-967 (a diffusion front's): off the fast path, or right
@@ -86,8 +89,8 @@ TEST(CudaDivide, BranchFreeMatchesDivision) {
   for (std::size_t i = 0; i < n; ++i) {
     const double b = with_exponent(g, 1023 + int(g() % 41) - 20);
     const double q = with_exponent(g, 1023 + int(g() % 41) - 20);
-    const long double m = (long double)q + (long double)(std::nextafter(std::fabs(q), INFINITY) - std::fabs(q)) / 2 *
-                                               (q < 0 ? -1 : 1);
+    const long double m =
+        (long double)q + (long double)(std::nextafter(std::fabs(q), INFINITY) - std::fabs(q)) / 2 * (q < 0 ? -1 : 1);
     const double a = double(m * (long double)b);
     for (int d = -1; d <= 1; ++d) midpoint.add(d == 0 ? a : std::nextafter(a, d * INFINITY), b);
   }
@@ -95,7 +98,8 @@ TEST(CudaDivide, BranchFreeMatchesDivision) {
 
   Samples exact;  // short mantissas: a = q b exactly
   for (std::size_t i = 0; i < n; ++i) {
-    const double q = std::ldexp(double(g() >> 38), int(g() % 60) - 30), b = std::ldexp(double(g() >> 38), int(g() % 60) - 30);
+    const double q = std::ldexp(double(g() >> 38), int(g() % 60) - 30),
+                 b = std::ldexp(double(g() >> 38), int(g() % 60) - 30);
     if (q != 0 && b != 0) exact.add(q * b, (g() & 1) ? b : -b);
   }
   EXPECT_GT(check(exact, "exact quotients"), 0.9999);
@@ -106,10 +110,26 @@ TEST(CudaDivide, BranchFreeMatchesDivision) {
 
   Samples special;  // the edges of the domain and beyond
   const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
-  std::vector<double> v = {0.0, 1.0, 3.0, 0.1, DBL_MIN, DBL_MAX, DBL_TRUE_MIN, inf, nan, std::ldexp(1.0, -967),
-                           std::ldexp(1.0, -968), std::ldexp(1.0, -966), std::ldexp(1.0, 1017), std::ldexp(1.0, 1016),
-                           std::ldexp(1.0, 1018), std::ldexp(1.0, -1022) * 1.5, std::ldexp(1.0, 1023) * 1.9999,
-                           std::nextafter(DBL_MIN, 0.0), std::nextafter(1.0, 2.0), std::nextafter(1.0, 0.0)};
+  std::vector<double> v = {0.0,
+                           1.0,
+                           3.0,
+                           0.1,
+                           DBL_MIN,
+                           DBL_MAX,
+                           DBL_TRUE_MIN,
+                           inf,
+                           nan,
+                           std::ldexp(1.0, -967),
+                           std::ldexp(1.0, -968),
+                           std::ldexp(1.0, -966),
+                           std::ldexp(1.0, 1017),
+                           std::ldexp(1.0, 1016),
+                           std::ldexp(1.0, 1018),
+                           std::ldexp(1.0, -1022) * 1.5,
+                           std::ldexp(1.0, 1023) * 1.9999,
+                           std::nextafter(DBL_MIN, 0.0),
+                           std::nextafter(1.0, 2.0),
+                           std::nextafter(1.0, 0.0)};
   const std::size_t base = v.size();
   for (std::size_t i = 0; i < base; ++i) v.push_back(-v[i]);
   for (double x : v)

@@ -37,7 +37,6 @@ using tdc_test::have_device;
 
 void check(cudaError_t e) { ASSERT_EQ(e, cudaSuccess) << cudaGetErrorString(e); }
 
-
 void expect_bitwise(const std::vector<double>& cpu, const std::vector<double>& gpu, const char* what) {
   ASSERT_EQ(cpu.size(), gpu.size());
   std::size_t differ = 0, first = cpu.size();
@@ -72,13 +71,15 @@ TEST(CpuCudaAgreement, StageKernels) {
       DeviceArray psi(r.t_psi), c1(r.t_c1), c2(r.t_c2), c3(r.t_c3), g(r.t_g);
       // upwind
       std::vector<double> up_cpu(r.L.size(), kPoison);
-      mpdata::upwind_cpu(s, box, r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), r.t_g.data(), up_cpu.data(), false);
+      mpdata::upwind_cpu(s, box, r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), r.t_g.data(),
+                         up_cpu.data(), false);
       DeviceArray up_gpu(r.L.size(), kPoison);
       mpdata::upwind_cuda(s, box, psi.p, c1.p, c2.p, c3.p, g.p, up_gpu.p, false, 0);
       expect_bitwise(up_cpu, up_gpu.host(), "upwind");
       // antidiffusive velocities
       std::vector<double> v1(r.L.size(), kPoison), v2 = v1, v3 = v1;
-      mpdata::antidiffusive_cpu(s, o, box, r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), r.t_g.data(), v1.data(), v2.data(), v3.data());
+      mpdata::antidiffusive_cpu(s, o, box, r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), r.t_g.data(),
+                                v1.data(), v2.data(), v3.data());
       DeviceArray w1(r.L.size(), kPoison), w2(r.L.size(), kPoison), w3(r.L.size(), kPoison);
       mpdata::antidiffusive_cuda(s, o, box, psi.p, c1.p, c2.p, c3.p, g.p, w1.p, w2.p, w3.p, 0);
       expect_bitwise(v1, w1.host(), "antidiffusive x");
@@ -87,7 +88,8 @@ TEST(CpuCudaAgreement, StageKernels) {
       // limiter factors (psi0 = psi, psi1 = upwind result as in a step)
       const Box inner{0, 37, 0, 29};
       std::vector<double> bu(r.L.size(), kPoison), bd = bu;
-      mpdata::fct_beta_cpu(s, o, inner, r.t_psi.data(), up_cpu.data(), up_cpu.data(), v1.data(), v2.data(), v3.data(), r.t_g.data(), bu.data(), bd.data());
+      mpdata::fct_beta_cpu(s, o, inner, r.t_psi.data(), up_cpu.data(), up_cpu.data(), v1.data(), v2.data(), v3.data(),
+                           r.t_g.data(), bu.data(), bd.data());
       DeviceArray gu(r.L.size(), kPoison), gd(r.L.size(), kPoison);
       mpdata::fct_beta_cuda(s, o, inner, psi.p, up_gpu.p, up_gpu.p, w1.p, w2.p, w3.p, g.p, gu.p, gd.p, 0);
       expect_bitwise(bu, gu.host(), "fct beta up");
@@ -123,7 +125,8 @@ TEST(CpuCudaAgreement, StageKernelsOffTheFastDivision) {
       const Box box{0, size, 0, size};
       DeviceArray psi(r.t_psi), c1(r.t_c1), c2(r.t_c2), c3(r.t_c3), gg(r.t_g);
       std::vector<double> v1(r.L.size(), kPoison), v2 = v1, v3 = v1;
-      mpdata::antidiffusive_cpu(s, o, box, r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), r.t_g.data(), v1.data(), v2.data(), v3.data());
+      mpdata::antidiffusive_cpu(s, o, box, r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), r.t_g.data(),
+                                v1.data(), v2.data(), v3.data());
       DeviceArray w1(r.L.size(), kPoison), w2(r.L.size(), kPoison), w3(r.L.size(), kPoison);
       mpdata::antidiffusive_cuda(s, o, box, psi.p, c1.p, c2.p, c3.p, gg.p, w1.p, w2.p, w3.p, 0);
       const std::string what = std::to_string(size) + (iga ? " iga" : "");
@@ -131,7 +134,8 @@ TEST(CpuCudaAgreement, StageKernelsOffTheFastDivision) {
       expect_bitwise(v2, w2.host(), ("antidiffusive y " + what).c_str());
       expect_bitwise(v3, w3.host(), ("antidiffusive z " + what).c_str());
       std::vector<double> bu(r.L.size(), kPoison), bd = bu;
-      mpdata::fct_beta_cpu(s, o, box, r.t_psi.data(), r.t_psi.data(), r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), r.t_g.data(), bu.data(), bd.data());
+      mpdata::fct_beta_cpu(s, o, box, r.t_psi.data(), r.t_psi.data(), r.t_psi.data(), r.t_c1.data(), r.t_c2.data(),
+                           r.t_c3.data(), r.t_g.data(), bu.data(), bd.data());
       DeviceArray gu(r.L.size(), kPoison), gd(r.L.size(), kPoison);
       mpdata::fct_beta_cuda(s, o, box, psi.p, psi.p, psi.p, c1.p, c2.p, c3.p, gg.p, gu.p, gd.p, 0);
       expect_bitwise(bu, gu.host(), ("fct beta up " + what).c_str());
@@ -146,7 +150,8 @@ TEST(CpuCudaAgreement, WholeStepEveryOption) {
       for (bool iga : {false, true})
         for (bool rigid : {false, true}) {
           const mpdata::Options o = options(iord, fct, iga, rigid);
-          const auto r = tdc_test::random_case(45, 19, 7, mpdata::halo_needed(o), rigid, iga, 100u + iord * 8 + fct * 4 + iga * 2 + rigid);
+          const auto r = tdc_test::random_case(45, 19, 7, mpdata::halo_needed(o), rigid, iga,
+                                               100u + iord * 8 + fct * 4 + iga * 2 + rigid);
           const std::size_t arrays = std::max(1, mpdata::scratch_plan(o).arrays());
           std::vector<double> scratch(arrays * r.L.size(), kPoison), out(r.L.size(), kPoison);
           const mpdata::Cells s{r.L, o.zb};
@@ -154,10 +159,11 @@ TEST(CpuCudaAgreement, WholeStepEveryOption) {
           mpdata::advance_region(mpdata::CpuStages{}, s, o, all,
                                  {r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), r.t_g.data()},
                                  mpdata::carve_scratch(o, r.L, scratch.data()), out.data());
-          const std::string what = "step iord " + std::to_string(iord) + (fct ? " fct" : "") + (iga ? " iga" : "") + (rigid ? " rigid" : "");
+          const std::string what =
+              "step iord " + std::to_string(iord) + (fct ? " fct" : "") + (iga ? " iga" : "") + (rigid ? " rigid" : "");
           for (bool fused : {true, false}) {  // the fused 2.5D kernel (iord 2) and the staged kernels
-            DeviceArray psi(r.t_psi), c1(r.t_c1), c2(r.t_c2), c3(r.t_c3), g(r.t_g), dscratch(arrays * r.L.size(), kPoison),
-                dout(r.L.size(), kPoison);
+            DeviceArray psi(r.t_psi), c1(r.t_c1), c2(r.t_c2), c3(r.t_c3), g(r.t_g),
+                dscratch(arrays * r.L.size(), kPoison), dout(r.L.size(), kPoison);
             mpdata::CudaStages cuda{0};
             cuda.use_fused = fused;
             mpdata::advance_region(cuda, s, o, all, {psi.p, c1.p, c2.p, c3.p, g.p},
@@ -168,7 +174,8 @@ TEST(CpuCudaAgreement, WholeStepEveryOption) {
           std::vector<double> ones(r.L.size(), 1.0), out_ones(r.L.size(), kPoison);
           mpdata::CpuStages cpu;
           cpu.use_fused = false;
-          mpdata::advance_region(cpu, s, o, all, {r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), ones.data()},
+          mpdata::advance_region(cpu, s, o, all,
+                                 {r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), ones.data()},
                                  mpdata::carve_scratch(o, r.L, scratch.data()), out_ones.data());
           mpdata::Options unit = o;
           unit.unit_density = true;

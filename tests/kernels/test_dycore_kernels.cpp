@@ -30,9 +30,7 @@ namespace {
 
 const TileLayout kL{20, 14, 12, 3};
 
-std::vector<double> random_field(unsigned seed) {
-  return tdc_test::random_values(kL.size(), seed);
-}
+std::vector<double> random_field(unsigned seed) { return tdc_test::random_values(kL.size(), seed); }
 
 // Fills the ghost ring and nothing else periodically from the interior (what a halo exchange does
 // for a single periodic tile).
@@ -140,7 +138,7 @@ TEST(DycoreKernels, LidsCarryNoFlowAndMirrorTheStencils) {
   const AdvectorArgs a{kL, 0.1, 0.2, 0.3, ZBoundary::Rigid};
   advector_cpu(a, VelocityPointers{now.data(), now.data(), now.data(), old.data(), old.data(), old.data()}, c1.data(),
                c2.data(), c3.data());
-  EXPECT_EQ(c3[kL.at(7, 2, 0)], 0.0);    // the lid
+  EXPECT_EQ(c3[kL.at(7, 2, 0)], 0.0);  // the lid
   EXPECT_DOUBLE_EQ(c3[kL.at(7, 2, 1)], 0.75);
   // Free slip: the viscous term of u, v reflects (zero vertical shear at the lid), that of w
   // changes sign (w_-1 = -w_0).
@@ -204,10 +202,12 @@ TEST(DycoreKernels, ScalarDiffusionDampsEachModeByItsDiscreteEigenvalue) {
   // explicit step scales it by 1 - 4 f sin^2(k d / 2) exactly; the constant is kept, and with it the total.
   const double fx = 0.05, fy = 0.07, fz = 0.11;
   auto mode = [&](int q, int i, int j, int k) {
-    return q == 0 ? std::cos(2 * M_PI * (i + 0.5) / kL.nx)
-                  : q == 1 ? std::cos(4 * M_PI * (j + 0.5) / kL.ny) : std::cos(M_PI * (k + 0.5) / kL.nz);
+    return q == 0   ? std::cos(2 * M_PI * (i + 0.5) / kL.nx)
+           : q == 1 ? std::cos(4 * M_PI * (j + 0.5) / kL.ny)
+                    : std::cos(M_PI * (k + 0.5) / kL.nz);
   };
-  const double damp[3] = {1 - 4 * fx * std::pow(std::sin(M_PI / kL.nx), 2), 1 - 4 * fy * std::pow(std::sin(2 * M_PI / kL.ny), 2),
+  const double damp[3] = {1 - 4 * fx * std::pow(std::sin(M_PI / kL.nx), 2),
+                          1 - 4 * fy * std::pow(std::sin(2 * M_PI / kL.ny), 2),
                           1 - 4 * fz * std::pow(std::sin(M_PI / (2 * kL.nz)), 2)};
   std::vector<double> src(kL.size());
   for (int k = 0; k < kL.nz; ++k)

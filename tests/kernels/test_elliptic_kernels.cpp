@@ -298,8 +298,8 @@ TEST(EllipticKernels, LineStepAndDirectionEqualThePlainOperations) {
         for (std::size_t n = 0; n < u.size(); ++n) uu_ref[n] = (u[n] + alpha_prev * q[n]) + alpha * p[n];
       pn = q;
       std::vector<double> apn_out(kL.size(), 0.0);
-      pcg_line_direction_cpu(kL, h, c.data(), st.data(), uu.data(), p.data(), zz.data(), pn.data(), apn_out.data(),
-                             out, false);
+      pcg_line_direction_cpu(kL, h, c.data(), st.data(), uu.data(), p.data(), zz.data(), pn.data(), apn_out.data(), out,
+                             false);
       expect_bitwise_interior(uu, uu_ref, "u");
       expect_bitwise_interior(pn, pn_ref, "p'");
       expect_bitwise_interior(apn_out, apn, "A p' (the next step's A p)");
@@ -336,7 +336,8 @@ TEST(EllipticKernels, LineBreakdownKeepsThePendingUpdate) {
     auto u = u0, older = q;  // older: the direction before p, in the buffer p' goes to
     std::vector<double> ap(kL.size(), 0.0);
     double out[2 * kMaxSums] = {};
-    pcg_line_direction_cpu(kL, h, c.data(), st.data(), u.data(), p.data(), z.data(), older.data(), ap.data(), out, true);
+    pcg_line_direction_cpu(kL, h, c.data(), st.data(), u.data(), p.data(), z.data(), older.data(), ap.data(), out,
+                           true);
     auto expect = u0;
     if (m % 2 == 0)
       for (std::size_t n = 0; n < u0.size(); ++n) expect[n] = (u0[n] + alpha_prev * q[n]) + alpha * p[n];
@@ -532,11 +533,11 @@ TEST(EllipticKernels, SolverScalarsStopOnTheMaxNorm) {
   a.op = ScalarOp::GcrResidual;
   a_part[0] = b_part[0] = 50.0;  // ||r|| = 10 (far above any 2-norm tolerance)
   a_part[kMaxAbsAt] = 0.4;
-  b_part[kMaxAbsAt] = 0.6;       // one tile above tol_max: go on
+  b_part[kMaxAbsAt] = 0.6;  // one tile above tol_max: go on
   solver_scalars_cpu(a, st.data(), parts);
   EXPECT_EQ(st[state::kDone], 0.0);
   EXPECT_EQ(st[state::kResMax], 0.6);
-  b_part[kMaxAbsAt] = 0.5;       // every tile at or below: converged
+  b_part[kMaxAbsAt] = 0.5;  // every tile at or below: converged
   solver_scalars_cpu(a, st.data(), parts);
   EXPECT_EQ(st[state::kDone], 2.0);
   EXPECT_EQ(st[state::kConverged], 1.0);
@@ -566,199 +567,202 @@ std::vector<double> out_of(const double* o) { return std::vector<double>(o, o + 
 TEST(EllipticCpuCudaAgreement, AllKernels) {
   if (!have_device()) GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
   // The paper 002 operator (strides 1, zero flux) and the laplc form (strides 2, periodic in z).
-  for (const ColumnCouplings& kH : {ColumnCouplings{1.1, 0.9, 1.3, 1.3, 1, 1, 0}, ColumnCouplings{0.7, 0.7, 0.5, 0.5, 2, 2, 1}}) {
-  SCOPED_TRACE(kH.s);
-  const auto c = coefficients(kArea, kH, kH.s);
-  const auto st = state_with(0.37, 0.61);
-  Dev dc(c), dst(st), dout(2 * kMaxSums, 0.0), scratch(1 << 20, 0.0);
-  const std::size_t scratch_needed =
-      std::max({dot_partial_scratch_bytes(kL), pcg_fused_scratch_bytes(kL), pcg_line_scratch_bytes(kL), gcr_scratch_bytes(kL)});
-  ASSERT_LE(scratch_needed, (1u << 20) * sizeof(double));
-  double out[2 * kMaxSums];
+  for (const ColumnCouplings& kH :
+       {ColumnCouplings{1.1, 0.9, 1.3, 1.3, 1, 1, 0}, ColumnCouplings{0.7, 0.7, 0.5, 0.5, 2, 2, 1}}) {
+    SCOPED_TRACE(kH.s);
+    const auto c = coefficients(kArea, kH, kH.s);
+    const auto st = state_with(0.37, 0.61);
+    Dev dc(c), dst(st), dout(2 * kMaxSums, 0.0), scratch(1 << 20, 0.0);
+    const std::size_t scratch_needed = std::max({dot_partial_scratch_bytes(kL), pcg_fused_scratch_bytes(kL),
+                                                 pcg_line_scratch_bytes(kL), gcr_scratch_bytes(kL)});
+    ASSERT_LE(scratch_needed, (1u << 20) * sizeof(double));
+    double out[2 * kMaxSums];
 
-  {  // elliptic_apply, line_precon, vector_update
-    auto x = random_field(60), y = random_field(61);
-    Dev dx(x), dy(y);
-    elliptic_apply_cpu(kL, kH, c.data(), st.data(), 2, x.data(), y.data());
-    elliptic_apply_cuda(kL, kH, dc.p, dst.p, 2, dx.p, dy.p, 0);
-    expect_same(y, dy.host(), "elliptic_apply");
-    line_precon_cpu(kL, c.data(), st.data(), 2, kH.s, x.data(), y.data());
-    line_precon_cuda(kL, dc.p, dst.p, 2, kH.s, dx.p, dy.p, 0);
-    expect_same(y, dy.host(), "line_precon");
-    const VectorUpdateArgs va{kL, 2, state::kAlpha, state::kBeta, -1.0, 1.0};
-    vector_update_cpu(va, st.data(), x.data(), y.data());
-    vector_update_cuda(va, dst.p, dx.p, dy.p, 0);
-    expect_same(y, dy.host(), "vector_update");
-    {  // the fused residuals and their sums
-      auto r = random_field(68);
-      const auto f = random_field(69);
-      Dev dr(r), df(f), dres(std::vector<double>(2 * kMaxSums, 0.0));
-      std::vector<double> sums(2 * kMaxSums, 0.0);
-      residual_update_dot_cpu(kL, st.data(), 2, state::kAlpha, x.data(), r.data(), sums.data());
-      residual_update_dot_cuda(kL, dst.p, 2, state::kAlpha, dx.p, dr.p, scratch.p, dres.p, 0);
-      expect_same(r, dr.host(), "residual_update_dot r");
-      expect_same(sums, dres.host(), "residual_update_dot sums");
-      elliptic_residual_dot_cpu(kL, kH, c.data(), st.data(), 3, x.data(), f.data(), r.data(), sums.data());
-      elliptic_residual_dot_cuda(kL, kH, dc.p, dst.p, 3, dx.p, df.p, dr.p, scratch.p, dres.p, 0);
-      expect_same(r, dr.host(), "elliptic_residual_dot r");
-      expect_same(sums, dres.host(), "elliptic_residual_dot sums");
-    }
-    std::fill(out, out + 2 * kMaxSums, 0.0);
-    Dev dz(std::vector<double>(2 * kMaxSums, 0.0));
-    dot_partial_cpu(kL, st.data(), 2, x.data(), y.data(), x.data(), out);
-    dot_partial_cuda(kL, dst.p, 2, dx.p, dy.p, dx.p, scratch.p, dz.p, 0);
-    EXPECT_EQ(std::memcmp(out, dz.host().data(), 4 * sizeof(double)), 0) << "dot_partial";
-    EXPECT_EQ(out[kMaxAbsAt], dz.host()[kMaxAbsAt]) << "dot_partial max |x|";
-    // A skipped reduction (the solve is done) leaves its sums alone, the one-block finish included.
-    auto done = st;
-    done[state::kDone] = 2.0;
-    Dev ddone(done), dk(std::vector<double>(2 * kMaxSums, 7.0));
-    dot_partial_cuda(kL, ddone.p, 2, dx.p, dy.p, dx.p, scratch.p, dk.p, 0);
-    for (int q = 0; q < 4; ++q) EXPECT_EQ(dk.host()[q], 7.0) << "skipped dot_partial wrote sum " << q;
-    // The vector update replays the graph recorded above behind a gate on the state: skipped once the
-    // state says done, then run again with new contents of x.
-    const auto y_before = dy.host();
-    cudaMemcpy(dst.p, done.data(), done.size() * sizeof(double), cudaMemcpyHostToDevice);
-    vector_update_cuda(va, dst.p, dx.p, dy.p, 0);
-    expect_same(y_before, dy.host(), "vector_update once the solve is done");
-    cudaMemcpy(dst.p, st.data(), st.size() * sizeof(double), cudaMemcpyHostToDevice);
-    x = random_field(67);
-    cudaMemcpy(dx.p, x.data(), x.size() * sizeof(double), cudaMemcpyHostToDevice);
-    vector_update_cpu(va, st.data(), x.data(), y.data());
-    vector_update_cuda(va, dst.p, dx.p, dy.p, 0);
-    expect_same(y, dy.host(), "vector_update replayed on new data");
-  }
-  {  // pcg_fused
-    auto r = random_field(62), q = random_field(63), z = random_field(64), u = random_field(65), p = random_field(66);
-    Dev dr(r), dq(q), dz(z), du(u), dp(p), o(2 * kMaxSums, 0.0);
-    pcg_fused_apply_cpu(kL, kH, c.data(), st.data(), u.data(), p.data(), z.data(), q.data(), out);
-    pcg_fused_apply_cuda(kL, kH, dc.p, dst.p, du.p, dp.p, dz.p, dq.p, scratch.p, o.p, 0);
-    expect_same(u, du.host(), "pcg_fused_apply u");
-    expect_same(p, dp.host(), "pcg_fused_apply p");
-    expect_same(q, dq.host(), "pcg_fused_apply q");
-    EXPECT_EQ(std::memcmp(out, o.host().data(), 2 * sizeof(double)), 0) << "pcg_fused_apply sum";
-    // z read at its periodic images, its ghost ring poisoned.
-    const auto zn = with_ghosts(z, false);
-    cudaMemcpy(dz.p, zn.data(), zn.size() * sizeof(double), cudaMemcpyHostToDevice);
-    pcg_fused_apply_cpu(kL, kH, c.data(), st.data(), u.data(), p.data(), zn.data(), q.data(), out, true);
-    pcg_fused_apply_cuda(kL, kH, dc.p, dst.p, du.p, dp.p, dz.p, dq.p, scratch.p, o.p, 0, true);
-    expect_same(u, du.host(), "pcg_fused_apply (z periodic) u");
-    expect_same(p, dp.host(), "pcg_fused_apply (z periodic) p");
-    expect_same(q, dq.host(), "pcg_fused_apply (z periodic) q");
-    EXPECT_EQ(std::memcmp(out, o.host().data(), 2 * sizeof(double)), 0) << "pcg_fused_apply (z periodic) sum";
-    // The line form's two kernels, periodic or through the ghost rings, in a first and two later
-    // iterations (u's update deferred at the odd one; both pending terms at the even one, the older
-    // direction read from p' 's buffer).
-    for (const double iter : {0.0, 4.0, 5.0})
-      for (const bool periodic : {false, true}) {
-        SCOPED_TRACE(testing::Message() << "iteration " << iter << (periodic ? " periodic" : " ghosts"));
-        auto sl = st;
-        sl[state::kIter] = iter;
-        sl[state::kAlphaPrev] = 0.23;
-        Dev dsl(sl);
-        auto lu = random_field(90), lp = random_field(91), lr = random_field(92), lz = random_field(93),
-             la = random_field(94), ln = random_field(95);
-        Dev dlu(lu), dlp(lp), dlr(lr), dlz(lz), dla(la), dln(ln), lo(2 * kMaxSums, 0.0);
-        std::fill(out, out + 2 * kMaxSums, 0.0);
-        pcg_line_step_cpu(kL, kH, c.data(), sl.data(), la.data(), lr.data(), lz.data(), out);
-        pcg_line_step_cuda(kL, kH, dc.p, dsl.p, dla.p, dlr.p, dlz.p, scratch.p, lo.p, 0);
-        expect_same(lr, dlr.host(), "pcg_line_step r");
-        expect_bitwise_interior(lz, dlz.host(), "pcg_line_step z");
-        EXPECT_EQ(std::memcmp(out, lo.host().data(), 4 * sizeof(double)), 0) << "pcg_line_step sums";
-        EXPECT_EQ(out[kMaxAbsAt], lo.host()[kMaxAbsAt]) << "pcg_line_step max |r|";
-        pcg_line_direction_cpu(kL, kH, c.data(), sl.data(), lu.data(), lp.data(), lz.data(), ln.data(), la.data(), out,
-                               periodic);
-        cudaMemcpy(dlz.p, lz.data(), lz.size() * sizeof(double), cudaMemcpyHostToDevice);  // z's ghosts as the CPU's
-        pcg_line_direction_cuda(kL, kH, dc.p, dsl.p, dlu.p, dlp.p, dlz.p, dln.p, dla.p, scratch.p, lo.p, periodic, 0);
-        expect_same(lu, dlu.host(), "pcg_line_direction u");
-        expect_same(ln, dln.host(), "pcg_line_direction p' (interior and ring edges)");
-        expect_same(la, dla.host(), "pcg_line_direction A p'");
-        EXPECT_EQ(std::memcmp(out, lo.host().data(), 2 * sizeof(double)), 0) << "pcg_line_direction sum";
-        // Finishing: the pending u update only (the sums are left as they were).
-        sl[state::kDone] = 1.0;
-        cudaMemcpy(dsl.p, sl.data(), sl.size() * sizeof(double), cudaMemcpyHostToDevice);
-        pcg_line_direction_cpu(kL, kH, c.data(), sl.data(), lu.data(), lp.data(), lz.data(), ln.data(), la.data(), out,
-                               periodic);
-        pcg_line_direction_cuda(kL, kH, dc.p, dsl.p, dlu.p, dlp.p, dlz.p, dln.p, dla.p, scratch.p, lo.p, periodic, 0);
-        expect_same(lu, dlu.host(), "pcg_line_direction u (finishing)");
-        expect_same(la, dla.host(), "pcg_line_direction A p' untouched (finishing)");
-        expect_same(ln, dln.host(), "pcg_line_direction p' untouched (finishing)");
-        EXPECT_EQ(std::memcmp(out, lo.host().data(), 2 * sizeof(double)), 0) << "pcg_line_direction sum (finishing)";
+    {  // elliptic_apply, line_precon, vector_update
+      auto x = random_field(60), y = random_field(61);
+      Dev dx(x), dy(y);
+      elliptic_apply_cpu(kL, kH, c.data(), st.data(), 2, x.data(), y.data());
+      elliptic_apply_cuda(kL, kH, dc.p, dst.p, 2, dx.p, dy.p, 0);
+      expect_same(y, dy.host(), "elliptic_apply");
+      line_precon_cpu(kL, c.data(), st.data(), 2, kH.s, x.data(), y.data());
+      line_precon_cuda(kL, dc.p, dst.p, 2, kH.s, dx.p, dy.p, 0);
+      expect_same(y, dy.host(), "line_precon");
+      const VectorUpdateArgs va{kL, 2, state::kAlpha, state::kBeta, -1.0, 1.0};
+      vector_update_cpu(va, st.data(), x.data(), y.data());
+      vector_update_cuda(va, dst.p, dx.p, dy.p, 0);
+      expect_same(y, dy.host(), "vector_update");
+      {  // the fused residuals and their sums
+        auto r = random_field(68);
+        const auto f = random_field(69);
+        Dev dr(r), df(f), dres(std::vector<double>(2 * kMaxSums, 0.0));
+        std::vector<double> sums(2 * kMaxSums, 0.0);
+        residual_update_dot_cpu(kL, st.data(), 2, state::kAlpha, x.data(), r.data(), sums.data());
+        residual_update_dot_cuda(kL, dst.p, 2, state::kAlpha, dx.p, dr.p, scratch.p, dres.p, 0);
+        expect_same(r, dr.host(), "residual_update_dot r");
+        expect_same(sums, dres.host(), "residual_update_dot sums");
+        elliptic_residual_dot_cpu(kL, kH, c.data(), st.data(), 3, x.data(), f.data(), r.data(), sums.data());
+        elliptic_residual_dot_cuda(kL, kH, dc.p, dst.p, 3, dx.p, df.p, dr.p, scratch.p, dres.p, 0);
+        expect_same(r, dr.host(), "elliptic_residual_dot r");
+        expect_same(sums, dres.host(), "elliptic_residual_dot sums");
       }
-    // The start of a solve: r = f - A u, p = q = 0 f (u's ghost ring as it is: valid data).
-    std::vector<double> rs(kL.size(), 0.0);
-    Dev drs(rs);
-    pcg_start_cpu(kL, kH, c.data(), u.data(), r.data(), rs.data(), p.data(), q.data());
-    pcg_start_cuda(kL, kH, dc.p, du.p, dr.p, drs.p, dp.p, dq.p, 0);
-    expect_same(rs, drs.host(), "pcg_start r");
-    expect_same(p, dp.host(), "pcg_start p");
-    expect_same(q, dq.host(), "pcg_start q");
-  }
-  {  // gcr_step
-    auto x = random_field(70), r = random_field(71), pl = random_field(72), ql = random_field(73), e = random_field(74);
-    Dev dx(x), dr(r), dpl(pl), dql(ql), de(e), o(2 * kMaxSums, 0.0), dae(kL.size(), 0.0), dpn(kL.size(), 0.0);
-    gcr_precon_cpu(kL, c.data(), st.data(), kH.s, x.data(), r.data(), pl.data(), ql.data(), e.data(), out);
-    gcr_precon_cuda(kL, dc.p, dst.p, kH.s, dx.p, dr.p, dpl.p, dql.p, de.p, scratch.p, o.p, 0);
-    expect_same(x, dx.host(), "gcr_precon x");
-    expect_same(r, dr.host(), "gcr_precon r");
-    expect_same(e, de.host(), "gcr_precon e");
-    EXPECT_EQ(std::memcmp(out, o.host().data(), 2 * sizeof(double)), 0) << "gcr_precon sum";
-    EXPECT_EQ(out[kMaxAbsAt], o.host()[kMaxAbsAt]) << "gcr_precon max |r|";
-    std::vector<std::vector<double>> bp, bq;
-    std::vector<std::unique_ptr<Dev>> dbp, dbq;
-    GcrBasis hb, db;
-    hb.m = db.m = kMaxGcrOld;
-    for (int n = 0; n < kMaxGcrOld; ++n) {
-      bp.push_back(random_field(80 + n));
-      bq.push_back(random_field(90 + n));
-      dbp.emplace_back(new Dev(bp.back()));
-      dbq.emplace_back(new Dev(bq.back()));
-      hb.p[n] = bp[n].data();
-      hb.q[n] = bq[n].data();
-      db.p[n] = dbp[n]->p;
-      db.q[n] = dbq[n]->p;
+      std::fill(out, out + 2 * kMaxSums, 0.0);
+      Dev dz(std::vector<double>(2 * kMaxSums, 0.0));
+      dot_partial_cpu(kL, st.data(), 2, x.data(), y.data(), x.data(), out);
+      dot_partial_cuda(kL, dst.p, 2, dx.p, dy.p, dx.p, scratch.p, dz.p, 0);
+      EXPECT_EQ(std::memcmp(out, dz.host().data(), 4 * sizeof(double)), 0) << "dot_partial";
+      EXPECT_EQ(out[kMaxAbsAt], dz.host()[kMaxAbsAt]) << "dot_partial max |x|";
+      // A skipped reduction (the solve is done) leaves its sums alone, the one-block finish included.
+      auto done = st;
+      done[state::kDone] = 2.0;
+      Dev ddone(done), dk(std::vector<double>(2 * kMaxSums, 7.0));
+      dot_partial_cuda(kL, ddone.p, 2, dx.p, dy.p, dx.p, scratch.p, dk.p, 0);
+      for (int q = 0; q < 4; ++q) EXPECT_EQ(dk.host()[q], 7.0) << "skipped dot_partial wrote sum " << q;
+      // The vector update replays the graph recorded above behind a gate on the state: skipped once the
+      // state says done, then run again with new contents of x.
+      const auto y_before = dy.host();
+      cudaMemcpy(dst.p, done.data(), done.size() * sizeof(double), cudaMemcpyHostToDevice);
+      vector_update_cuda(va, dst.p, dx.p, dy.p, 0);
+      expect_same(y_before, dy.host(), "vector_update once the solve is done");
+      cudaMemcpy(dst.p, st.data(), st.size() * sizeof(double), cudaMemcpyHostToDevice);
+      x = random_field(67);
+      cudaMemcpy(dx.p, x.data(), x.size() * sizeof(double), cudaMemcpyHostToDevice);
+      vector_update_cpu(va, st.data(), x.data(), y.data());
+      vector_update_cuda(va, dst.p, dx.p, dy.p, 0);
+      expect_same(y, dy.host(), "vector_update replayed on new data");
     }
-    std::vector<double> ae(kL.size(), 0.0), pn(kL.size(), 0.0);
-    gcr_apply_cpu(kL, kH, c.data(), st.data(), e.data(), ae.data(), hb, out);
-    gcr_apply_cuda(kL, kH, dc.p, dst.p, de.p, dae.p, db, scratch.p, o.p, 0);
-    expect_same(ae, dae.host(), "gcr_apply A e");
-    EXPECT_EQ(std::memcmp(out, o.host().data(), 2 * kMaxGcrOld * sizeof(double)), 0) << "gcr_apply sums";
-    gcr_direction_cpu(kL, st.data(), e.data(), r.data(), pn.data(), ae.data(), hb, out);
-    gcr_direction_cuda(kL, dst.p, de.p, dr.p, dpn.p, dae.p, db, scratch.p, o.p, 0);
-    expect_same(pn, dpn.host(), "gcr_direction p");
-    expect_same(ae, dae.host(), "gcr_direction q");
-    EXPECT_EQ(std::memcmp(out, o.host().data(), 4 * sizeof(double)), 0) << "gcr_direction sums";
-  }
-  {  // solver_scalars: every op from the same partials, CPU and CUDA state identical
-    std::vector<double> part0 = random_field(100), part1 = random_field(101);
-    part0.resize(2 * kMaxSums);
-    part1.resize(2 * kMaxSums);
-    for (double& v : part0) v = std::fabs(v);
-    for (double& v : part1) v = std::fabs(v) * 1e-17;
-    Dev p0(part0), p1(part1);
-    const double* hp[2] = {part0.data(), part1.data()};
-    const double* dp[2] = {p0.p, p1.p};
-    auto hs = st;
-    hs[state::kTolRel] = 1e-30;
-    hs[state::kMaxIter] = 10;
-    hs[state::kKappa] = 0.3;
-    for (int s = 0; s < kMaxGcrDirections; ++s) hs[state::kGcrQQ + s] = 0.5 + s;
-    Dev ds(hs);
-    for (ScalarOp op : {ScalarOp::PcgFusedPrecon, ScalarOp::PcgFusedApply, ScalarOp::PcgLineApply, ScalarOp::PcgInit, ScalarOp::PcgSigma,
-                        ScalarOp::PcgResidual, ScalarOp::GcrResidual, ScalarOp::GcrAlphas, ScalarOp::GcrBeta}) {
-      ScalarsArgs a;
-      a.op = op;
-      a.tiles = 2;
-      a.sums = 3;
-      a.slots[0] = 2;
-      a.slots[1] = 0;
-      a.slots[2] = 1;
-      a.new_slot = 3;
-      solver_scalars_cpu(a, hs.data(), hp);
-      solver_scalars_cuda(a, ds.p, dp, 0);
-      expect_same(hs, ds.host(), "solver_scalars");
+    {  // pcg_fused
+      auto r = random_field(62), q = random_field(63), z = random_field(64), u = random_field(65), p = random_field(66);
+      Dev dr(r), dq(q), dz(z), du(u), dp(p), o(2 * kMaxSums, 0.0);
+      pcg_fused_apply_cpu(kL, kH, c.data(), st.data(), u.data(), p.data(), z.data(), q.data(), out);
+      pcg_fused_apply_cuda(kL, kH, dc.p, dst.p, du.p, dp.p, dz.p, dq.p, scratch.p, o.p, 0);
+      expect_same(u, du.host(), "pcg_fused_apply u");
+      expect_same(p, dp.host(), "pcg_fused_apply p");
+      expect_same(q, dq.host(), "pcg_fused_apply q");
+      EXPECT_EQ(std::memcmp(out, o.host().data(), 2 * sizeof(double)), 0) << "pcg_fused_apply sum";
+      // z read at its periodic images, its ghost ring poisoned.
+      const auto zn = with_ghosts(z, false);
+      cudaMemcpy(dz.p, zn.data(), zn.size() * sizeof(double), cudaMemcpyHostToDevice);
+      pcg_fused_apply_cpu(kL, kH, c.data(), st.data(), u.data(), p.data(), zn.data(), q.data(), out, true);
+      pcg_fused_apply_cuda(kL, kH, dc.p, dst.p, du.p, dp.p, dz.p, dq.p, scratch.p, o.p, 0, true);
+      expect_same(u, du.host(), "pcg_fused_apply (z periodic) u");
+      expect_same(p, dp.host(), "pcg_fused_apply (z periodic) p");
+      expect_same(q, dq.host(), "pcg_fused_apply (z periodic) q");
+      EXPECT_EQ(std::memcmp(out, o.host().data(), 2 * sizeof(double)), 0) << "pcg_fused_apply (z periodic) sum";
+      // The line form's two kernels, periodic or through the ghost rings, in a first and two later
+      // iterations (u's update deferred at the odd one; both pending terms at the even one, the older
+      // direction read from p' 's buffer).
+      for (const double iter : {0.0, 4.0, 5.0})
+        for (const bool periodic : {false, true}) {
+          SCOPED_TRACE(testing::Message() << "iteration " << iter << (periodic ? " periodic" : " ghosts"));
+          auto sl = st;
+          sl[state::kIter] = iter;
+          sl[state::kAlphaPrev] = 0.23;
+          Dev dsl(sl);
+          auto lu = random_field(90), lp = random_field(91), lr = random_field(92), lz = random_field(93),
+               la = random_field(94), ln = random_field(95);
+          Dev dlu(lu), dlp(lp), dlr(lr), dlz(lz), dla(la), dln(ln), lo(2 * kMaxSums, 0.0);
+          std::fill(out, out + 2 * kMaxSums, 0.0);
+          pcg_line_step_cpu(kL, kH, c.data(), sl.data(), la.data(), lr.data(), lz.data(), out);
+          pcg_line_step_cuda(kL, kH, dc.p, dsl.p, dla.p, dlr.p, dlz.p, scratch.p, lo.p, 0);
+          expect_same(lr, dlr.host(), "pcg_line_step r");
+          expect_bitwise_interior(lz, dlz.host(), "pcg_line_step z");
+          EXPECT_EQ(std::memcmp(out, lo.host().data(), 4 * sizeof(double)), 0) << "pcg_line_step sums";
+          EXPECT_EQ(out[kMaxAbsAt], lo.host()[kMaxAbsAt]) << "pcg_line_step max |r|";
+          pcg_line_direction_cpu(kL, kH, c.data(), sl.data(), lu.data(), lp.data(), lz.data(), ln.data(), la.data(),
+                                 out, periodic);
+          cudaMemcpy(dlz.p, lz.data(), lz.size() * sizeof(double), cudaMemcpyHostToDevice);  // z's ghosts as the CPU's
+          pcg_line_direction_cuda(kL, kH, dc.p, dsl.p, dlu.p, dlp.p, dlz.p, dln.p, dla.p, scratch.p, lo.p, periodic, 0);
+          expect_same(lu, dlu.host(), "pcg_line_direction u");
+          expect_same(ln, dln.host(), "pcg_line_direction p' (interior and ring edges)");
+          expect_same(la, dla.host(), "pcg_line_direction A p'");
+          EXPECT_EQ(std::memcmp(out, lo.host().data(), 2 * sizeof(double)), 0) << "pcg_line_direction sum";
+          // Finishing: the pending u update only (the sums are left as they were).
+          sl[state::kDone] = 1.0;
+          cudaMemcpy(dsl.p, sl.data(), sl.size() * sizeof(double), cudaMemcpyHostToDevice);
+          pcg_line_direction_cpu(kL, kH, c.data(), sl.data(), lu.data(), lp.data(), lz.data(), ln.data(), la.data(),
+                                 out, periodic);
+          pcg_line_direction_cuda(kL, kH, dc.p, dsl.p, dlu.p, dlp.p, dlz.p, dln.p, dla.p, scratch.p, lo.p, periodic, 0);
+          expect_same(lu, dlu.host(), "pcg_line_direction u (finishing)");
+          expect_same(la, dla.host(), "pcg_line_direction A p' untouched (finishing)");
+          expect_same(ln, dln.host(), "pcg_line_direction p' untouched (finishing)");
+          EXPECT_EQ(std::memcmp(out, lo.host().data(), 2 * sizeof(double)), 0) << "pcg_line_direction sum (finishing)";
+        }
+      // The start of a solve: r = f - A u, p = q = 0 f (u's ghost ring as it is: valid data).
+      std::vector<double> rs(kL.size(), 0.0);
+      Dev drs(rs);
+      pcg_start_cpu(kL, kH, c.data(), u.data(), r.data(), rs.data(), p.data(), q.data());
+      pcg_start_cuda(kL, kH, dc.p, du.p, dr.p, drs.p, dp.p, dq.p, 0);
+      expect_same(rs, drs.host(), "pcg_start r");
+      expect_same(p, dp.host(), "pcg_start p");
+      expect_same(q, dq.host(), "pcg_start q");
     }
-  }
+    {  // gcr_step
+      auto x = random_field(70), r = random_field(71), pl = random_field(72), ql = random_field(73),
+           e = random_field(74);
+      Dev dx(x), dr(r), dpl(pl), dql(ql), de(e), o(2 * kMaxSums, 0.0), dae(kL.size(), 0.0), dpn(kL.size(), 0.0);
+      gcr_precon_cpu(kL, c.data(), st.data(), kH.s, x.data(), r.data(), pl.data(), ql.data(), e.data(), out);
+      gcr_precon_cuda(kL, dc.p, dst.p, kH.s, dx.p, dr.p, dpl.p, dql.p, de.p, scratch.p, o.p, 0);
+      expect_same(x, dx.host(), "gcr_precon x");
+      expect_same(r, dr.host(), "gcr_precon r");
+      expect_same(e, de.host(), "gcr_precon e");
+      EXPECT_EQ(std::memcmp(out, o.host().data(), 2 * sizeof(double)), 0) << "gcr_precon sum";
+      EXPECT_EQ(out[kMaxAbsAt], o.host()[kMaxAbsAt]) << "gcr_precon max |r|";
+      std::vector<std::vector<double>> bp, bq;
+      std::vector<std::unique_ptr<Dev>> dbp, dbq;
+      GcrBasis hb, db;
+      hb.m = db.m = kMaxGcrOld;
+      for (int n = 0; n < kMaxGcrOld; ++n) {
+        bp.push_back(random_field(80 + n));
+        bq.push_back(random_field(90 + n));
+        dbp.emplace_back(new Dev(bp.back()));
+        dbq.emplace_back(new Dev(bq.back()));
+        hb.p[n] = bp[n].data();
+        hb.q[n] = bq[n].data();
+        db.p[n] = dbp[n]->p;
+        db.q[n] = dbq[n]->p;
+      }
+      std::vector<double> ae(kL.size(), 0.0), pn(kL.size(), 0.0);
+      gcr_apply_cpu(kL, kH, c.data(), st.data(), e.data(), ae.data(), hb, out);
+      gcr_apply_cuda(kL, kH, dc.p, dst.p, de.p, dae.p, db, scratch.p, o.p, 0);
+      expect_same(ae, dae.host(), "gcr_apply A e");
+      EXPECT_EQ(std::memcmp(out, o.host().data(), 2 * kMaxGcrOld * sizeof(double)), 0) << "gcr_apply sums";
+      gcr_direction_cpu(kL, st.data(), e.data(), r.data(), pn.data(), ae.data(), hb, out);
+      gcr_direction_cuda(kL, dst.p, de.p, dr.p, dpn.p, dae.p, db, scratch.p, o.p, 0);
+      expect_same(pn, dpn.host(), "gcr_direction p");
+      expect_same(ae, dae.host(), "gcr_direction q");
+      EXPECT_EQ(std::memcmp(out, o.host().data(), 4 * sizeof(double)), 0) << "gcr_direction sums";
+    }
+    {  // solver_scalars: every op from the same partials, CPU and CUDA state identical
+      std::vector<double> part0 = random_field(100), part1 = random_field(101);
+      part0.resize(2 * kMaxSums);
+      part1.resize(2 * kMaxSums);
+      for (double& v : part0) v = std::fabs(v);
+      for (double& v : part1) v = std::fabs(v) * 1e-17;
+      Dev p0(part0), p1(part1);
+      const double* hp[2] = {part0.data(), part1.data()};
+      const double* dp[2] = {p0.p, p1.p};
+      auto hs = st;
+      hs[state::kTolRel] = 1e-30;
+      hs[state::kMaxIter] = 10;
+      hs[state::kKappa] = 0.3;
+      for (int s = 0; s < kMaxGcrDirections; ++s) hs[state::kGcrQQ + s] = 0.5 + s;
+      Dev ds(hs);
+      for (ScalarOp op :
+           {ScalarOp::PcgFusedPrecon, ScalarOp::PcgFusedApply, ScalarOp::PcgLineApply, ScalarOp::PcgInit,
+            ScalarOp::PcgSigma, ScalarOp::PcgResidual, ScalarOp::GcrResidual, ScalarOp::GcrAlphas, ScalarOp::GcrBeta}) {
+        ScalarsArgs a;
+        a.op = op;
+        a.tiles = 2;
+        a.sums = 3;
+        a.slots[0] = 2;
+        a.slots[1] = 0;
+        a.slots[2] = 1;
+        a.new_slot = 3;
+        solver_scalars_cpu(a, hs.data(), hp);
+        solver_scalars_cuda(a, ds.p, dp, 0);
+        expect_same(hs, ds.host(), "solver_scalars");
+      }
+    }
   }
 }
 
@@ -768,11 +772,12 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
 TEST(EllipticCpuCudaAgreement, LineKernelsOverSeveralLevelChunks) {
   if (!have_device()) GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
   const TileLayout L{45, 19, 2 * kDirectionLevels + 6, 2};
-  for (const ColumnCouplings& h : {ColumnCouplings{1.1, 0.9, 1.3, 1.3, 1, 1, kZeroFlux},
-                                   ColumnCouplings{0.7, 0.7, 0.5, 0.5, 2, 2, kWrapPeriodic},
-                                   ColumnCouplings{0.7, 0.6, 0.5, 0.4, 2, 2, kWrapMirror}})
+  for (const ColumnCouplings& h :
+       {ColumnCouplings{1.1, 0.9, 1.3, 1.3, 1, 1, kZeroFlux}, ColumnCouplings{0.7, 0.7, 0.5, 0.5, 2, 2, kWrapPeriodic},
+        ColumnCouplings{0.7, 0.6, 0.5, 0.4, 2, 2, kWrapMirror}})
     for (const bool periodic : {false, true}) {
-      SCOPED_TRACE(testing::Message() << "strides " << h.s << " z rule " << h.z_wrap << (periodic ? " periodic" : " ghosts"));
+      SCOPED_TRACE(testing::Message() << "strides " << h.s << " z rule " << h.z_wrap
+                                      << (periodic ? " periodic" : " ghosts"));
       const auto c = coefficients(kArea, h, h.s, L.nz);
       auto st = state_with(0.37, 0.61);
       st[state::kIter] = 6.0;  // u's deferred update with both pending terms
@@ -781,8 +786,8 @@ TEST(EllipticCpuCudaAgreement, LineKernelsOverSeveralLevelChunks) {
            z = tdc_test::random_values(L.size(), 97, -1.0, 1.0);
       auto pn = tdc_test::random_values(L.size(), 94, -1.0, 1.0);  // the direction before p
       std::vector<double> apn(L.size(), 0.0);
-      Dev dc(c), dst(st), du(u), dp(p), dz(z), dpn(pn), dapn(apn), scratch(pcg_line_scratch_bytes(L) / sizeof(double) + 1, 0.0),
-          dout(2 * kMaxSums, 0.0);
+      Dev dc(c), dst(st), du(u), dp(p), dz(z), dpn(pn), dapn(apn),
+          scratch(pcg_line_scratch_bytes(L) / sizeof(double) + 1, 0.0), dout(2 * kMaxSums, 0.0);
       double out[2 * kMaxSums] = {};
       if (!periodic) {  // the step (no horizontal neighbours)
         auto r = tdc_test::random_values(L.size(), 98, -1.0, 1.0), zs = z;
@@ -795,13 +800,15 @@ TEST(EllipticCpuCudaAgreement, LineKernelsOverSeveralLevelChunks) {
         int differ = 0;
         for (int k = 0; k < L.nz; ++k)
           for (int j = 0; j < L.ny; ++j)
-            for (int i = 0; i < L.nx; ++i) differ += std::memcmp(&zs[L.at(i, j, k)], &zg[L.at(i, j, k)], sizeof(double)) != 0;
+            for (int i = 0; i < L.nx; ++i)
+              differ += std::memcmp(&zs[L.at(i, j, k)], &zg[L.at(i, j, k)], sizeof(double)) != 0;
         EXPECT_EQ(differ, 0) << "step z";
         const auto og = dout.host();
         EXPECT_EQ(std::memcmp(out, og.data(), 4 * sizeof(double)), 0) << "step sums";
         EXPECT_EQ(out[kMaxAbsAt], og[kMaxAbsAt]) << "step max |r|";
       }
-      pcg_line_direction_cpu(L, h, c.data(), st.data(), u.data(), p.data(), z.data(), pn.data(), apn.data(), out, periodic);
+      pcg_line_direction_cpu(L, h, c.data(), st.data(), u.data(), p.data(), z.data(), pn.data(), apn.data(), out,
+                             periodic);
       pcg_line_direction_cuda(L, h, dc.p, dst.p, du.p, dp.p, dz.p, dpn.p, dapn.p, scratch.p, dout.p, periodic, 0);
       expect_same(u, du.host(), "u");
       expect_same(pn, dpn.host(), "p' (interior and ring edges)");
@@ -820,61 +827,62 @@ TEST(EllipticCpuCudaAgreement, LineIterationsAsOneGraph) {
   const ColumnCouplings h{1.1, 0.9, 1.3, 1.2, 1, 1, kZeroFlux};
   const auto c = coefficients(kArea, h, h.s, L.nz);
   for (const int max_iter : {14, 15}) {  // the solve finishes at an even and at an odd iteration
-  SCOPED_TRACE(testing::Message() << "max_iter " << max_iter);
-  std::vector<double> st(state_doubles(max_iter), 0.0);
-  ScalarsArgs reset;
-  reset.op = ScalarOp::Reset;
-  reset.tol_rel = 1e-30;
-  reset.max_iter = max_iter;
-  reset.state_size = int(st.size());
-  solver_scalars_cpu(reset, st.data(), nullptr);
-  ScalarsArgs after_step, after_direction;
-  after_step.op = ScalarOp::PcgFusedPrecon;
-  after_step.tiles = 1;
-  after_step.sums = 2;
-  after_direction.op = ScalarOp::PcgFusedApply;
-  after_direction.tiles = 1;
-  after_direction.sums = 1;
-  auto u = tdc_test::random_values(L.size(), 41, -1.0, 1.0), r = tdc_test::random_values(L.size(), 42, -1.0, 1.0);
-  std::vector<double> d0(L.size(), 0.0), d1(L.size(), 0.0), ap(L.size(), 0.0), z(L.size(), 0.0);
-  Dev dc(c), dst(st), du(u), dd0(d0), dd1(d1), dap(ap), dr(r), dz(z),
-      scratch(pcg_line_scratch_bytes(L) / sizeof(double) + 1, 0.0), dout(2 * kMaxSums, 0.0);
-  double out[2 * kMaxSums] = {};
-  double* dir[2] = {d0.data(), d1.data()};
-  double* const ddir[2] = {dd0.p, dd1.p};
-  int done_iterations = 0;
-  // Parities 0, 1, 1, 1; odd counts end after the device loop; the third batch replays the second's
-  // graph with more rounds; the fourth is past the end.
-  for (const int count : {7, 4, 6, 3}) {
-    const int parity = done_iterations % 2;
-    for (int m = 0; m < count; ++m) {
-      double *p = dir[(parity + m) % 2], *p_next = dir[(parity + m + 1) % 2];
-      pcg_line_step_cpu(L, h, c.data(), st.data(), ap.data(), r.data(), z.data(), out);
-      fold_scalars_cpu(after_step, st.data(), out);
-      pcg_line_direction_cpu(L, h, c.data(), st.data(), u.data(), p, z.data(), p_next, ap.data(), out, true);
-      fold_scalars_cpu(after_direction, st.data(), out);
+    SCOPED_TRACE(testing::Message() << "max_iter " << max_iter);
+    std::vector<double> st(state_doubles(max_iter), 0.0);
+    ScalarsArgs reset;
+    reset.op = ScalarOp::Reset;
+    reset.tol_rel = 1e-30;
+    reset.max_iter = max_iter;
+    reset.state_size = int(st.size());
+    solver_scalars_cpu(reset, st.data(), nullptr);
+    ScalarsArgs after_step, after_direction;
+    after_step.op = ScalarOp::PcgFusedPrecon;
+    after_step.tiles = 1;
+    after_step.sums = 2;
+    after_direction.op = ScalarOp::PcgFusedApply;
+    after_direction.tiles = 1;
+    after_direction.sums = 1;
+    auto u = tdc_test::random_values(L.size(), 41, -1.0, 1.0), r = tdc_test::random_values(L.size(), 42, -1.0, 1.0);
+    std::vector<double> d0(L.size(), 0.0), d1(L.size(), 0.0), ap(L.size(), 0.0), z(L.size(), 0.0);
+    Dev dc(c), dst(st), du(u), dd0(d0), dd1(d1), dap(ap), dr(r), dz(z),
+        scratch(pcg_line_scratch_bytes(L) / sizeof(double) + 1, 0.0), dout(2 * kMaxSums, 0.0);
+    double out[2 * kMaxSums] = {};
+    double* dir[2] = {d0.data(), d1.data()};
+    double* const ddir[2] = {dd0.p, dd1.p};
+    int done_iterations = 0;
+    // Parities 0, 1, 1, 1; odd counts end after the device loop; the third batch replays the second's
+    // graph with more rounds; the fourth is past the end.
+    for (const int count : {7, 4, 6, 3}) {
+      const int parity = done_iterations % 2;
+      for (int m = 0; m < count; ++m) {
+        double *p = dir[(parity + m) % 2], *p_next = dir[(parity + m + 1) % 2];
+        pcg_line_step_cpu(L, h, c.data(), st.data(), ap.data(), r.data(), z.data(), out);
+        fold_scalars_cpu(after_step, st.data(), out);
+        pcg_line_direction_cpu(L, h, c.data(), st.data(), u.data(), p, z.data(), p_next, ap.data(), out, true);
+        fold_scalars_cpu(after_direction, st.data(), out);
+      }
+      pcg_line_iterations_cuda(L, h, dc.p, dst.p, du.p, ddir, dap.p, dr.p, dz.p, scratch.p, dout.p, after_step,
+                               after_direction, parity, count, 0);
+      done_iterations += count;
+      SCOPED_TRACE(testing::Message() << "after " << done_iterations << " iterations");
+      expect_same(st, dst.host(), "state");
+      auto interior_same = [&](const std::vector<double>& a, const std::vector<double>& b, const char* what) {
+        int differ = 0;
+        for (int k = 0; k < L.nz; ++k)
+          for (int j = 0; j < L.ny; ++j)
+            for (int i = 0; i < L.nx; ++i)
+              differ += std::memcmp(&a[L.at(i, j, k)], &b[L.at(i, j, k)], sizeof(double)) != 0;
+        EXPECT_EQ(differ, 0) << what;
+      };
+      interior_same(u, du.host(), "u");
+      interior_same(r, dr.host(), "r");
+      interior_same(z, dz.host(), "z");
+      interior_same(d0, dd0.host(), "direction 0");
+      interior_same(d1, dd1.host(), "direction 1");
+      interior_same(ap, dap.host(), "A p");
     }
-    pcg_line_iterations_cuda(L, h, dc.p, dst.p, du.p, ddir, dap.p, dr.p, dz.p, scratch.p, dout.p, after_step,
-                             after_direction, parity, count, 0);
-    done_iterations += count;
-    SCOPED_TRACE(testing::Message() << "after " << done_iterations << " iterations");
-    expect_same(st, dst.host(), "state");
-    auto interior_same = [&](const std::vector<double>& a, const std::vector<double>& b, const char* what) {
-      int differ = 0;
-      for (int k = 0; k < L.nz; ++k)
-        for (int j = 0; j < L.ny; ++j)
-          for (int i = 0; i < L.nx; ++i) differ += std::memcmp(&a[L.at(i, j, k)], &b[L.at(i, j, k)], sizeof(double)) != 0;
-      EXPECT_EQ(differ, 0) << what;
-    };
-    interior_same(u, du.host(), "u");
-    interior_same(r, dr.host(), "r");
-    interior_same(z, dz.host(), "z");
-    interior_same(d0, dd0.host(), "direction 0");
-    interior_same(d1, dd1.host(), "direction 1");
-    interior_same(ap, dap.host(), "A p");
-  }
-  EXPECT_EQ(st[state::kDone], 2.0);
-  EXPECT_EQ(st[state::kIter], double(max_iter));
+    EXPECT_EQ(st[state::kDone], 2.0);
+    EXPECT_EQ(st[state::kIter], double(max_iter));
   }
 }
 #else

@@ -18,7 +18,8 @@ struct Variant {
   bool fct, iga, rigid;
 };
 std::string name_of(const Variant& v) {
-  return "iord" + std::to_string(v.iord) + (v.fct ? "_fct" : "") + (v.iga ? "_iga" : "") + (v.rigid ? "_rigid" : "_periodic");
+  return "iord" + std::to_string(v.iord) + (v.fct ? "_fct" : "") + (v.iga ? "_iga" : "") +
+         (v.rigid ? "_rigid" : "_periodic");
 }
 
 mpdata::Options options_of(const Variant& v) {
@@ -32,7 +33,8 @@ mpdata::Options options_of(const Variant& v) {
 
 class PipelineVsReference : public ::testing::TestWithParam<Variant> {};
 
-std::vector<double> run_pipeline(const tdc_test::RandomCase& r, const mpdata::Options& o, const std::vector<Box>& regions) {
+std::vector<double> run_pipeline(const tdc_test::RandomCase& r, const mpdata::Options& o,
+                                 const std::vector<Box>& regions) {
   std::vector<double> scratch(std::max(1, mpdata::scratch_plan(o).arrays()) * r.L.size(),
                               std::numeric_limits<double>::quiet_NaN());
   const mpdata::Scratch t = mpdata::carve_scratch(o, r.L, scratch.data());
@@ -95,9 +97,9 @@ INSTANTIATE_TEST_SUITE_P(Options, PipelineVsReference,
 // G = 1 (Options::unit_density): the kernels that neither read G nor divide by it give the bits of
 // the general kernels reading an array of ones, for every option; and they do not read the array.
 TEST(UnitDensity, BitwiseTheKernelsReadingOnes) {
-  for (const Variant v : {Variant{1, false, false, false}, Variant{2, false, false, false}, Variant{2, true, false, true},
-                          Variant{2, true, true, false}, Variant{2, false, true, true}, Variant{3, true, false, false},
-                          Variant{3, true, true, true}}) {
+  for (const Variant v : {Variant{1, false, false, false}, Variant{2, false, false, false},
+                          Variant{2, true, false, true}, Variant{2, true, true, false}, Variant{2, false, true, true},
+                          Variant{3, true, false, false}, Variant{3, true, true, true}}) {
     mpdata::Options o = options_of(v);
     auto r = tdc_test::random_case(21, 17, 5, mpdata::halo_needed(o), v.rigid, v.iga, 700u + v.iord);
     std::fill(r.t_g.begin(), r.t_g.end(), 1.0);
@@ -108,12 +110,13 @@ TEST(UnitDensity, BitwiseTheKernelsReadingOnes) {
     staged.use_fused = false;
     const Box all{0, 21, 0, 17};
     std::vector<double> ones(r.L.size(), std::numeric_limits<double>::quiet_NaN()), unit = ones;
-    mpdata::advance_region(staged, s, o, all, {r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), r.t_g.data()},
-                           t, ones.data());
+    mpdata::advance_region(staged, s, o, all,
+                           {r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), r.t_g.data()}, t, ones.data());
     o.unit_density = true;
     const std::vector<double> poison(r.L.size(), std::numeric_limits<double>::quiet_NaN());  // G that must not be read
-    mpdata::advance_region(staged, s, o, all, {r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), poison.data()},
-                           t, unit.data());
+    mpdata::advance_region(staged, s, o, all,
+                           {r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), poison.data()}, t,
+                           unit.data());
     for (int k = 0; k < 5; ++k)
       for (int j = 0; j < 17; ++j)
         for (int i = 0; i < 21; ++i) {
@@ -153,7 +156,8 @@ TEST(FusedStep, BitwiseTheStagedKernels) {
           const auto r = tdc_test::random_case(45, 19, nz, 3, rigid, iga, 500u + nz + 8 * fct + 16 * iga + 32 * rigid);
           const mpdata::Cells s{r.L, o.zb};
           const mpdata::StepInputs in{r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), r.t_g.data()};
-          std::vector<double> scratch(mpdata::scratch_plan(o).arrays() * r.L.size(), std::numeric_limits<double>::quiet_NaN());
+          std::vector<double> scratch(mpdata::scratch_plan(o).arrays() * r.L.size(),
+                                      std::numeric_limits<double>::quiet_NaN());
           const mpdata::Scratch t = mpdata::carve_scratch(o, r.L, scratch.data());
           for (Box b : {Box{0, 45, 0, 19}, Box{3, 42, 3, 16}, Box{0, 45, 0, 3}, Box{-0, 3, 3, 16}}) {
             std::vector<double> staged(r.L.size(), std::numeric_limits<double>::quiet_NaN()), fused = staged;

@@ -28,9 +28,7 @@ const TileLayout kF{24, 16, 12, 2};  // fine tile: dimensions multiples of 4 (la
 const TileLayout kC{12, 8, 6, 3};    // its coarse tile, with a different halo on purpose
 const ColumnCouplings kLaplc{0.7, 0.7, 0.5, 0.5, 2, 2, kWrapPeriodic};
 
-std::vector<double> random_field(const TileLayout& L, unsigned seed) {
-  return tdc_test::random_values(L.size(), seed);
-}
+std::vector<double> random_field(const TileLayout& L, unsigned seed) { return tdc_test::random_values(L.size(), seed); }
 
 std::vector<double> laplc_coefficients(int nz) {
   std::vector<double> c(std::size_t(kLevelVectors) * nz, 0.0);
@@ -125,7 +123,8 @@ void expect_same(const std::vector<double>& a, const std::vector<double>& b, con
 }
 
 TEST(MultigridCpuCudaAgreement, AllKernels) {
-  if (!tdc_test::have_device()) GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
+  if (!tdc_test::have_device())
+    GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
   for (int wrap : {kWrapPeriodic, kWrapMirror}) {
     ColumnCouplings h = kLaplc;
     h.z_wrap = wrap;
@@ -172,7 +171,8 @@ Hierarchy hierarchy(const std::vector<TileLayout>& tiles, int wrap) {
 // The single-tile cycle on a 3-level hierarchy: on the CPU the separate kernels and halo_self copies
 // back to back, on the GPU the fused passes (restrict_first_sweep, prolong_sweep); the same bits.
 TEST(MultigridCpuCudaAgreement, OneTaskVCycle) {
-  if (!tdc_test::have_device()) GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
+  if (!tdc_test::have_device())
+    GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
   for (int wrap : {kWrapPeriodic, kWrapMirror, kZeroFlux}) {
     const std::vector<TileLayout> tiles = {{16, 16, 16, 2}, {8, 8, 8, 2}, {4, 4, 4, 2}};
     const Hierarchy y = hierarchy(tiles, wrap);
@@ -209,7 +209,8 @@ TEST(MultigridCpuCudaAgreement, OneTaskVCycle) {
 // level ends in a part-filled group (20 x 12 x 12 cells: 1.4 groups of 2048), and on a single level
 // (no last sweep: the three steps as they are); then skipped once done, and replayed on new data.
 TEST(MultigridCpuCudaAgreement, PcgPreconStep) {
-  if (!tdc_test::have_device()) GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
+  if (!tdc_test::have_device())
+    GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
   const std::vector<std::vector<TileLayout>> hierarchies = {
       {{16, 16, 16, 2}, {8, 8, 8, 2}, {4, 4, 4, 2}}, {{20, 12, 12, 2}, {10, 6, 6, 2}}, {{20, 12, 12, 2}}};
   std::vector<double> running = kRunning;
@@ -224,7 +225,8 @@ TEST(MultigridCpuCudaAgreement, PcgPreconStep) {
       Dev dcoef(y.coef), dst(running), dq(q), dr(r), dz(z), dscratch(scratch), dout(out);
       Dev dgroups(dot_partial_scratch_bytes(L) / sizeof(double) + 1, 0.0);
       auto run_both = [&] {
-        mg_pcg_precon_cpu(y.plan, y.coef.data(), running.data(), q.data(), r.data(), z.data(), scratch.data(), out.data());
+        mg_pcg_precon_cpu(y.plan, y.coef.data(), running.data(), q.data(), r.data(), z.data(), scratch.data(),
+                          out.data());
         mg_pcg_precon_cuda(y.plan, dcoef.p, dst.p, dq.p, dr.p, dz.p, dscratch.p, dgroups.p, dout.p, 0);
       };
       run_both();

@@ -50,9 +50,7 @@ std::vector<double> coefficients(int nz, double shift) {
   return c;
 }
 
-std::vector<double> random_field(const TileLayout& L, unsigned seed) {
-  return tdc_test::random_values(L.size(), seed);
-}
+std::vector<double> random_field(const TileLayout& L, unsigned seed) { return tdc_test::random_values(L.size(), seed); }
 
 // y = A x on a tile that is the whole periodic domain (ghosts read at their periodic images).
 std::vector<double> apply(const TileLayout& L, const ColumnCouplings& h, const std::vector<double>& c,
@@ -121,7 +119,7 @@ TEST(SpectralKernels, RefusesOperatorsItCannotInvert) {
   const auto c = coefficients(16, 0.0);
   EXPECT_EQ(spectral_unsupported(16, 16, 16, couplings(kWrapPeriodic), c), "");
   EXPECT_NE(spectral_unsupported(24, 16, 16, couplings(kWrapPeriodic), c), "");  // not a power of two
-  EXPECT_NE(spectral_unsupported(16, 16, 16, couplings(kZeroFlux), c), "");     // open vertical chains
+  EXPECT_NE(spectral_unsupported(16, 16, 16, couplings(kZeroFlux), c), "");      // open vertical chains
   ColumnCouplings skew = couplings(kWrapPeriodic);
   skew.ae = 0.8;
   EXPECT_NE(spectral_unsupported(16, 16, 16, skew, c), "");
@@ -166,7 +164,8 @@ void expect_same(const std::vector<double>& cpu, const std::vector<double>& gpu,
 // The solve and the PCG step on the device against the CPU, on shapes with one partial block, many
 // blocks, and each vertical rule.
 TEST(SpectralCpuCudaAgreement, SolveAndPcgStep) {
-  if (!tdc_test::have_device()) GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
+  if (!tdc_test::have_device())
+    GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
   struct Shape {
     TileLayout L;
     int wrap;

@@ -67,7 +67,8 @@ TEST(TileMoments, AccurateAgainstLongDouble) {
 
 TEST(TileMoments, BitwiseIndependentOfTiling) {
   const Global G = random_global(24, 18, 7);
-  const Moments a = tiled_moments(G, 1, 1), b = tiled_moments(G, 2, 2), c = tiled_moments(G, 4, 3), d = tiled_moments(G, 8, 6);
+  const Moments a = tiled_moments(G, 1, 1), b = tiled_moments(G, 2, 2), c = tiled_moments(G, 4, 3),
+                d = tiled_moments(G, 8, 6);
   for (const Moments* m : {&b, &c, &d}) {
     const double x = dd_value(a.mass), y = dd_value(m->mass);
     EXPECT_EQ(0, std::memcmp(&x, &y, sizeof x));

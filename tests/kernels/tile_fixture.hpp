@@ -51,7 +51,8 @@ inline RandomCase random_case(int nx, int ny, int nz, int halo, bool rigid, bool
     std::vector<double> t(r.L.size());
     for (int k = 0; k < nz; ++k)
       for (int j = -halo; j < ny + halo; ++j)
-        for (int i = -halo; i < nx + halo; ++i) t[r.L.at(i, j, k)] = f[(std::size_t(k) * ny + r.g.wj(j)) * nx + r.g.wi(i)];
+        for (int i = -halo; i < nx + halo; ++i)
+          t[r.L.at(i, j, k)] = f[(std::size_t(k) * ny + r.g.wj(j)) * nx + r.g.wi(i)];
     return t;
   };
   r.t_psi = to_tile(r.psi);

@@ -104,10 +104,10 @@ center = [0.5, 0.5, 0.5]
 radius = 0.15
 dims = 2
 )";
-  const auto j = run_case(toml, {"grid.nx=" + std::to_string(n), "grid.ny=" + std::to_string(n),
-                                 "time.dt=" + std::to_string(0.25 / n), "time.steps=" + std::to_string(steps_per_cell * n),
-                                 "mpdata.iord=" + std::to_string(iord), "mpdata.fct=" + std::string(fct ? "true" : "false"),
-                                 "tiles.halo=3"});
+  const auto j = run_case(
+      toml, {"grid.nx=" + std::to_string(n), "grid.ny=" + std::to_string(n), "time.dt=" + std::to_string(0.25 / n),
+             "time.steps=" + std::to_string(steps_per_cell * n), "mpdata.iord=" + std::to_string(iord),
+             "mpdata.fct=" + std::string(fct ? "true" : "false"), "tiles.halo=3"});
   return v(j, "l2_error");
 }
 
@@ -151,7 +151,7 @@ TEST(Advection, SchedulerDoesNotChangeTheAnswer) {
   // Different schedulers run tasks in different orders and on different workers.
   const auto a = run_case(kRotation);
   const auto b = run_case(kRotation, {"runtime.scheduler=\"eager\""});  // the runtime keeps its scheduler: the
-  EXPECT_EQ(a["field_checksum"], b["field_checksum"]);                   // config key must still parse
+  EXPECT_EQ(a["field_checksum"], b["field_checksum"]);                  // config key must still parse
 }
 
 }  // namespace

@@ -25,10 +25,10 @@ TEST(Config, BadInputNamesTheKey) {
   EXPECT_EQ(key_of("[grid]\nnx = \"many\"\n"), "grid.nx");
   EXPECT_EQ(key_of("[grid]\nnx = -4\n"), "grid.nx");
   EXPECT_EQ(key_of("", {"grid.nz=0"}), "grid.nz");
-  EXPECT_EQ(key_of("", {"tiles.x=3"}), "tiles.x");          // 64 columns in 3 tiles
-  EXPECT_EQ(key_of("", {"tiles.halo=2"}), "tiles.halo");    // iord 2 + FCT needs 3
-  EXPECT_EQ(key_of("", {"tiles.x=32"}), "tiles.x");         // tiles of 2 columns < halo 3
-  EXPECT_EQ(key_of("", {"time.dt=1.0"}), "time.dt");        // Courant number > 1
+  EXPECT_EQ(key_of("", {"tiles.x=3"}), "tiles.x");        // 64 columns in 3 tiles
+  EXPECT_EQ(key_of("", {"tiles.halo=2"}), "tiles.halo");  // iord 2 + FCT needs 3
+  EXPECT_EQ(key_of("", {"tiles.x=32"}), "tiles.x");       // tiles of 2 columns < halo 3
+  EXPECT_EQ(key_of("", {"time.dt=1.0"}), "time.dt");      // Courant number > 1
   EXPECT_EQ(key_of("", {"mpdata.iord=0"}), "mpdata.iord");
   EXPECT_EQ(key_of("", {"mpdata.fct=3"}), "mpdata.fct");
   EXPECT_EQ(key_of("", {"case.flow=spiral"}), "case.flow");
@@ -38,7 +38,7 @@ TEST(Config, BadInputNamesTheKey) {
 }
 
 TEST(Config, NumbersAreRangeCheckedBeforeUse) {
-  EXPECT_EQ(key_of("", {"grid.nx=4294967328"}), "grid.nx");      // 2^32 + 32 does not wrap to 32
+  EXPECT_EQ(key_of("", {"grid.nx=4294967328"}), "grid.nx");  // 2^32 + 32 does not wrap to 32
   EXPECT_EQ(key_of("", {"time.steps=2147483648"}), "time.steps");
   EXPECT_EQ(key_of("", {"mpdata.iord=4294967298"}), "mpdata.iord");
   EXPECT_EQ(key_of("", {"tiles.x=4294967298"}), "tiles.x");
@@ -58,18 +58,17 @@ TEST(Config, OnlyTheChosenVariantsKeys) {
 }
 
 TEST(Config, CaseNameCannotLeaveTheRunsFolder) {
-  for (const char* name : {"case.name=../..", "case.name=a/b", "case.name=\"\"", "case.name=\".x\"",
-                           "case.name=\"\\u001b[31m\""})
+  for (const char* name :
+       {"case.name=../..", "case.name=a/b", "case.name=\"\"", "case.name=\".x\"", "case.name=\"\\u001b[31m\""})
     EXPECT_EQ(key_of("", {name}), "case.name") << name;
   EXPECT_EQ(key_of("", {"case.name=my_case-2.v1"}), "");
 }
 
-TEST(Config, OverridesAreOneLine) {
-  EXPECT_EQ(key_of("", {"time.steps=5\ngrid.nx=2"}), "time.steps");
-}
+TEST(Config, OverridesAreOneLine) { EXPECT_EQ(key_of("", {"time.steps=5\ngrid.nx=2"}), "time.steps"); }
 
 TEST(Config, OverridesTakeEffect) {
-  const AdvectionConfig c = parse_config("[grid]\nnx = 32\n", {"grid.nx=48", "case.flow=translation", "mpdata.iga=true"});
+  const AdvectionConfig c =
+      parse_config("[grid]\nnx = 32\n", {"grid.nx=48", "case.flow=translation", "mpdata.iga=true"});
   EXPECT_EQ(c.grid.nx, 48);
   EXPECT_EQ(c.flow, Flow::Translation);
   EXPECT_TRUE(c.mpdata.iga);
