@@ -225,7 +225,8 @@ void DycoreModel::submit_steps(long count) {
 
 void DycoreModel::read_solve(long step) {
   const SolveResult r = graph_->solver().read_state_copy(solve_copy_[step % (kBudgetLag + 1)]->handle());
-  solves_.push_back({step, r.iterations, r.iterations >= 0 && r.converged});
+  solves_.push_back({step, r.iterations, r.iterations >= 0 && r.converged,
+                     r.residual_history.empty() ? 0.0 : r.residual_history.back()});
 }
 
 void DycoreModel::finish_solve_checks() {

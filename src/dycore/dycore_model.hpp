@@ -41,6 +41,7 @@ struct StepSolve {
   long step = 0;
   int iterations = 0;
   bool converged = false;
+  double residual = 0.0;  // ||r|| at the end: not finite once the flow holds a NaN or an infinity
 };
 
 class DycoreModel {

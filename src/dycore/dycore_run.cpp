@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
@@ -235,7 +236,21 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   SteppingHooks hooks;
   hooks.step = [&] { return model.step(); };
   hooks.submit_step = [&] { model.submit_steps(1); };
-  hooks.keep_going = [&] { return aborted.empty(); };
+  // Every step's solve is read a few steps after it ran (on every rank alike: no agreement needed). A
+  // flow that holds a NaN or an infinity leaves a residual that is not finite: the run stops there,
+  // rather than at the next diagnostics record.
+  hooks.keep_going = [&] {
+    const auto& solves = model.step_solves();
+    if (aborted.empty() && !solves.empty() && !std::isfinite(solves.back().residual)) {
+      char why[200];
+      std::snprintf(why, sizeof why,
+                    "unstable at step %ld: the flow holds values that are not finite (the pressure solve's "
+                    "residual is %g; reduce time.dt)",
+                    solves.back().step, solves.back().residual);
+      aborted = why;
+    }
+    return aborted.empty();
+  };
   hooks.at_chunk_end = [&](int stopped) {
     if (model.step() % cfg.diagnostics_interval == 0 || model.step() == cfg.steps) model.submit_diagnostics();
     if (fields && cfg.fields_interval > 0 && model.step() % cfg.fields_interval == 0) write_fields();
@@ -285,9 +300,10 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
 
   nlohmann::json steps = nlohmann::json::array(), time = steps, ke = steps, ens = steps, div = steps, its = steps;
   double max_div = 0, ke_growth = 0;  // the largest rise of KE between records, relative to the earlier
-  bool converged = true;
+  bool converged = true, finite = true;
   for (std::size_t n = 0; n < records.size(); ++n) {
     const auto& r = records[n];
+    finite = finite && std::isfinite(r.kinetic_energy) && std::isfinite(r.max_divergence) && std::isfinite(r.max_courant);
     steps.push_back(r.step);
     time.push_back(r.time);
     ke.push_back(r.kinetic_energy);
@@ -306,6 +322,10 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   for (const StepSolve& s : model.step_solves())
     if (!s.converged) unconverged.push_back(s.step);
   converged = converged && unconverged.empty();
+  if (!finite) {  // a maximum over NaN says nothing: the checks below then fail, as they must
+    max_div = std::numeric_limits<double>::quiet_NaN();
+    ke_growth = max_div;
+  }
   const double ms = 1e3 * stepping / std::max(1L, steps_run);
   j["case"] = cfg.name;
   j["kind"] = "dycore";
@@ -331,7 +351,8 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
                  {"converged_every_step", converged},
                  {"steps_checked", model.step_solves().size()},
                  {"unconverged_steps", unconverged}};
-  j["validation"] = {{"max_divergence", max_div},
+  j["validation"] = {{"finite", finite},
+                     {"max_divergence", max_div},
                      {"divergence_below_tolerance", max_div <= cfg.divergence_tolerance},
                      {"kinetic_energy", {{"step", steps}, {"time", time}, {"value", ke}}},
                      {"enstrophy", {{"step", steps}, {"time", time}, {"value", ens}}},
