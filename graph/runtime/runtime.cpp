@@ -187,7 +187,8 @@ Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
     throw std::runtime_error("StarPU-MPI failed to start (" + std::to_string(ret) + ")");
   }
   set_cpu_tasks_with_gpu(o.cpu_tasks_with_gpu);
-  set_tile_placement(!o.cpu_tasks_with_gpu);  // CPU workers may take tiles: the scheduler places them
+  // Where CPU workers may take tiles too, the scheduler places them.
+  set_tile_placement(o.tile_placement && !o.cpu_tasks_with_gpu);
 #if defined(TASKDYCORE_HAVE_CUDA)
   set_gated_graphs(!gated_graphs_off());
 #endif

@@ -9,6 +9,7 @@ struct RuntimeOptions {
   std::string scheduler = "dmdas";  // taken unless STARPU_SCHED is set in the environment
   std::string trace_dir;            // non-empty: record an FxT trace there
   bool cpu_tasks_with_gpu = false;  // CPU workers may take GPU-capable tasks although GPUs are present
+  bool tile_placement = true;       // beside two GPUs or more, a tile's tasks run on its home GPU
 };
 
 class Runtime {

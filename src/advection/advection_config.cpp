@@ -75,7 +75,7 @@ AdvectionConfig read(toml::value& root, const std::vector<std::string>& override
   c.checkpoint_interval = int(r.integer("output.checkpoint_interval", 0));
   c.diagnostics_interval = int(r.integer("diagnostics.interval", 10));
   c.progress_seconds = r.number("output.progress_seconds", 5.0);
-  read_runtime(r, c.scheduler, c.cpu_tasks_with_gpu);
+  read_runtime(r, c.scheduler, c.cpu_tasks_with_gpu, c.tile_placement);
   r.reject_unknown();
 
   // Values that cannot work.

@@ -45,6 +45,7 @@ struct AdvectionConfig {
   double progress_seconds = 5.0;
   std::string scheduler = "dmdas";
   bool cpu_tasks_with_gpu = false;  // let CPU workers take GPU-capable tasks beside GPUs
+  bool tile_placement = true;   // runtime.placement = "tiles"
 };
 
 // key=value overrides as given on the command line ("mpdata.iord=3", "case.flow=translation").

@@ -25,7 +25,7 @@ int advection_command(int argc, char** argv, const std::string& case_file, const
     return 2;
   }
 
-  tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{cfg.scheduler, trace_dir, cfg.cpu_tasks_with_gpu});
+  tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{cfg.scheduler, trace_dir, cfg.cpu_tasks_with_gpu, cfg.tile_placement});
   // Everything from here on ends the whole job if it fails on any rank.
   return run_or_abort(rt, [&] {
     if (rt.rank() == 0) {

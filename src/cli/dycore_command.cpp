@@ -20,7 +20,7 @@ int dycore_command(int argc, char** argv, const std::string& case_file, const st
     return c;
   };
   if (!load_case(load, case_file, sets, nullptr, "", out_dir, trace_dir, force, cfg)) return 2;
-  tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{cfg.scheduler, trace_dir, cfg.cpu_tasks_with_gpu});
+  tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{cfg.scheduler, trace_dir, cfg.cpu_tasks_with_gpu, cfg.tile_placement});
   // (checkpoint.h5 is not removed: it is replaced atomically, and may be the one we resume from)
   // Everything from here on ends the whole job if it fails on any rank.
   return run_or_abort(rt, [&] {

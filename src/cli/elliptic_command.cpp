@@ -15,7 +15,7 @@ int elliptic_command(int argc, char** argv, const std::string& case_file, const 
   if (!load_case(tdc::load_elliptic_config, case_file, sets, "an elliptic case has no time steps to resume", restart,
                  out_dir, trace_dir, force, cfg))
     return 2;
-  tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{cfg.scheduler, trace_dir, cfg.cpu_tasks_with_gpu});
+  tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{cfg.scheduler, trace_dir, cfg.cpu_tasks_with_gpu, cfg.tile_placement});
   // Everything from here on ends the whole job if it fails on any rank.
   return run_or_abort(rt, [&] {
     prepare_out_dir(rt, out_dir, force, {"fields.h5", "fields.xmf", "summary.json"});

@@ -86,7 +86,7 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   c.fields_interval = int(r.integer("output.fields_interval", c.fields_interval));
   c.write_checkpoint = r.boolean("output.checkpoint", c.write_checkpoint);
   c.checkpoint_interval = int(r.integer("output.checkpoint_interval", c.checkpoint_interval));
-  read_runtime(r, c.scheduler, c.cpu_tasks_with_gpu);
+  read_runtime(r, c.scheduler, c.cpu_tasks_with_gpu, c.tile_placement);
   r.reject_unknown();
 
   require(c.grid.nx > 0 && c.grid.nx % 2 == 0, "grid.nx", "must be positive and even");

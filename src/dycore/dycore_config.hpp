@@ -54,6 +54,7 @@ struct DycoreConfig {
   int checkpoint_interval = 0;    // and every this many steps (0: at the end only)
   std::string scheduler = "dmdas";
   bool cpu_tasks_with_gpu = false;
+  bool tile_placement = true;   // runtime.placement = "tiles"
 };
 
 DycoreConfig load_dycore_config(const std::string& path, const std::vector<std::string>& overrides);

@@ -41,7 +41,7 @@ EllipticConfig read(toml::value& root, const std::vector<std::string>& overrides
   k.max_iter = int(r.integer("solver.max_iter", k.max_iter));
   k.check_every = int(r.integer("solver.check_every", k.check_every));
   c.write_fields = r.boolean("output.fields", true);
-  read_runtime(r, c.scheduler, c.cpu_tasks_with_gpu);
+  read_runtime(r, c.scheduler, c.cpu_tasks_with_gpu, c.tile_placement);
   r.reject_unknown();
 
   require(s.nx > 0, "grid.nx", "must be positive");

@@ -30,6 +30,7 @@ struct EllipticConfig {
   bool write_fields = true;
   std::string scheduler = "dmdas";
   bool cpu_tasks_with_gpu = false;
+  bool tile_placement = true;   // runtime.placement = "tiles"
 };
 
 EllipticConfig load_elliptic_config(const std::string& path, const std::vector<std::string>& overrides);
