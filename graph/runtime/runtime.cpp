@@ -68,6 +68,12 @@ int local_rank() {
   return 0;
 }
 
+std::string join(const std::vector<int>& v) {
+  std::string s;
+  for (int x : v) s += (s.empty() ? "" : " ") + std::to_string(x);
+  return s;
+}
+
 // This rank's share of the node's CPUs: an equal slice, by local rank, of the CPUs the launcher itself
 // may use (so that ranks on one node never bind their workers to the same cores: StarPU starts every
 // process's binding at PU 0), unless the launcher gave the rank at least that many. Open MPI binds
@@ -77,10 +83,14 @@ const std::vector<int>& cpus_of_this_rank() {
   static const std::vector<int> cpus = [] {
     const std::vector<int> mine = allowed_cpus(), node = allowed_cpus(getppid());
     const int ranks = local_ranks(), share = std::max(1, int(node.size()) / ranks);
-    if (ranks == 1 || int(mine.size()) >= share) return mine;
-    setenv("STARPU_WORKERS_GETBIND", "0", 0);  // the launcher's tighter binding is not StarPU's to follow
+    if (ranks == 1 || int(mine.size()) >= share) return mine;  // StarPU follows the binding itself
     const int first = std::min(int(node.size()) - share, (local_rank() % ranks) * share);
-    return std::vector<int>(node.begin() + first, node.begin() + first + share);
+    std::vector<int> slice(node.begin() + first, node.begin() + first + share);
+    if (!std::getenv("STARPU_WORKERS_CPUID") && !std::getenv("STARPU_WORKERS_COREID")) {
+      setenv("STARPU_WORKERS_GETBIND", "0", 0);  // the launcher's tighter binding is not StarPU's to follow
+      setenv("STARPU_WORKERS_CPUID", join(slice).c_str(), 1);
+    }
+    return slice;
   }();
   return cpus;
 }
@@ -94,19 +104,11 @@ int gpu_count() {
   return devices;
 }
 
-std::string join(const std::vector<int>& v) {
-  std::string s;
-  for (int x : v) s += (s.empty() ? "" : " ") + std::to_string(x);
-  return s;
-}
-
 // Worker placement, unless the user set it. Without a GPU every CPU of the rank computes (on small
 // nodes, keeping one back for StarPU-MPI's progress thread halves the compute); the progress thread
 // is then left unbound rather than bound on top of a worker, which StarPU warns about. Beside GPUs,
 // StarPU's own count (a core per GPU worker, one for MPI) fits; only the CPU list is this rank's.
 void default_workers(const std::vector<int>& cpus) {
-  if (!std::getenv("STARPU_WORKERS_CPUID") && !std::getenv("STARPU_WORKERS_COREID"))
-    setenv("STARPU_WORKERS_CPUID", join(cpus).c_str(), 1);
   if (gpu_count() > 0) return;
   if (!std::getenv("STARPU_NCPU")) setenv("STARPU_NCPU", std::to_string(cpus.size()).c_str(), 1);
   if (!std::getenv("STARPU_MPI_THREAD_CPUID") && !std::getenv("STARPU_MPI_THREAD_COREID"))
