@@ -21,6 +21,7 @@
 #       --cases "..."    MPDATA variants among fct, nofct, iga (iga + FCT) (default all three)
 #       --tgv on|off     also the Taylor-Green step (default on); --tgv-steps N (default 20)
 #       --out DIR        raw outputs and results.tsv (default /tmp/peer-bench-DATE)
+#   tools/peer_bench.sh summary DIR/results.tsv...   ranges over the rounds of one or more runs
 #   tools/peer_bench.sh             same as `run` with the defaults
 #
 # taskdycore: $TASKDYCORE, else build/taskdycore of this checkout. MPDATA: `taskdycore bench mpdata
@@ -80,6 +81,28 @@ field() {  # field KEY LINE: the value of KEY=VALUE in a key=value line
 
 json() {  # json FILE KEY: a top-level number of a JSON file
   python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"
+}
+
+summary() {  # summary TSV...: ranges over the rounds of one or more runs
+  echo "ratio: taskdycore's speed over libmpdata++'s (> 1: taskdycore faster); over the rounds: range, median,"
+  echo "and the ratio of each code's best round (the least disturbed by other load on a shared machine):"
+  python3 - "$@" <<'EOF'
+import csv, sys
+rows = [r for f in sys.argv[1:] for r in csv.DictReader(open(f), delimiter="\t")]
+seen = {}
+for r in rows:
+    seen.setdefault((r["case"], r["grid"]), []).append(r)
+for (case, grid), rs in seen.items():
+    q = sorted(float(r["ratio"]) for r in rs)
+    o = [float(r["ours"]) for r in rs]
+    p = [float(r["peer"]) for r in rs]
+    u = rs[0]["unit"]
+    med = q[len(q) // 2] if len(q) % 2 else 0.5 * (q[len(q) // 2 - 1] + q[len(q) // 2])
+    # best of each code over the rounds (the run least disturbed by other load)
+    best = max(o) / max(p) if u == "Mcell/s" else min(p) / min(o)
+    print(f"  {case:16s} {grid:11s} ratio {q[0]:.2f}-{q[-1]:.2f} (median {med:.2f}, of the bests {best:.2f})"
+          f"   taskdycore {min(o):.1f}-{max(o):.1f}   libmpdata++ {min(p):.1f}-{max(p):.1f} {u}")
+EOF
 }
 
 run() {
@@ -176,27 +199,14 @@ run() {
       done
     fi
   done
-  echo "ratio: taskdycore's speed over libmpdata++'s (> 1: taskdycore faster). Ranges over the rounds:"
-  python3 - "$tsv" <<'EOF'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
-seen = {}
-for r in rows:
-    seen.setdefault((r["case"], r["grid"]), []).append(r)
-for (case, grid), rs in seen.items():
-    q = [float(r["ratio"]) for r in rs]
-    o = [float(r["ours"]) for r in rs]
-    p = [float(r["peer"]) for r in rs]
-    u = rs[0]["unit"]
-    print(f"  {case:16s} {grid:11s} ratio {min(q):.2f}-{max(q):.2f}   taskdycore {min(o):.1f}-{max(o):.1f}"
-          f"   libmpdata++ {min(p):.1f}-{max(p):.1f} {u}")
-EOF
+  summary "$tsv"
   echo "raw outputs: $out"
 }
 
 case ${1:-run} in
   setup) shift; setup "$@" ;;
   build) build ;;
+  summary) shift; summary "$@" ;;
   run) (($#)) && shift; run "$@" ;;
   -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' ;;
   *) die "usage: tools/peer_bench.sh setup SRC | build | run [options] (see its head)" ;;
