@@ -1,6 +1,5 @@
 #include "codelet.hpp"
 
-#include <vector>
 
 #include "tile_placement.hpp"
 
@@ -55,13 +54,7 @@ void Codelet::init(const char* name, starpu_cpu_func_t cpu, starpu_cuda_func_t c
 
 void submit_task(Codelet& cl, const void* arg, std::size_t arg_size, const starpu_data_descr* buffers, int n,
                  const TaskOptions& options) {
-  std::vector<starpu_data_handle_t> handles(static_cast<std::size_t>(n));
-  std::vector<starpu_data_access_mode> modes(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    handles[std::size_t(i)] = buffers[i].handle;
-    modes[std::size_t(i)] = buffers[i].mode;
-  }
-  const int worker = home_worker(cl.get(), handles.data(), modes.data(), n);
+  const int worker = home_worker(cl.get(), buffers, n);
   auto* d = const_cast<starpu_data_descr*>(buffers);
   const char* name = options.name ? options.name : cl.name();
   // The value only where there is one; a worker or node of -1 leaves the choice to StarPU(-MPI).

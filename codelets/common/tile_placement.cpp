@@ -61,25 +61,22 @@ void forget_tile_data(starpu_data_handle_t h) {
   p.hubs.erase(h);
 }
 
-int home_worker(const starpu_codelet* cl, const starpu_data_handle_t* handles, const starpu_data_access_mode* modes,
-                int n) {
+int home_worker(const starpu_codelet* cl, const starpu_data_descr* buffers, int n) {
   Placement& p = placement();
   std::lock_guard<std::mutex> lock(p.mutex);
   if (!p.enabled || (p.gpu_of.empty() && p.hubs.empty()) || !cl || !cl->cuda_funcs[0]) return -1;
-  int home = -1;
-  for (int i = 0; i < n && home < 0; ++i) {  // a hub decides; else the data it writes; else what it reads
-    auto it = p.hubs.find(handles[i]);
-    if (it != p.hubs.end()) home = it->second;
-  }
-  for (int i = 0; i < n && home < 0; ++i)
-    if (modes[i] & STARPU_W) {
-      auto it = p.gpu_of.find(handles[i]);
-      if (it != p.gpu_of.end()) home = it->second;
+  // A hub decides; else the data the task writes; else the data it reads.
+  auto find = [&](const std::unordered_map<starpu_data_handle_t, int>& map, bool written_only) {
+    for (int i = 0; i < n; ++i) {
+      if (written_only && !(buffers[i].mode & STARPU_W)) continue;
+      auto it = map.find(buffers[i].handle);
+      if (it != map.end()) return it->second;
     }
-  for (int i = 0; i < n && home < 0; ++i) {
-    auto it = p.gpu_of.find(handles[i]);
-    if (it != p.gpu_of.end()) home = it->second;
-  }
+    return -1;
+  };
+  int home = find(p.hubs, false);
+  if (home < 0) home = find(p.gpu_of, true);
+  if (home < 0) home = find(p.gpu_of, false);
   return home < 0 ? -1 : cuda_workers(p)[home];
 }
 

@@ -18,8 +18,7 @@ void forget_tile_data(starpu_data_handle_t h);
 // The CUDA worker that owns the task's tile, or -1 to let the scheduler choose: with fewer than two
 // CUDA workers, where CPU workers may take GPU-capable tasks, for codelets with no CUDA
 // implementation, and for tasks that touch no placed data.
-int home_worker(const starpu_codelet* cl, const starpu_data_handle_t* handles, const starpu_data_access_mode* modes,
-                int n);
+int home_worker(const starpu_codelet* cl, const starpu_data_descr* buffers, int n);
 // Whether GPU-capable tasks are pinned to their tile's GPU (the default beside two GPUs or more).
 void set_tile_placement(bool enabled);
 

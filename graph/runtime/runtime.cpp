@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <initializer_list>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -27,11 +28,18 @@
 
 namespace tdc {
 
-int launcher_rank() {
-  for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"})
+namespace {
+
+// The first of the launchers' variables that is set (Open MPI, MPICH/PMI, PMIx, Slurm), else `fallback`.
+int launcher_value(std::initializer_list<const char*> names, int fallback) {
+  for (const char* v : names)
     if (const char* s = std::getenv(v)) return std::atoi(s);
-  return 0;
+  return fallback;
 }
+
+}  // namespace
+
+int launcher_rank() { return launcher_value({"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"}, 0); }
 
 namespace {
 
@@ -57,15 +65,11 @@ std::vector<int> allowed_cpus(pid_t pid = 0) {
 }
 
 int local_ranks() {
-  for (const char* v : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"})
-    if (const char* s = std::getenv(v)) return std::max(1, std::atoi(s));
-  return 1;
+  return std::max(1, launcher_value({"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"}, 1));
 }
 
 int local_rank() {
-  for (const char* v : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"})
-    if (const char* s = std::getenv(v)) return std::max(0, std::atoi(s));
-  return 0;
+  return std::max(0, launcher_value({"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}, 0));
 }
 
 std::string join(const std::vector<int>& v) {
@@ -134,8 +138,8 @@ bool default_calibration_home() {
 
 // StarPU's CPU workers poll for work. Where they leave no core for the other threads of the rank
 // (StarPU-MPI's progress thread, the thread that submits the tasks), an idle worker gives its core
-// away; otherwise every MPI message and every submission waits for the scheduler's time slice (two
-// ranks of one worker each on a 2-core machine: a 64^3 step 7.6 times slower than one rank).
+// away; otherwise every MPI message and every submission waits for the scheduler's time slice
+// (docs/performance.md, "Two ranks on CPUs").
 unsigned yield_when_idle(void*) {
   sched_yield();
   return 0;
