@@ -1,6 +1,5 @@
 #include "codelet.hpp"
 
-
 #include "tile_placement.hpp"
 
 namespace tdc {
