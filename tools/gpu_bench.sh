@@ -11,7 +11,7 @@
 #   dycore    Taylor-Green and thermal bubble whole steps (spectral, GCR, multigrid), diagnostics
 #             overhead, Re = 1600, the GPU half of paper 000 Table XI at 128^3
 #   hybrid    CPU+GPU (StarPU's default worker count, 15 workers) against the GPU alone
-#   scaling   1, 2 and 4 GPUs of one process, weak and strong; 2 ranks (as many GPUs as the node has)
+#   scaling   tools/scaling.sh over 1, 2, 4 (8) GPUs: weak and strong, one process and a rank per GPU
 #   profile   ncu (metrics, and kernel times at the benchmark's clocks) and nsys of the MPDATA kernels;
 #             an FxT trace of Taylor-Green 256^3 in profile_trace_tg256_fxt (here: tools/trace DIR --steps 3)
 # --baseline EXE: every timed case also runs EXE (e.g. bundle/bin/taskdycore_base, an earlier build
@@ -203,34 +203,15 @@ suite_hybrid() {
   ab_summary hybrid_
 }
 
-# Weak and strong scaling over the node's GPUs in one process, and over ranks. A case is a line:
-# NAME GPUS NX NY NZ TILES_X TILES_Y [ENV...]; add lines to extend it (cases needing more GPUs
-# than the node has are skipped). 30 Taylor-Green steps, spectral and multigrid preconditioners.
-scaling_cases='one_256 1 256 256 256 1 1
-weak_2gpu 2 512 256 256 2 1
-weak_4gpu 4 512 512 256 2 2
-strong_1gpu 1 512 512 256 1 1
-strong_4gpu 4 512 512 256 2 2
-strong_4gpu_lws 4 512 512 256 2 2 STARPU_SCHED=lws'
+# Weak and strong scaling over the node's GPUs, one process and a rank per GPU: tools/scaling.sh
+# (steady-state ms/step, efficiency, same bits across ranks), for this build and the --baseline.
 suite_scaling() {
-  local rounds=${opt_rounds:-1} name n nx ny nz tx ty extra p
-  local tg=(cases/taylor_green.toml --set time.dt=0.005 --set output.fields=false --set output.checkpoint=false --set time.steps=30)
-  for p in spectral multigrid; do
-    while read -r name n nx ny nz tx ty extra; do
-      [ "$n" -le "$ngpu" ] || { echo "scaling_${p}_$name: needs $n GPUs, the node has $ngpu"; continue; }
-      ab run scaling_${p}_$name STARPU_NCPU=2 STARPU_NCUDA=$n $extra -- "${tg[@]}" --set grid.nx=$nx --set grid.ny=$ny \
-        --set grid.nz=$nz --set tiles.x=$tx --set tiles.y=$ty --set solver.preconditioner="\"$p\"" --set solver.max_iter=40
-    done <<< "$scaling_cases"
+  local b gpus=1 g
+  for g in 2 4 8; do [ "$g" -le "$ngpu" ] && gpus="$gpus $g"; done
+  for b in "${builds[@]}"; do
+    echo "scaling, build $b:"
+    tools/scaling.sh --exe "$(command -v "$(exe_of "$b")")" --gpus "$gpus" "$res/scaling_$b"
   done
-  ab bench scaling_mpdata_1gpu STARPU_NCPU=2 STARPU_NCUDA=1 -- --grid 256x256x256 --tiles 1x1 --overlap on
-  [ "$ngpu" -ge 4 ] && ab bench scaling_mpdata_4gpu STARPU_NCPU=2 STARPU_NCUDA=4 -- --grid 512x512x256 --tiles 2x2 --overlap on
-  # Two ranks on one node: a GPU each (by local rank), and CPU workers only.
-  printf '#!/bin/sh\nexport CUDA_VISIBLE_DEVICES=${OMPI_COMM_WORLD_LOCAL_RANK:-0}\nexec "$@"\n' > /tmp/rank_gpu.sh; chmod +x /tmp/rank_gpu.sh
-  local small=(--set grid.nx=64 --set grid.ny=64 --set grid.nz=64 --set tiles.x=2 --set tiles.y=1)
-  [ "$ngpu" -ge 2 ] && TDC_LAUNCH="mpirun -np 2 /tmp/rank_gpu.sh" TDC_TIMEOUT=300 ab run scaling_2ranks_gpu STARPU_NCPU=2 STARPU_NCUDA=1 -- "${tg[@]}" "${small[@]}"
-  TDC_LAUNCH="mpirun -np 2" TDC_TIMEOUT=300 ab run scaling_2ranks_cpu STARPU_NCPU=4 STARPU_NCUDA=0 -- "${tg[@]}" "${small[@]}"
-  dycore_summary $(cd "$res" && ls -d scaling_*/ | tr -d /)
-  ab_summary scaling_
 }
 
 # ncu metrics of the MPDATA stage kernels (step 61 at 256^3: duration, DRAM, occupancy, registers,
