@@ -3,10 +3,11 @@
 // dynamical core's pressure problem), by Hartley transforms along x, y and the vertical cycles
 // (codelets/spectral_precon/spectral_formulae.hpp). PCG then stops after one iteration.
 //
-// A single tile is solved as one task on its own arrays; several tiles are gathered into one dense
-// array (owned by rank 0), solved there and scattered back: the same arithmetic on the same numbers,
-// so the iteration history is bitwise the same for every tile layout and rank count. (The gather is
-// a global transpose: it serialises the solve on one worker, which is the price of this exactness.)
+// A single tile is solved as one task on its own arrays. Several tiles are never gathered: the x and
+// y passes run on slabs of whole levels (one per tile, held with it), the vertical pass on each
+// tile's columns, and transposes move pieces between them (codelets/spectral_precon/spectral_slabs.hpp).
+// Each line pair is transformed whole with the same arithmetic, so the iteration history is bitwise
+// the same for every tile layout, slab count and rank count, and the work spreads over the tiles' devices.
 #pragma once
 #include <memory>
 #include <string>
@@ -15,6 +16,7 @@
 #include "../codelets/column_operator/column_operator.hpp"
 #include "../codelets/solver_scalars/solver_scalars_kernel.hpp"
 #include "../codelets/spectral_precon/spectral_formulae.hpp"
+#include "../codelets/spectral_precon/spectral_slabs.hpp"
 #include "runtime/tiled_field.hpp"
 
 namespace tdc {
@@ -35,13 +37,19 @@ class SpectralPreconditioner {
                          const TiledField& z, starpu_data_handle_t dot_scratch, starpu_data_handle_t partials,
                          const ScalarsArgs* then = nullptr) const;
   bool one_task() const { return d_.tiles() == 1; }
-  int tasks_per_tile() const { return one_task() ? 1 : 3; }
+  int tasks_per_tile() const { return one_task() ? 1 : 5; }
 
  private:
+  // Pieces of the transposes: into the slabs (held with the tiles) and out of them (held with the
+  // slabs), piece (t, s) at t * slabs + s.
+  std::vector<starpu_data_handle_t> pieces(const TileHeldVectors& v, int t, int s) const;
+
   const Decomposition& d_;
   SpectralPlan plan_;
+  SlabGeometry slabs_;
   std::unique_ptr<RankZeroVector> tables_;
-  std::unique_ptr<RankZeroVector> dense_;  // several tiles only
+  std::unique_ptr<TileHeldVectors> to_slabs_, from_slabs_;  // several tiles only
+  std::unique_ptr<ScratchBuffer> slab_scratch_, column_scratch_;
 };
 
 }  // namespace tdc

@@ -10,7 +10,6 @@ namespace {
 struct Placement {
   std::mutex mutex;
   std::unordered_map<starpu_data_handle_t, int> gpu_of;  // index into cuda_workers
-  std::unordered_map<starpu_data_handle_t, int> hubs;    // likewise
   std::vector<int> cuda_workers;
   bool enabled = true;
   bool workers_known = false;
@@ -48,24 +47,17 @@ void place_tile_data(starpu_data_handle_t h, int tile, int tiles) {
   p.gpu_of[h] = int((long(tile) * gpus) / tiles);
 }
 
-void place_hub_data(starpu_data_handle_t h) {
-  Placement& p = placement();
-  std::lock_guard<std::mutex> lock(p.mutex);
-  if (cuda_workers(p).size() >= 2) p.hubs[h] = 0;
-}
-
 void forget_tile_data(starpu_data_handle_t h) {
   Placement& p = placement();
   std::lock_guard<std::mutex> lock(p.mutex);
   p.gpu_of.erase(h);
-  p.hubs.erase(h);
 }
 
 int home_worker(const starpu_codelet* cl, const starpu_data_descr* buffers, int n) {
   Placement& p = placement();
   std::lock_guard<std::mutex> lock(p.mutex);
-  if (!p.enabled || (p.gpu_of.empty() && p.hubs.empty()) || !cl || !cl->cuda_funcs[0]) return -1;
-  // A hub decides; else the data the task writes; else the data it reads.
+  if (!p.enabled || p.gpu_of.empty() || !cl || !cl->cuda_funcs[0]) return -1;
+  // The data the task writes decides; else the data it reads.
   auto find = [&](const std::unordered_map<starpu_data_handle_t, int>& map, bool written_only) {
     for (int i = 0; i < n; ++i) {
       if (written_only && !(buffers[i].mode & STARPU_W)) continue;
@@ -74,8 +66,7 @@ int home_worker(const starpu_codelet* cl, const starpu_data_descr* buffers, int 
     }
     return -1;
   };
-  int home = find(p.hubs, false);
-  if (home < 0) home = find(p.gpu_of, true);
+  int home = find(p.gpu_of, true);
   if (home < 0) home = find(p.gpu_of, false);
   return home < 0 ? -1 : cuda_workers(p)[home];
 }

@@ -9,10 +9,6 @@ namespace tdc {
 
 // Records that `h` holds data of tile `tile` of `tiles` (a rank's tiles in row-major order).
 void place_tile_data(starpu_data_handle_t h, int tile, int tiles);
-// Records that `h` is a hub: data every tile's task meets (the spectral preconditioner's dense array
-// of all tiles). Any task that touches a hub runs on the hub's GPU (the first), so that the tiles come
-// to the hub rather than the hub (the whole field) travelling to every tile's GPU.
-void place_hub_data(starpu_data_handle_t h);
 // Forgets `h` (before it is unregistered).
 void forget_tile_data(starpu_data_handle_t h);
 // The CUDA worker that owns the task's tile, or -1 to let the scheduler choose: with fewer than two

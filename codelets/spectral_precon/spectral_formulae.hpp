@@ -30,7 +30,8 @@ struct Cplx {
 
 // Where the plan's tables sit in its table vector (doubles), and the symbol's constants.
 struct SpectralPlan {
-  int nx = 0, ny = 0, nz = 0;  // the whole domain
+  int nx = 0, ny = 0, nz = 0;  // the lines' extent: the whole domain, or a slab's or a column's part
+  int m0 = 0, n0 = 0;          // the global x and y index of the part's cell (0, 0) (its modes)
   int lc = 0;                  // length of a vertical cycle; nz / lc cycles
   int bx = 0, by = 0, bz = 0;  // log2 of nx, ny and lc
   double scale = 0.0;          // 1 / (64 nx ny lc): the six transforms' factor
@@ -106,8 +107,8 @@ TDC_HD long line_offset(const SpectralPlan& p, const double* tab, int axis, cons
 }
 // The horizontal mode (m, n) of a vertical line.
 TDC_HD void line_mode(const SpectralPlan& p, int l, int& m, int& n) {
-  m = l & (p.nx - 1);
-  n = (l >> p.bx) & (p.ny - 1);
+  m = p.m0 + (l & (p.nx - 1));
+  n = p.n0 + ((l >> p.bx) & (p.ny - 1));
 }
 TDC_HD const double* twiddle_cos(const SpectralPlan& p, const double* tab, int axis) {
   return tab + (axis == 0 ? p.cos_x : axis == 1 ? p.cos_y : p.cos_z);

@@ -1,12 +1,15 @@
 // The StarPU side of spectral_precon: insert helpers. A tile that is the whole domain is solved in
-// place of its own arrays (one task); several tiles are gathered into one dense array, solved there,
-// and scattered back (the same arithmetic, so the same bits for any tile layout).
+// place of its own arrays (one task); several tiles go through slabs and pieces (spectral_slabs.hpp),
+// the same arithmetic per line pair, so the same bits for any tile layout.
 #pragma once
 #include <starpu.h>
+
+#include <vector>
 
 #include "../common/tile_layout.hpp"
 #include "../solver_scalars/solver_scalars_kernel.hpp"
 #include "spectral_formulae.hpp"
+#include "spectral_slabs.hpp"
 
 namespace tdc {
 
@@ -19,13 +22,22 @@ void insert_spectral_pcg_precon(const SpectralPlan& p, const TileLayout& L, star
                                 starpu_data_handle_t state, starpu_data_handle_t q, starpu_data_handle_t r,
                                 starpu_data_handle_t z, starpu_data_handle_t dot_scratch, starpu_data_handle_t partials,
                                 int priority, const ScalarsArgs* then);
-// Several tiles: the interior of tile `src` (origin (i0, j0) in the domain) into the dense array, the
-// dense array solved in place, and a tile's interior back from it.
-void insert_spectral_gather(const SpectralPlan& p, const TileLayout& L, int i0, int j0, starpu_data_handle_t state,
-                            starpu_data_handle_t src, starpu_data_handle_t dense, int priority);
-void insert_spectral_solve_dense(const SpectralPlan& p, starpu_data_handle_t tables, starpu_data_handle_t state,
-                                 starpu_data_handle_t dense, int priority);
-void insert_spectral_scatter(const SpectralPlan& p, const TileLayout& L, int i0, int j0, starpu_data_handle_t state,
-                             starpu_data_handle_t dense, starpu_data_handle_t dst, int priority);
+// Several tiles, without a gather (spectral_slabs.hpp): tile -> its pieces of every slab; a slab's or a
+// tile's step from pieces in to pieces out (scratch: the slab or the column array, per worker); the
+// pieces of every slab -> a tile.
+void insert_spectral_pack_tile(const SlabGeometry& g, const SpectralPlan& p, const TileLayout& L,
+                               starpu_data_handle_t state, starpu_data_handle_t tile,
+                               const std::vector<starpu_data_handle_t>& pieces, int priority);
+void insert_spectral_slab_step(const SlabGeometry& g, const SpectralPlan& p, int s, SlabPasses passes,
+                               starpu_data_handle_t tables, starpu_data_handle_t state, starpu_data_handle_t scratch,
+                               const std::vector<starpu_data_handle_t>& in,
+                               const std::vector<starpu_data_handle_t>& out, int priority);
+void insert_spectral_column_step(const SlabGeometry& g, const SpectralPlan& p, starpu_data_handle_t tables,
+                                 starpu_data_handle_t state, starpu_data_handle_t scratch,
+                                 const std::vector<starpu_data_handle_t>& in,
+                                 const std::vector<starpu_data_handle_t>& out, int priority);
+void insert_spectral_unpack_tile(const SlabGeometry& g, const SpectralPlan& p, const TileLayout& L,
+                                 starpu_data_handle_t state, const std::vector<starpu_data_handle_t>& pieces,
+                                 starpu_data_handle_t tile, int priority);
 
 }  // namespace tdc

@@ -88,6 +88,18 @@ TileVectors::TileVectors(const Decomposition& d, int rank, int doubles) : handle
 
 TileVectors::~TileVectors() { unregister_all(handles_); }
 
+TileHeldVectors::TileHeldVectors(const Decomposition& d, const std::vector<int>& tiles,
+                                 const std::vector<long>& doubles)
+    : handles_(tiles.size(), nullptr) {
+  for (std::size_t i = 0; i < tiles.size(); ++i) {
+    starpu_vector_data_register(&handles_[i], -1, 0, doubles[i], sizeof(double));
+    starpu_mpi_data_register(handles_[i], next_data_tag(), d.owner(tiles[i]));
+    place(d, handles_[i], tiles[i]);
+  }
+}
+
+TileHeldVectors::~TileHeldVectors() { unregister_all(handles_); }
+
 RankZeroVector::RankZeroVector(int rank, int doubles) : RankZeroVector(rank, std::vector<double>(doubles, 0.0)) {}
 
 RankZeroVector::RankZeroVector(int rank, const std::vector<double>& values)

@@ -63,6 +63,20 @@ class TileVectors {
   std::vector<starpu_data_handle_t> handles_;
 };
 
+// Vectors of doubles, vector i held with tile tiles[i] (its owner rank, its home GPU); StarPU
+// allocates each where it is first written: the pieces a transpose moves between tiles.
+class TileHeldVectors {
+ public:
+  TileHeldVectors(const Decomposition& d, const std::vector<int>& tiles, const std::vector<long>& doubles);
+  ~TileHeldVectors();
+  TileHeldVectors(const TileHeldVectors&) = delete;
+  TileHeldVectors& operator=(const TileHeldVectors&) = delete;
+  starpu_data_handle_t handle(int i) const { return handles_[i]; }
+
+ private:
+  std::vector<starpu_data_handle_t> handles_;
+};
+
 // A small vector owned by rank 0, its host copy there (other ranks receive it on demand): solver
 // state snapshots and the like.
 class RankZeroVector {

@@ -1,14 +1,16 @@
 // The spectral preconditioner's kernels: M inverts a separable operator (a Helmholtz-shifted laplc)
 // to round-off, is the pseudo-inverse of the singular laplc (A M r = r for r in A's range, M c = 0 for
 // the lattice constants), under periodic and rigid-lid (mirror) vertical rules and on grids whose three
-// sizes differ; operators it cannot invert are refused with a reason; and every CUDA form equals its
-// CPU form bit for bit (skipped without a device: run on the GPU machine).
+// sizes differ; operators it cannot invert are refused with a reason; the slab form on tiles gives the
+// whole solve's bits for any tile layout and slab count; and every CUDA form equals its CPU form bit
+// for bit (skipped without a device: run on the GPU machine).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <stdexcept>
 #include <vector>
@@ -17,6 +19,7 @@
 #include "codelets/dot_partial/dot_partial_kernel.hpp"
 #include "codelets/solver_scalars/solver_state.hpp"
 #include "codelets/spectral_precon/spectral_precon_kernel.hpp"
+#include "codelets/spectral_precon/spectral_slabs.hpp"
 #if defined(TASKDYCORE_HAVE_CUDA)
 #include "codelets/common/gated_graph.hpp"
 #include "device_array.hpp"
@@ -145,6 +148,120 @@ TEST(SpectralKernels, CyclesFollowTheVerticalRule) {
   EXPECT_EQ(two_cycles, (std::vector<double>{0, 2, 4, 6, 1, 3, 5, 7}));
 }
 
+// The slab form's five steps (spectral_slabs.hpp) on tiles cut from a whole-domain array, run by
+// `Ops` (the CPU or the CUDA functions on host or device arrays); returns z's tiles as one whole array.
+struct SlabCase {
+  int tiles_x, tiles_y, slabs;
+};
+template <class Ops>
+std::vector<double> slab_solve(Ops& ops, const SpectralPlan& p, const TileLayout& W, const SlabCase& c,
+                               const std::vector<double>& r) {
+  const SlabGeometry g{c.tiles_x, c.tiles_y, W.nx / c.tiles_x, W.ny / c.tiles_y, W.nz, c.slabs};
+  const TileLayout L{g.nxt, g.nyt, W.nz, W.halo};
+  const int T = g.tiles(), S = g.slabs;
+  std::vector<typename Ops::Array> rt, zt, to, from;
+  for (int t = 0; t < T; ++t) {
+    std::vector<double> tile(L.size(), 0.0);
+    for (int k = 0; k < W.nz; ++k)
+      for (int j = 0; j < g.nyt; ++j)
+        for (int i = 0; i < g.nxt; ++i)
+          tile[L.at(i, j, k)] = r[W.at((t % c.tiles_x) * g.nxt + i, (t / c.tiles_x) * g.nyt + j, k)];
+    rt.push_back(ops.array(tile));
+    zt.push_back(ops.array(std::vector<double>(L.size(), 0.0)));
+    for (int s = 0; s < S; ++s) {
+      to.push_back(ops.array(std::vector<double>(g.piece_doubles(s), 0.0)));
+      from.push_back(ops.array(std::vector<double>(g.piece_doubles(s), 0.0)));
+    }
+  }
+  auto of_tile = [&](std::vector<typename Ops::Array>& v, int t) {
+    std::vector<double*> q;
+    for (int s = 0; s < S; ++s) q.push_back(ops.ptr(v[t * S + s]));
+    return q;
+  };
+  auto of_slab = [&](std::vector<typename Ops::Array>& v, int s) {
+    std::vector<double*> q;
+    for (int t = 0; t < T; ++t) q.push_back(ops.ptr(v[t * S + s]));
+    return q;
+  };
+  long largest = 0;
+  for (int s = 0; s < S; ++s) largest = std::max(largest, g.slab_doubles(s));
+  auto slab_scratch = ops.array(std::vector<double>(largest, 0.0));
+  auto column_scratch = ops.array(std::vector<double>(g.column_doubles(), 0.0));
+  for (int t = 0; t < T; ++t) ops.pack(g, p, L, ops.ptr(rt[t]), of_tile(to, t).data());
+  for (int s = 0; s < S; ++s)
+    ops.slab(slab_plan(p, g, s), g, s, SlabPasses::Forward, of_slab(to, s).data(), ops.ptr(slab_scratch),
+             of_slab(from, s).data());
+  for (int t = 0; t < T; ++t)
+    ops.column(column_plan(p, g, t), g, of_tile(from, t).data(), ops.ptr(column_scratch), of_tile(to, t).data());
+  for (int s = 0; s < S; ++s)
+    ops.slab(slab_plan(p, g, s), g, s, SlabPasses::Back, of_slab(to, s).data(), ops.ptr(slab_scratch),
+             of_slab(from, s).data());
+  for (int t = 0; t < T; ++t) ops.unpack(g, p, of_tile(from, t).data(), L, ops.ptr(zt[t]));
+  std::vector<double> z(W.size(), 0.0);
+  for (int t = 0; t < T; ++t) {
+    const std::vector<double> tile = ops.host(zt[t]);
+    for (int k = 0; k < W.nz; ++k)
+      for (int j = 0; j < g.nyt; ++j)
+        for (int i = 0; i < g.nxt; ++i)
+          z[W.at((t % c.tiles_x) * g.nxt + i, (t / c.tiles_x) * g.nyt + j, k)] = tile[L.at(i, j, k)];
+  }
+  return z;
+}
+
+struct CpuSlabOps {
+  const double* tab;
+  const double* st;
+  using Array = std::vector<double>;
+  Array array(const std::vector<double>& v) { return v; }
+  double* ptr(Array& a) { return a.data(); }
+  std::vector<double> host(const Array& a) { return a; }
+  void pack(const SlabGeometry& g, const SpectralPlan& p, const TileLayout& L, double* tile, double** pieces) {
+    spectral_pack_tile_cpu(g, p, st, L, tile, pieces);
+  }
+  void slab(const SpectralPlan& p, const SlabGeometry& g, int s, SlabPasses passes, double** in, double* scratch,
+            double** out) {
+    spectral_slab_step_cpu(p, g, s, tab, st, passes, in, scratch, out);
+  }
+  void column(const SpectralPlan& p, const SlabGeometry& g, double** in, double* scratch, double** out) {
+    spectral_column_step_cpu(p, g, tab, st, in, scratch, out);
+  }
+  void unpack(const SlabGeometry& g, const SpectralPlan& p, double** pieces, const TileLayout& L, double* tile) {
+    spectral_unpack_tile_cpu(g, p, st, pieces, L, tile);
+  }
+};
+
+struct SlabShape {
+  TileLayout W;
+  int wrap;
+  std::vector<SlabCase> cases;
+};
+const std::vector<SlabShape> kSlabShapes = {
+    {{16, 8, 8, 2}, kWrapPeriodic, {{2, 2, 4}, {4, 1, 3}, {1, 2, 2}, {8, 4, 8}}},
+    {{32, 16, 16, 2}, kWrapMirror, {{2, 4, 8}, {2, 1, 5}, {4, 4, 12}}},
+};
+
+TEST(SpectralKernels, SlabFormIsBitwiseTheWholeSolve) {
+  for (const SlabShape& shape : kSlabShapes) {
+    const TileLayout& W = shape.W;
+    const auto h = couplings(shape.wrap);
+    const auto c = coefficients(W.nz, 0.25);
+    std::vector<double> tab;
+    const SpectralPlan p = make_spectral_plan(W.nx, W.ny, W.nz, h, c, tab);
+    const auto r = random_field(W, 11);
+    const auto whole = solve_cpu(W, h, c, r);
+    CpuSlabOps ops{tab.data(), kRunning.data()};
+    for (const SlabCase& sc : shape.cases) {
+      const auto z = slab_solve(ops, p, W, sc, r);
+      for (int k = 0; k < W.nz; ++k)
+        for (int j = 0; j < W.ny; ++j)
+          for (int i = 0; i < W.nx; ++i)
+            ASSERT_EQ(z[W.at(i, j, k)], whole[W.at(i, j, k)])
+                << "tiles " << sc.tiles_x << "x" << sc.tiles_y << ", " << sc.slabs << " slabs, cell " << i << "," << j
+                << "," << k;
+    }
+  }
+}
+
 #if defined(TASKDYCORE_HAVE_CUDA)
 // Bitwise equality, reported by its first difference and size (and any CUDA error) rather than by
 // dumping the arrays.
@@ -188,20 +305,6 @@ TEST(SpectralCpuCudaAgreement, SolveAndPcgStep) {
     spectral_solve_cpu(p, tab.data(), st.data(), tile_view(L, r.data()), tile_view(L, z.data()));
     spectral_solve_cuda(p, dtab.p, dst.p, tile_view(L, dr.p), tile_view(L, dz.p), nullptr);
     expect_same(z, dz.host(), "solve, nx " + std::to_string(L.nx));
-    // The dense form in place.
-    std::vector<double> dense(std::size_t(L.nx) * L.ny * L.nz);
-    for (int k = 0; k < L.nz; ++k)
-      for (int j = 0; j < L.ny; ++j)
-        for (int i = 0; i < L.nx; ++i) dense[(std::size_t(k) * L.ny + j) * L.nx + i] = r[L.at(i, j, k)];
-    tdc_test::DeviceArray ddense(dense);
-    spectral_solve_cpu(p, tab.data(), st.data(), dense_view(p, dense.data()), dense_view(p, dense.data()));
-    spectral_solve_cuda(p, dtab.p, dst.p, dense_view(p, ddense.p), dense_view(p, ddense.p), nullptr);
-    const auto dd = ddense.host();
-    expect_same(dense, dd, "dense, nx " + std::to_string(L.nx));
-    for (int k = 0; k < L.nz; ++k)
-      for (int j = 0; j < L.ny; ++j)
-        for (int i = 0; i < L.nx; ++i)
-          ASSERT_EQ(dense[(std::size_t(k) * L.ny + j) * L.nx + i], z[L.at(i, j, k)]) << "dense vs tile";
     // The PCG step: r <- r - alpha q, z = M r, and the partials.
     std::vector<double> rc = r, zc(L.size(), 0.0), out(2 * kMaxSums, 0.0);
     spectral_pcg_precon_cpu(p, L, tab.data(), st.data(), q.data(), rc.data(), zc.data(), out.data());
@@ -226,6 +329,55 @@ TEST(SpectralCpuCudaAgreement, SolveAndPcgStep) {
     expect_same(z3, dz3.host(), "skipped step z");
     expect_same(r3, dr3.host(), "skipped step r");
     expect_same(out3, dout3.host(), "skipped step partials");
+  }
+}
+struct CudaSlabOps {
+  const double* tab;
+  const double* st;
+  using Array = std::unique_ptr<tdc_test::DeviceArray>;
+  Array array(const std::vector<double>& v) { return std::make_unique<tdc_test::DeviceArray>(v); }
+  double* ptr(Array& a) { return a->p; }
+  std::vector<double> host(const Array& a) { return a->host(); }
+  void pack(const SlabGeometry& g, const SpectralPlan& p, const TileLayout& L, double* tile, double** pieces) {
+    spectral_pack_tile_cuda(g, p, st, L, tile, pieces, nullptr);
+  }
+  void slab(const SpectralPlan& p, const SlabGeometry& g, int s, SlabPasses passes, double** in, double* scratch,
+            double** out) {
+    spectral_slab_step_cuda(p, g, s, tab, st, passes, in, scratch, out, nullptr);
+  }
+  void column(const SpectralPlan& p, const SlabGeometry& g, double** in, double* scratch, double** out) {
+    spectral_column_step_cuda(p, g, tab, st, in, scratch, out, nullptr);
+  }
+  void unpack(const SlabGeometry& g, const SpectralPlan& p, double** pieces, const TileLayout& L, double* tile) {
+    spectral_unpack_tile_cuda(g, p, st, pieces, L, tile, nullptr);
+  }
+};
+
+// The slab form's steps on the device against the whole CPU solve.
+TEST(SpectralCpuCudaAgreement, SlabForm) {
+  if (!tdc_test::have_device())
+    GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
+  for (const SlabShape& shape : kSlabShapes) {
+    const TileLayout& W = shape.W;
+    const auto h = couplings(shape.wrap);
+    const auto c = coefficients(W.nz, 0.25);
+    std::vector<double> tab;
+    const SpectralPlan p = make_spectral_plan(W.nx, W.ny, W.nz, h, c, tab);
+    const auto r = random_field(W, 11);
+    const auto whole = solve_cpu(W, h, c, r);
+    tdc_test::DeviceArray dtab(tab), dst(kRunning);
+    CudaSlabOps ops{dtab.p, dst.p};
+    for (const SlabCase& sc : shape.cases) {
+      const std::vector<double> z = slab_solve(ops, p, W, sc, r), &w = whole;
+      std::vector<double> zi, wi;  // the interiors
+      for (int k = 0; k < W.nz; ++k)
+        for (int j = 0; j < W.ny; ++j)
+          for (int i = 0; i < W.nx; ++i) {
+            zi.push_back(z[W.at(i, j, k)]);
+            wi.push_back(w[W.at(i, j, k)]);
+          }
+      expect_same(wi, zi, "slab form, tiles " + std::to_string(sc.tiles_x) + "x" + std::to_string(sc.tiles_y));
+    }
   }
 }
 #endif
