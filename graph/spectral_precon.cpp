@@ -19,11 +19,11 @@ SpectralPreconditioner::SpectralPreconditioner(const Decomposition& d, int rank,
   plan_ = make_spectral_plan(L.nx * d.tiles_x(), L.ny * d.tiles_y(), L.nz, h, coef, tables);
   tables_ = std::make_unique<RankZeroVector>(rank, tables);
   if (one_task()) return;
-  if (L.nx < 2 || L.ny < 2)  // a vertical line pair (i, i + 1) must lie in one tile
+  if (L.nx < 2 || L.ny < 2)  // a line pair (i, i + 1) or (j, j + 1) must lie in one tile
     throw std::invalid_argument("spectral preconditioner: tiles must be at least 2 cells wide in x and y");
-  slabs_ = SlabGeometry{d.tiles_x(), d.tiles_y(), L.nx, L.ny, L.nz, std::min({d.tiles(), L.nz, kMaxSlabPieces})};
   if (d.tiles() > kMaxSlabPieces)
     throw std::invalid_argument("spectral preconditioner: more than " + std::to_string(kMaxSlabPieces) + " tiles");
+  slabs_ = slab_geometry(plan_.nx, plan_.ny, plan_.nz, d.tiles_x(), d.tiles_y());
   // Slab s is held with tile s T / S: with one slab per tile, every device transforms its share.
   std::vector<int> tile_of, slab_host;
   std::vector<long> doubles;
@@ -31,14 +31,14 @@ SpectralPreconditioner::SpectralPreconditioner(const Decomposition& d, int rank,
     for (int s = 0; s < slabs_.slabs; ++s) {
       tile_of.push_back(t);
       slab_host.push_back(int(long(s) * d.tiles() / slabs_.slabs));
-      doubles.push_back(slabs_.piece_doubles(s));
+      doubles.push_back(slabs_.piece(t, s).cells());
     }
   to_slabs_ = std::make_unique<TileHeldVectors>(d, tile_of, doubles);
   from_slabs_ = std::make_unique<TileHeldVectors>(d, slab_host, doubles);
-  long largest_slab = 0;
-  for (int s = 0; s < slabs_.slabs; ++s) largest_slab = std::max(largest_slab, slabs_.slab_doubles(s));
-  slab_scratch_ = std::make_unique<ScratchBuffer>(largest_slab * sizeof(double));
-  column_scratch_ = std::make_unique<ScratchBuffer>(slabs_.column_doubles() * sizeof(double));
+  long slab = 0;
+  for (int s = 0; s < slabs_.slabs; ++s) slab = std::max(slab, slabs_.slab(s).cells());
+  slab_scratch_ = std::make_unique<ScratchBuffer>(slab * sizeof(double));
+  tile_scratch_ = std::make_unique<ScratchBuffer>(slabs_.tile(0).cells() * sizeof(double));
 }
 
 SpectralPreconditioner::~SpectralPreconditioner() { starpu_mpi_wait_for_all(MPI_COMM_WORLD); }
@@ -59,22 +59,22 @@ void SpectralPreconditioner::submit(starpu_data_handle_t state, int skip_from, c
     insert_spectral_solve(p, L, tables_->handle(), state, r.handle(0), z.handle(0), kPrioBody);
     return;
   }
-  const SlabGeometry& g = slabs_;
-  starpu_data_handle_t tab = tables_->handle();
-  auto slab_steps = [&](SlabPasses passes) {
-    for (int s = 0; s < g.slabs; ++s)
-      insert_spectral_slab_step(g, slab_plan(p, g, s), s, passes, tab, state, slab_scratch_->handle(),
-                                pieces(*to_slabs_, -1, s), pieces(*from_slabs_, -1, s), kPrioBody);
-  };
-  for (int t = 0; t < d_.tiles(); ++t)
-    insert_spectral_pack_tile(g, p, L, state, r.handle(t), pieces(*to_slabs_, t, -1), kPrioBody);
-  slab_steps(SlabPasses::Forward);
-  for (int t = 0; t < d_.tiles(); ++t)
-    insert_spectral_column_step(g, column_plan(p, g, t), tab, state, column_scratch_->handle(),
-                                pieces(*from_slabs_, t, -1), pieces(*to_slabs_, t, -1), kPrioBody);
-  slab_steps(SlabPasses::Back);
-  for (int t = 0; t < d_.tiles(); ++t)
-    insert_spectral_unpack_tile(g, p, L, state, pieces(*from_slabs_, t, -1), z.handle(t), kPrioBody);
+  // Tile stages read r or the slabs' pieces and write the tiles' pieces or z; slab stages read the
+  // tiles' pieces and write the slabs'.
+  for (int n = 0; n < spectral_stage_count(slabs_); ++n) {
+    const bool on_slab = n % 2 == 1;
+    for (int i = 0; i < (on_slab ? slabs_.slabs : d_.tiles()); ++i) {
+      const SpectralStage s = spectral_stage(slabs_, L, n, i);
+      const auto in = s.from_tile ? std::vector<starpu_data_handle_t>{r.handle(i)}
+                      : on_slab   ? pieces(*to_slabs_, -1, i)
+                                  : pieces(*from_slabs_, i, -1);
+      const auto out = s.to_tile ? std::vector<starpu_data_handle_t>{z.handle(i)}
+                       : on_slab ? pieces(*from_slabs_, -1, i)
+                                 : pieces(*to_slabs_, i, -1);
+      insert_spectral_stage(p, slabs_, s, tables_->handle(), state, (on_slab ? slab_scratch_ : tile_scratch_)->handle(),
+                            in, out, kPrioBody);
+    }
+  }
 }
 
 void SpectralPreconditioner::submit_pcg_precon(starpu_data_handle_t state, int skip_from, const TiledField& q,

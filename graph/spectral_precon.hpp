@@ -3,11 +3,12 @@
 // dynamical core's pressure problem), by Hartley transforms along x, y and the vertical cycles
 // (codelets/spectral_precon/spectral_formulae.hpp). PCG then stops after one iteration.
 //
-// A single tile is solved as one task on its own arrays. Several tiles are never gathered: the x and
-// y passes run on slabs of whole levels (one per tile, held with it), the vertical pass on each
-// tile's columns, and transposes move pieces between them (codelets/spectral_precon/spectral_slabs.hpp).
-// Each line pair is transformed whole with the same arithmetic, so the iteration history is bitwise
-// the same for every tile layout, slab count and rank count, and the work spreads over the tiles' devices.
+// A single tile is solved as one task on its own arrays. Several tiles are never gathered: the passes
+// run on the tiles and on slabs (one per tile where the grid allows, each held with a tile), and
+// transposes move pieces between them (codelets/spectral_precon/spectral_slabs.hpp): two a solve
+// where tiles span x, else four. Each line pair is transformed whole with the same arithmetic, so
+// the iteration history is bitwise the same for every tile layout, slab count and rank count, and
+// the work spreads over the tiles' devices.
 #pragma once
 #include <memory>
 #include <string>
@@ -37,11 +38,11 @@ class SpectralPreconditioner {
                          const TiledField& z, starpu_data_handle_t dot_scratch, starpu_data_handle_t partials,
                          const ScalarsArgs* then = nullptr) const;
   bool one_task() const { return d_.tiles() == 1; }
-  int tasks_per_tile() const { return one_task() ? 1 : 5; }
+  int tasks_per_tile() const { return one_task() ? 1 : spectral_stage_count(slabs_); }
 
  private:
-  // Pieces of the transposes: into the slabs (held with the tiles) and out of them (held with the
-  // slabs), piece (t, s) at t * slabs + s.
+  // Pieces of the transposes, piece (t, s) at t * slabs + s: those the tiles write (held with them)
+  // and those the slabs write (held with the slabs' tiles).
   std::vector<starpu_data_handle_t> pieces(const TileHeldVectors& v, int t, int s) const;
 
   const Decomposition& d_;
@@ -49,7 +50,7 @@ class SpectralPreconditioner {
   SlabGeometry slabs_;
   std::unique_ptr<RankZeroVector> tables_;
   std::unique_ptr<TileHeldVectors> to_slabs_, from_slabs_;  // several tiles only
-  std::unique_ptr<ScratchBuffer> slab_scratch_, column_scratch_;
+  std::unique_ptr<ScratchBuffer> slab_scratch_, tile_scratch_;
 };
 
 }  // namespace tdc

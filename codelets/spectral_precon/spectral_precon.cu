@@ -185,26 +185,13 @@ void launch_pass(const SpectralPlan& p, const double* tab, const double* st, con
 // The five passes: x (r -> z), y, the cycles with the symbol, y, x (all in z). Each kernel also
 // returns at once when `skip` (if given) is >= 1, as the gate around them does: the same with the
 // gates off (TASKDYCORE_GATED_GRAPHS=off).
-void run_passes(const SpectralPlan& p, const double* tab, const double* st, SpectralPasses which, SpectralView in,
-                SpectralView out, cudaStream_t stream, const double* skip = nullptr) {
-  const bool all = which == SpectralPasses::All;
-  if (all || which == SpectralPasses::Horizontal) {
-    launch_pass<0, false>(p, tab, st, skip, in, out, stream);
-    launch_pass<1, false>(p, tab, st, skip, out, out, stream);
-    in = out;
-  }
-  if (all || which == SpectralPasses::Vertical) {
-    launch_pass<2, true>(p, tab, st, skip, in, out, stream);
-    in = out;
-  }
-  if (all || which == SpectralPasses::HorizontalBack) {
-    launch_pass<1, false>(p, tab, st, skip, in, out, stream);
-    launch_pass<0, false>(p, tab, st, skip, out, out, stream);
-  }
-}
 void solve_passes(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z,
                   cudaStream_t stream, const double* skip = nullptr) {
-  run_passes(p, tab, st, SpectralPasses::All, r, z, stream, skip);
+  launch_pass<0, false>(p, tab, st, skip, r, z, stream);
+  launch_pass<1, false>(p, tab, st, skip, z, z, stream);
+  launch_pass<2, true>(p, tab, st, skip, z, z, stream);
+  launch_pass<1, false>(p, tab, st, skip, z, z, stream);
+  launch_pass<0, false>(p, tab, st, skip, z, z, stream);
 }
 
 // partials[kSolveSkippedAt] = 1 when r already meets the stopping test or the solver is done (the
@@ -219,9 +206,11 @@ std::string plan_key(const SpectralPlan& p) {
 
 }  // namespace
 
-void spectral_passes_cuda(const SpectralPlan& p, const double* tab, const double* st, SpectralPasses which,
-                          SpectralView in, SpectralView out, cudaStream_t stream) {
-  run_passes(p, tab, st, which, in, out, stream);  // each kernel tests the state itself
+void spectral_pass_cuda(const SpectralPlan& p, const double* tab, const double* st, int axis, SpectralView in,
+                        SpectralView out, cudaStream_t stream) {
+  if (axis == 0) launch_pass<0, false>(p, tab, st, nullptr, in, out, stream);
+  if (axis == 1) launch_pass<1, false>(p, tab, st, nullptr, in, out, stream);
+  if (axis == 2) launch_pass<2, true>(p, tab, st, nullptr, in, out, stream);
 }
 
 void spectral_solve_cuda(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z,

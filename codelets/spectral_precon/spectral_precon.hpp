@@ -22,22 +22,12 @@ void insert_spectral_pcg_precon(const SpectralPlan& p, const TileLayout& L, star
                                 starpu_data_handle_t state, starpu_data_handle_t q, starpu_data_handle_t r,
                                 starpu_data_handle_t z, starpu_data_handle_t dot_scratch, starpu_data_handle_t partials,
                                 int priority, const ScalarsArgs* then);
-// Several tiles, without a gather (spectral_slabs.hpp): tile -> its pieces of every slab; a slab's or a
-// tile's step from pieces in to pieces out (scratch: the slab or the column array, per worker); the
-// pieces of every slab -> a tile.
-void insert_spectral_pack_tile(const SlabGeometry& g, const SpectralPlan& p, const TileLayout& L,
-                               starpu_data_handle_t state, starpu_data_handle_t tile,
-                               const std::vector<starpu_data_handle_t>& pieces, int priority);
-void insert_spectral_slab_step(const SlabGeometry& g, const SpectralPlan& p, int s, SlabPasses passes,
-                               starpu_data_handle_t tables, starpu_data_handle_t state, starpu_data_handle_t scratch,
-                               const std::vector<starpu_data_handle_t>& in,
-                               const std::vector<starpu_data_handle_t>& out, int priority);
-void insert_spectral_column_step(const SlabGeometry& g, const SpectralPlan& p, starpu_data_handle_t tables,
-                                 starpu_data_handle_t state, starpu_data_handle_t scratch,
-                                 const std::vector<starpu_data_handle_t>& in,
-                                 const std::vector<starpu_data_handle_t>& out, int priority);
-void insert_spectral_unpack_tile(const SlabGeometry& g, const SpectralPlan& p, const TileLayout& L,
-                                 starpu_data_handle_t state, const std::vector<starpu_data_handle_t>& pieces,
-                                 starpu_data_handle_t tile, int priority);
+// Several tiles, without a gather (spectral_slabs.hpp): stage s of a solve on a tile or a slab,
+// reading `in` (the tile r, or the part's pieces) and writing `out` (pieces, or the tile z); scratch:
+// the part's array, per worker, for stages that run passes.
+void insert_spectral_stage(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s,
+                           starpu_data_handle_t tables, starpu_data_handle_t state, starpu_data_handle_t scratch,
+                           const std::vector<starpu_data_handle_t>& in, const std::vector<starpu_data_handle_t>& out,
+                           int priority);
 
 }  // namespace tdc

@@ -55,27 +55,17 @@ void hartley_pass(const SpectralPlan& p, const double* tab, int axis, bool scale
 
 }  // namespace
 
-void spectral_passes_cpu(const SpectralPlan& p, const double* tab, const double* st, SpectralPasses which,
-                         SpectralView in, SpectralView out) {
-  if (solver_skips(st, p.skip_from)) return;
-  const bool all = which == SpectralPasses::All;
-  if (all || which == SpectralPasses::Horizontal) {
-    hartley_pass(p, tab, 0, false, in, out);
-    hartley_pass(p, tab, 1, false, out, out);
-    in = out;
-  }
-  if (all || which == SpectralPasses::Vertical) {
-    hartley_pass(p, tab, 2, true, in, out);
-    in = out;
-  }
-  if (all || which == SpectralPasses::HorizontalBack) {
-    hartley_pass(p, tab, 1, false, in, out);
-    hartley_pass(p, tab, 0, false, out, out);
-  }
+void spectral_pass_cpu(const SpectralPlan& p, const double* tab, int axis, SpectralView in, SpectralView out) {
+  hartley_pass(p, tab, axis, axis == 2, in, out);
 }
 
 void spectral_solve_cpu(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z) {
-  spectral_passes_cpu(p, tab, st, SpectralPasses::All, r, z);
+  if (solver_skips(st, p.skip_from)) return;
+  hartley_pass(p, tab, 0, false, r, z);
+  hartley_pass(p, tab, 1, false, z, z);
+  hartley_pass(p, tab, 2, true, z, z);
+  hartley_pass(p, tab, 1, false, z, z);
+  hartley_pass(p, tab, 0, false, z, z);
 }
 
 void spectral_pcg_precon_cpu(const SpectralPlan& p, const TileLayout& L, const double* tab, const double* st,

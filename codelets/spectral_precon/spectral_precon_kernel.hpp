@@ -29,12 +29,9 @@ inline SpectralView tile_view(const TileLayout& L, const double* a) {
 }
 inline SpectralView dense_view(const SpectralPlan& p, double* a) { return SpectralView{a, p.nx, long(p.nx) * p.ny}; }
 
-// Which passes a call runs: the x then y pass, the vertical pass with the symbol, the y then x pass,
-// or all five in that order (the whole solve). A split solve gives the same bits as a whole one.
-enum class SpectralPasses { Horizontal, Vertical, HorizontalBack, All };
-// The passes on in -> out (in may be out); return at once when the state says done >= skip_from.
-void spectral_passes_cpu(const SpectralPlan& p, const double* tab, const double* st, SpectralPasses which,
-                         SpectralView in, SpectralView out);
+// One pass along `axis` (2: the vertical cycles, with the inverse symbol between two transforms),
+// in -> out (in may be out): the solve is the passes along 0, 1, 2, 1, 0.
+void spectral_pass_cpu(const SpectralPlan& p, const double* tab, int axis, SpectralView in, SpectralView out);
 
 // z = M r (r is read, z written; may not alias); returns at once when the state says done >= skip_from.
 void spectral_solve_cpu(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z);
@@ -46,8 +43,9 @@ void spectral_solve_cpu(const SpectralPlan& p, const double* tab, const double* 
 void spectral_pcg_precon_cpu(const SpectralPlan& p, const TileLayout& L, const double* tab, const double* st,
                              const double* q, double* r, double* z, double* out);
 #if defined(TASKDYCORE_HAVE_CUDA)
-void spectral_passes_cuda(const SpectralPlan& p, const double* tab, const double* st, SpectralPasses which,
-                          SpectralView in, SpectralView out, cudaStream_t stream);
+// The pass returns at once when the state says done >= skip_from.
+void spectral_pass_cuda(const SpectralPlan& p, const double* tab, const double* st, int axis, SpectralView in,
+                        SpectralView out, cudaStream_t stream);
 void spectral_solve_cuda(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z,
                          cudaStream_t stream);
 // groups: dot_partial's device scratch.

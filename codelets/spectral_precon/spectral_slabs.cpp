@@ -1,92 +1,127 @@
 #include "spectral_slabs.hpp"
 
-#include "../common/strided_copy.hpp"
 #include "../solver_scalars/solver_state.hpp"
 #include "spectral_precon_kernel.hpp"
 #include "spectral_slabs_copies.hpp"
 
 namespace tdc {
 
-SpectralPlan slab_plan(const SpectralPlan& whole, const SlabGeometry& g, int s) {
-  SpectralPlan p = whole;
-  p.nz = g.slab_levels(s);  // the x and y passes never read the vertical tables
-  return p;
-}
-
-SpectralPlan column_plan(const SpectralPlan& whole, const SlabGeometry& g, int t) {
-  SpectralPlan p = whole;
-  p.nx = g.nxt;
-  p.ny = g.nyt;
-  p.bx = spectral_log2(g.nxt);
-  p.by = spectral_log2(g.nyt);
-  p.m0 = (t % g.tiles_x) * g.nxt;
-  p.n0 = (t / g.tiles_x) * g.nyt;
-  return p;
-}
-
-std::vector<StridedCopy> tile_piece_copies(const SlabGeometry& g, const TileLayout& L, double* tile,
-                                           double* const* pieces, bool to_pieces) {
-  std::vector<StridedCopy> list;
-  for (int s = 0; s < g.slabs; ++s) {
-    StridedCopy c;
-    c.src = to_pieces ? tile : pieces[s];
-    c.dst = to_pieces ? pieces[s] : tile;
-    std::ptrdiff_t& tile_offset = to_pieces ? c.src_offset : c.dst_offset;
-    tile_offset = L.at(0, 0, g.slab_begin(s));
-    (to_pieces ? c.src_row : c.dst_row) = L.sx();
-    (to_pieces ? c.src_plane : c.dst_plane) = L.plane();
-    (to_pieces ? c.dst_row : c.src_row) = g.nxt;
-    (to_pieces ? c.dst_plane : c.src_plane) = std::ptrdiff_t(g.nxt) * g.nyt;
-    c.w = g.nxt;
-    c.h = g.nyt;
-    c.nz = g.slab_levels(s);
-    list.push_back(c);
+SlabGeometry slab_geometry(int nx, int ny, int nz, int tiles_x, int tiles_y) {
+  SlabGeometry g;
+  g.nx = nx;
+  g.ny = ny;
+  g.nz = nz;
+  g.tiles_x = tiles_x;
+  g.tiles_y = tiles_y;
+  const int tiles = tiles_x * tiles_y;
+  if (tiles_x == 1) {
+    g.kind = SlabKind::Columns;  // x lines are whole in the tiles: two transposes a solve
+    g.slabs = 1;
+    while (2 * g.slabs <= tiles && 2 * g.slabs <= kMaxSlabPieces && nx / (2 * g.slabs) >= 2) g.slabs *= 2;
+  } else {
+    g.kind = SlabKind::Levels;
+    g.slabs = tiles < nz ? tiles : nz;
+    if (g.slabs > kMaxSlabPieces) g.slabs = kMaxSlabPieces;
   }
-  return list;
+  return g;
 }
 
-std::vector<StridedCopy> slab_piece_copies(const SlabGeometry& g, int s, double* slab, double* const* pieces,
-                                           bool to_pieces) {
-  const std::ptrdiff_t row = std::ptrdiff_t(g.nxt) * g.tiles_x, plane = row * g.nyt * g.tiles_y;
-  std::vector<StridedCopy> list;
-  for (int t = 0; t < g.tiles(); ++t) {
-    StridedCopy c;
-    c.src = to_pieces ? slab : pieces[t];
-    c.dst = to_pieces ? pieces[t] : slab;
-    (to_pieces ? c.src_offset : c.dst_offset) = (t % g.tiles_x) * g.nxt + row * (t / g.tiles_x) * g.nyt;
-    (to_pieces ? c.src_row : c.dst_row) = row;
-    (to_pieces ? c.src_plane : c.dst_plane) = plane;
-    (to_pieces ? c.dst_row : c.src_row) = g.nxt;
-    (to_pieces ? c.dst_plane : c.src_plane) = std::ptrdiff_t(g.nxt) * g.nyt;
-    c.w = g.nxt;
-    c.h = g.nyt;
-    c.nz = g.slab_levels(s);
-    list.push_back(c);
+int spectral_stage_count(const SlabGeometry& g) { return g.kind == SlabKind::Columns ? 3 : 5; }
+
+SpectralStage spectral_stage(const SlabGeometry& g, const TileLayout& L, int n, int index) {
+  SpectralStage s;
+  s.index = index;
+  s.L = L;
+  s.on_slab = n % 2 == 1;
+  s.from_tile = n == 0;
+  s.to_tile = n == spectral_stage_count(g) - 1;
+  auto set = [&](std::initializer_list<int> axes) {
+    for (int a : axes) s.passes[s.n_passes++] = a;
+  };
+  if (g.kind == SlabKind::Columns) {
+    if (n == 0 || n == 2) set({0});
+    if (n == 1) set({1, 2, 1});
+  } else {
+    if (n == 1) set({0, 1});
+    if (n == 2) set({2});
+    if (n == 3) set({1, 0});
   }
-  return list;
+  return s;
 }
 
-std::vector<StridedCopy> column_piece_copies(const SlabGeometry& g, double* column, double* const* pieces,
-                                             bool to_pieces) {
-  std::vector<StridedCopy> list;
-  for (int s = 0; s < g.slabs; ++s) {
-    StridedCopy c;  // the pieces in level order are the column array: contiguous runs
-    c.src = to_pieces ? column : pieces[s];
-    c.dst = to_pieces ? pieces[s] : column;
-    (to_pieces ? c.src_offset : c.dst_offset) = std::ptrdiff_t(g.nxt) * g.nyt * g.slab_begin(s);
-    c.w = int(g.piece_doubles(s));
-    c.h = c.nz = 1;
-    list.push_back(c);
+long spectral_stage_scratch(const SlabGeometry& g, const SpectralStage& s) {
+  if (s.n_passes == 0) return 0;
+  return s.on_slab ? g.slab(s.index).cells() : g.tile(s.index).cells();
+}
+
+namespace {
+
+// A dense array or a tile seen in the domain's cell coordinates.
+struct CellArray {
+  double* p;
+  CellBox box;
+  std::ptrdiff_t origin, row, plane;  // offset of the box's first cell, strides in y and z
+  std::ptrdiff_t at(int x, int y, int z) const {
+    return origin + (x - box.x0) + row * (y - box.y0) + plane * (z - box.z0);
   }
-  return list;
+};
+CellArray dense(double* p, const CellBox& b) { return CellArray{p, b, 0, b.w, std::ptrdiff_t(b.w) * b.h}; }
+CellArray tile_array(double* p, const CellBox& b, const TileLayout& L) {
+  return CellArray{p, b, L.at(0, 0, 0), L.sx(), L.plane()};
 }
 
-SpectralView slab_view(const SlabGeometry& g, double* slab) {
-  const long row = long(g.nxt) * g.tiles_x;
-  return SpectralView{slab, row, row * g.nyt * g.tiles_y};
+// Copies region r (inside both arrays) from a to b.
+StridedCopy copy(const CellArray& a, const CellArray& b, const CellBox& r) {
+  StridedCopy c;
+  c.src = a.p;
+  c.src_offset = a.at(r.x0, r.y0, r.z0);
+  c.src_row = a.row;
+  c.src_plane = a.plane;
+  c.dst = b.p;
+  c.dst_offset = b.at(r.x0, r.y0, r.z0);
+  c.dst_row = b.row;
+  c.dst_plane = b.plane;
+  c.w = r.w;
+  c.h = r.h;
+  c.nz = r.d;
+  return c;
 }
-SpectralView column_view(const SlabGeometry& g, double* column) {
-  return SpectralView{column, g.nxt, long(g.nxt) * g.nyt};
+
+// The arrays a stage reads or writes: the tile, or the part's pieces.
+std::vector<CellArray> ends(const SlabGeometry& g, const SpectralStage& s, bool tile, double* const* p) {
+  if (tile) return {tile_array(p[0], g.tile(s.index), s.L)};
+  std::vector<CellArray> a;
+  const int n = s.on_slab ? g.tiles() : g.slabs;
+  for (int i = 0; i < n; ++i) a.push_back(dense(p[i], s.on_slab ? g.piece(i, s.index) : g.piece(s.index, i)));
+  return a;
+}
+
+}  // namespace
+
+StageWork stage_work(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, const double* const* in,
+                     double* scratch, double* const* out) {
+  StageWork w;
+  const std::vector<CellArray> from = ends(g, s, s.from_tile, const_cast<double* const*>(in));
+  const std::vector<CellArray> to = ends(g, s, s.to_tile, out);
+  if (s.n_passes == 0) {  // a transpose only: tile <-> pieces
+    for (const CellArray& a : from)
+      for (const CellArray& b : to) w.gather.push_back(copy(a, b, s.from_tile ? b.box : a.box));
+    return w;
+  }
+  const CellBox part = s.on_slab ? g.slab(s.index) : g.tile(s.index);
+  const CellArray work = dense(scratch, part);
+  for (const CellArray& a : from) w.gather.push_back(copy(a, work, a.box));
+  for (const CellArray& b : to) w.scatter.push_back(copy(work, b, b.box));
+  w.plan = p;
+  w.plan.nx = part.w;
+  w.plan.ny = part.h;
+  w.plan.nz = part.d;
+  w.plan.bx = spectral_log2(part.w);
+  w.plan.by = spectral_log2(part.h);
+  w.plan.m0 = part.x0;
+  w.plan.n0 = part.y0;
+  w.view = SpectralView{scratch, part.w, long(part.w) * part.h};
+  return w;
 }
 
 namespace {
@@ -105,35 +140,13 @@ void run_cpu(const std::vector<StridedCopy>& copies) {
 
 }  // namespace
 
-void spectral_pack_tile_cpu(const SlabGeometry& g, const SpectralPlan& p, const double* st, const TileLayout& L,
-                            const double* tile, double* const* pieces) {
+void spectral_stage_cpu(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, const double* tab,
+                        const double* st, const double* const* in, double* scratch, double* const* out) {
   if (solver_skips(st, p.skip_from)) return;
-  run_cpu(tile_piece_copies(g, L, const_cast<double*>(tile), pieces, true));
-}
-
-void spectral_slab_step_cpu(const SpectralPlan& slab, const SlabGeometry& g, int s, const double* tab, const double* st,
-                            SlabPasses passes, const double* const* in, double* scratch, double* const* out) {
-  if (solver_skips(st, slab.skip_from)) return;
-  run_cpu(slab_piece_copies(g, s, scratch, const_cast<double* const*>(in), false));
-  const SpectralView v = slab_view(g, scratch);
-  spectral_passes_cpu(
-      slab, tab, st, passes == SlabPasses::Forward ? SpectralPasses::Horizontal : SpectralPasses::HorizontalBack, v, v);
-  run_cpu(slab_piece_copies(g, s, scratch, out, true));
-}
-
-void spectral_column_step_cpu(const SpectralPlan& column, const SlabGeometry& g, const double* tab, const double* st,
-                              const double* const* in, double* scratch, double* const* out) {
-  if (solver_skips(st, column.skip_from)) return;
-  run_cpu(column_piece_copies(g, scratch, const_cast<double* const*>(in), false));
-  const SpectralView v = column_view(g, scratch);
-  spectral_passes_cpu(column, tab, st, SpectralPasses::Vertical, v, v);
-  run_cpu(column_piece_copies(g, scratch, out, true));
-}
-
-void spectral_unpack_tile_cpu(const SlabGeometry& g, const SpectralPlan& p, const double* st,
-                              const double* const* pieces, const TileLayout& L, double* tile) {
-  if (solver_skips(st, p.skip_from)) return;
-  run_cpu(tile_piece_copies(g, L, tile, const_cast<double* const*>(pieces), false));
+  const StageWork w = stage_work(p, g, s, in, scratch, out);
+  run_cpu(w.gather);
+  for (int n = 0; n < s.n_passes; ++n) spectral_pass_cpu(w.plan, tab, s.passes[n], w.view, w.view);
+  run_cpu(w.scatter);
 }
 
 }  // namespace tdc

@@ -22,33 +22,13 @@ void run_cuda(const std::vector<StridedCopy>& copies, const SpectralPlan& p, con
 
 }  // namespace
 
-void spectral_pack_tile_cuda(const SlabGeometry& g, const SpectralPlan& p, const double* st, const TileLayout& L,
-                             const double* tile, double* const* pieces, cudaStream_t stream) {
-  run_cuda(tile_piece_copies(g, L, const_cast<double*>(tile), pieces, true), p, st, stream);
-}
-
-void spectral_slab_step_cuda(const SpectralPlan& slab, const SlabGeometry& g, int s, const double* tab,
-                             const double* st, SlabPasses passes, const double* const* in, double* scratch,
-                             double* const* out, cudaStream_t stream) {
-  run_cuda(slab_piece_copies(g, s, scratch, const_cast<double* const*>(in), false), slab, st, stream);
-  const SpectralView v = slab_view(g, scratch);
-  spectral_passes_cuda(slab, tab, st,
-                       passes == SlabPasses::Forward ? SpectralPasses::Horizontal : SpectralPasses::HorizontalBack, v,
-                       v, stream);
-  run_cuda(slab_piece_copies(g, s, scratch, out, true), slab, st, stream);
-}
-
-void spectral_column_step_cuda(const SpectralPlan& column, const SlabGeometry& g, const double* tab, const double* st,
-                               const double* const* in, double* scratch, double* const* out, cudaStream_t stream) {
-  run_cuda(column_piece_copies(g, scratch, const_cast<double* const*>(in), false), column, st, stream);
-  const SpectralView v = column_view(g, scratch);
-  spectral_passes_cuda(column, tab, st, SpectralPasses::Vertical, v, v, stream);
-  run_cuda(column_piece_copies(g, scratch, out, true), column, st, stream);
-}
-
-void spectral_unpack_tile_cuda(const SlabGeometry& g, const SpectralPlan& p, const double* st,
-                               const double* const* pieces, const TileLayout& L, double* tile, cudaStream_t stream) {
-  run_cuda(tile_piece_copies(g, L, tile, const_cast<double* const*>(pieces), false), p, st, stream);
+void spectral_stage_cuda(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, const double* tab,
+                         const double* st, const double* const* in, double* scratch, double* const* out,
+                         cudaStream_t stream) {
+  const StageWork w = stage_work(p, g, s, in, scratch, out);
+  run_cuda(w.gather, p, st, stream);
+  for (int n = 0; n < s.n_passes; ++n) spectral_pass_cuda(w.plan, tab, st, s.passes[n], w.view, w.view, stream);
+  run_cuda(w.scatter, p, st, stream);
 }
 
 }  // namespace tdc

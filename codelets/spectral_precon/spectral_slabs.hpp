@@ -1,12 +1,15 @@
-// The spectral preconditioner on a field split into tiles of whole columns, without gathering it: the
-// x and y passes run on slabs of whole levels, the vertical pass on each tile's columns, and
-// transposes between the two move only pieces (tile t's part of slab s). Every line pair is still
-// transformed whole by one task with the single-array arithmetic, so z is bitwise the same for any
-// tile layout, slab count and rank count. Plain CPU and CUDA, no StarPU.
+// The spectral preconditioner on a field split into tiles of whole columns, without gathering it.
+// The passes run on parts of the field that hold their lines whole: x and y passes on slabs, the
+// vertical pass on tiles (whole columns), and transposes move only pieces (tile t's part of slab s)
+// between them. Every line pair is still transformed whole by one task with the single-array
+// arithmetic and every line meets the passes in the same order (x, y, vertical, y, x), so z is
+// bitwise the same for any tile layout, slab count and rank count. Plain CPU and CUDA, no StarPU.
 //
-// A solve is five steps: pack r's tiles into pieces; per slab, gather its pieces, x and y passes,
-// scatter into pieces; per tile, gather its pieces (its whole columns), the vertical pass with the
-// symbol, scatter; per slab, gather, y and x passes, scatter; unpack the pieces into z's tiles.
+// Two flows, by the tile layout:
+// - tiles span x (tiles_x == 1): slabs of whole y columns (x ranges). Tile: x pass, into pieces;
+//   slab: y, vertical, y passes; tile: x pass, into z. Two transposes a solve.
+// - otherwise: slabs of whole levels. Tile: r into pieces; slab: x, y passes; tile: vertical pass;
+//   slab: y, x passes; tile: pieces into z. Four transposes a solve.
 #pragma once
 #include "../common/tile_layout.hpp"
 #include "spectral_formulae.hpp"
@@ -19,45 +22,73 @@ namespace tdc {
 
 constexpr int kMaxSlabPieces = 256;  // tiles per slab and slabs per tile (pointers pass by value)
 
-// Tiles tiles_x x tiles_y of nxt x nyt x nz cells (tile t at (t % tiles_x, t / tiles_x)), and
-// `slabs` slabs of whole levels. Piece (t, s) holds tile t's interior on slab s's levels, x fastest.
-struct SlabGeometry {
-  int tiles_x = 1, tiles_y = 1, nxt = 0, nyt = 0, nz = 0, slabs = 1;
-  int tiles() const { return tiles_x * tiles_y; }
-  int slab_begin(int s) const { return int(long(s) * nz / slabs); }
-  int slab_levels(int s) const { return slab_begin(s + 1) - slab_begin(s); }
-  long piece_doubles(int s) const { return long(nxt) * nyt * slab_levels(s); }
-  long slab_doubles(int s) const { return long(nxt) * tiles_x * nyt * tiles_y * slab_levels(s); }
-  long column_doubles() const { return long(nxt) * nyt * nz; }
+// A box of the domain's cells.
+struct CellBox {
+  int x0 = 0, y0 = 0, z0 = 0, w = 0, h = 0, d = 0;
+  long cells() const { return long(w) * h * d; }
 };
 
-// The plan of slab s's x and y passes, and of tile t's vertical pass (its modes offset to its origin).
-SpectralPlan slab_plan(const SpectralPlan& whole, const SlabGeometry& g, int s);
-SpectralPlan column_plan(const SpectralPlan& whole, const SlabGeometry& g, int t);
+enum class SlabKind : int { Levels, Columns };
 
-// Which direction a slab step transforms: forward (x then y) or back (y then x).
-enum class SlabPasses { Forward, Back };
+// The domain (nx x ny x nz), its tiles (tile t at (t % tiles_x, t / tiles_x), whole columns) and its
+// slabs. Piece (t, s) is tile t's box within slab s, a dense array of it (x fastest).
+struct SlabGeometry {
+  int nx = 0, ny = 0, nz = 0, tiles_x = 1, tiles_y = 1;
+  SlabKind kind = SlabKind::Levels;
+  int slabs = 1;
+  int tiles() const { return tiles_x * tiles_y; }
+  CellBox tile(int t) const {
+    const int w = nx / tiles_x, h = ny / tiles_y;
+    return CellBox{(t % tiles_x) * w, (t / tiles_x) * h, 0, w, h, nz};
+  }
+  CellBox slab(int s) const {
+    if (kind == SlabKind::Levels) {
+      const int z0 = int(long(s) * nz / slabs);
+      return CellBox{0, 0, z0, nx, ny, int(long(s + 1) * nz / slabs) - z0};
+    }
+    return CellBox{s * (nx / slabs), 0, 0, nx / slabs, ny, nz};
+  }
+  CellBox piece(int t, int s) const {
+    const CellBox a = tile(t), b = slab(s);
+    const int x0 = a.x0 > b.x0 ? a.x0 : b.x0, y0 = a.y0 > b.y0 ? a.y0 : b.y0, z0 = a.z0 > b.z0 ? a.z0 : b.z0;
+    const int x1 = (a.x0 + a.w < b.x0 + b.w ? a.x0 + a.w : b.x0 + b.w);
+    const int y1 = (a.y0 + a.h < b.y0 + b.h ? a.y0 + a.h : b.y0 + b.h);
+    const int z1 = (a.z0 + a.d < b.z0 + b.d ? a.z0 + a.d : b.z0 + b.d);
+    return CellBox{x0, y0, z0, x1 - x0, y1 - y0, z1 - z0};
+  }
+};
 
-// Every step returns at once when the state says done >= p.skip_from (p: any of the plans).
-// pieces[s]: tile t's piece of slab s (tile <-> pieces), or pieces[t]: tile t's piece of this slab.
-void spectral_pack_tile_cpu(const SlabGeometry& g, const SpectralPlan& p, const double* st, const TileLayout& L,
-                            const double* tile, double* const* pieces);
-void spectral_slab_step_cpu(const SpectralPlan& slab, const SlabGeometry& g, int s, const double* tab, const double* st,
-                            SlabPasses passes, const double* const* in, double* scratch, double* const* out);
-void spectral_column_step_cpu(const SpectralPlan& column, const SlabGeometry& g, const double* tab, const double* st,
-                              const double* const* in, double* scratch, double* const* out);
-void spectral_unpack_tile_cpu(const SlabGeometry& g, const SpectralPlan& p, const double* st,
-                              const double* const* pieces, const TileLayout& L, double* tile);
+// The slab geometry for a tile layout: column slabs where tiles span x, else level slabs; one slab
+// per tile where the grid allows (a column slab at least 2 cells wide, a power of two).
+SlabGeometry slab_geometry(int nx, int ny, int nz, int tiles_x, int tiles_y);
+
+// One task's work: on tile or slab `index`, read the tile (r) or the part's pieces, run `passes` (axes
+// in order; 2: the vertical pass with the symbol) and write the pieces or the tile (z).
+struct SpectralStage {
+  bool on_slab = false;
+  int index = 0;
+  bool from_tile = false, to_tile = false;
+  int passes[3] = {0, 0, 0};
+  int n_passes = 0;
+  TileLayout L;  // the tile's layout (from_tile or to_tile)
+};
+
+// The stages of one solve, in order, each to run on every tile (or every slab when on_slab).
+int spectral_stage_count(const SlabGeometry& g);
+SpectralStage spectral_stage(const SlabGeometry& g, const TileLayout& L, int n, int index);
+
+// Doubles of the scratch array a stage on a tile or slab needs (0: none).
+long spectral_stage_scratch(const SlabGeometry& g, const SpectralStage& s);
+
+// The stage's work; returns at once when the state says done >= p.skip_from (p: the whole domain's
+// plan). `in`/`out`: the tile (one pointer) or the part's pieces (tile t: its piece of every slab;
+// slab s: every tile's piece of it, in index order).
+void spectral_stage_cpu(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, const double* tab,
+                        const double* st, const double* const* in, double* scratch, double* const* out);
 #if defined(TASKDYCORE_HAVE_CUDA)
-void spectral_pack_tile_cuda(const SlabGeometry& g, const SpectralPlan& p, const double* st, const TileLayout& L,
-                             const double* tile, double* const* pieces, cudaStream_t stream);
-void spectral_slab_step_cuda(const SpectralPlan& slab, const SlabGeometry& g, int s, const double* tab,
-                             const double* st, SlabPasses passes, const double* const* in, double* scratch,
-                             double* const* out, cudaStream_t stream);
-void spectral_column_step_cuda(const SpectralPlan& column, const SlabGeometry& g, const double* tab, const double* st,
-                               const double* const* in, double* scratch, double* const* out, cudaStream_t stream);
-void spectral_unpack_tile_cuda(const SlabGeometry& g, const SpectralPlan& p, const double* st,
-                               const double* const* pieces, const TileLayout& L, double* tile, cudaStream_t stream);
+void spectral_stage_cuda(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, const double* tab,
+                         const double* st, const double* const* in, double* scratch, double* const* out,
+                         cudaStream_t stream);
 #endif
 
 }  // namespace tdc

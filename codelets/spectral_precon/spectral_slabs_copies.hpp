@@ -1,6 +1,5 @@
-// The copies of the slab form's transposes (spectral_slabs.hpp), built on the host for the CPU and
-// CUDA steps alike: between a tile and its pieces, a slab and its pieces, a column array and its
-// pieces (to_pieces: from the array into the pieces, else back), and the views of the arrays.
+// The copies and plans of the slab form's stages (spectral_slabs.hpp), built on the host for the CPU
+// and CUDA stages alike.
 #pragma once
 #include <vector>
 
@@ -9,14 +8,14 @@
 
 namespace tdc {
 
-std::vector<StridedCopy> tile_piece_copies(const SlabGeometry& g, const TileLayout& L, double* tile,
-                                           double* const* pieces, bool to_pieces);
-std::vector<StridedCopy> slab_piece_copies(const SlabGeometry& g, int s, double* slab, double* const* pieces,
-                                           bool to_pieces);
-std::vector<StridedCopy> column_piece_copies(const SlabGeometry& g, double* column, double* const* pieces,
-                                             bool to_pieces);
-// A slab as a dense (nxt tiles_x) x (nyt tiles_y) x levels array; a tile's columns as nxt x nyt x nz.
-SpectralView slab_view(const SlabGeometry& g, double* slab);
-SpectralView column_view(const SlabGeometry& g, double* column);
+// A stage's work as its parts: copies into the scratch array (or straight from in to out when the
+// stage runs no pass), the passes' plan and view on the scratch array, and copies out of it.
+struct StageWork {
+  std::vector<StridedCopy> gather, scatter;  // gather only, when there are no passes
+  SpectralPlan plan;
+  SpectralView view{};
+};
+StageWork stage_work(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, const double* const* in,
+                     double* scratch, double* const* out);
 
 }  // namespace tdc

@@ -148,62 +148,59 @@ TEST(SpectralKernels, CyclesFollowTheVerticalRule) {
   EXPECT_EQ(two_cycles, (std::vector<double>{0, 2, 4, 6, 1, 3, 5, 7}));
 }
 
-// The slab form's five steps (spectral_slabs.hpp) on tiles cut from a whole-domain array, run by
-// `Ops` (the CPU or the CUDA functions on host or device arrays); returns z's tiles as one whole array.
+// The slab form's stages (spectral_slabs.hpp) on tiles cut from a whole-domain array, in the order
+// the graph submits them, run by `Ops` (the CPU or the CUDA stage on host or device arrays); returns
+// z's tiles as one whole array. slabs = 0: slab_geometry's choice.
 struct SlabCase {
   int tiles_x, tiles_y, slabs;
 };
 template <class Ops>
 std::vector<double> slab_solve(Ops& ops, const SpectralPlan& p, const TileLayout& W, const SlabCase& c,
                                const std::vector<double>& r) {
-  const SlabGeometry g{c.tiles_x, c.tiles_y, W.nx / c.tiles_x, W.ny / c.tiles_y, W.nz, c.slabs};
-  const TileLayout L{g.nxt, g.nyt, W.nz, W.halo};
+  SlabGeometry g = slab_geometry(W.nx, W.ny, W.nz, c.tiles_x, c.tiles_y);
+  if (c.slabs > 0) g.slabs = c.slabs;
+  const TileLayout L{W.nx / c.tiles_x, W.ny / c.tiles_y, W.nz, W.halo};
   const int T = g.tiles(), S = g.slabs;
-  std::vector<typename Ops::Array> rt, zt, to, from;
+  using Array = typename Ops::Array;
+  std::vector<Array> rt, zt, to, from;
   for (int t = 0; t < T; ++t) {
+    const CellBox b = g.tile(t);
     std::vector<double> tile(L.size(), 0.0);
     for (int k = 0; k < W.nz; ++k)
-      for (int j = 0; j < g.nyt; ++j)
-        for (int i = 0; i < g.nxt; ++i)
-          tile[L.at(i, j, k)] = r[W.at((t % c.tiles_x) * g.nxt + i, (t / c.tiles_x) * g.nyt + j, k)];
+      for (int j = 0; j < L.ny; ++j)
+        for (int i = 0; i < L.nx; ++i) tile[L.at(i, j, k)] = r[W.at(b.x0 + i, b.y0 + j, k)];
     rt.push_back(ops.array(tile));
     zt.push_back(ops.array(std::vector<double>(L.size(), 0.0)));
     for (int s = 0; s < S; ++s) {
-      to.push_back(ops.array(std::vector<double>(g.piece_doubles(s), 0.0)));
-      from.push_back(ops.array(std::vector<double>(g.piece_doubles(s), 0.0)));
+      to.push_back(ops.array(std::vector<double>(g.piece(t, s).cells(), 0.0)));
+      from.push_back(ops.array(std::vector<double>(g.piece(t, s).cells(), 0.0)));
     }
   }
-  auto of_tile = [&](std::vector<typename Ops::Array>& v, int t) {
+  auto of = [&](std::vector<Array>& v, int t, int s) {
     std::vector<double*> q;
-    for (int s = 0; s < S; ++s) q.push_back(ops.ptr(v[t * S + s]));
+    for (int a = t < 0 ? 0 : t; a < (t < 0 ? T : t + 1); ++a)
+      for (int b = s < 0 ? 0 : s; b < (s < 0 ? S : s + 1); ++b) q.push_back(ops.ptr(v[a * S + b]));
     return q;
   };
-  auto of_slab = [&](std::vector<typename Ops::Array>& v, int s) {
-    std::vector<double*> q;
-    for (int t = 0; t < T; ++t) q.push_back(ops.ptr(v[t * S + s]));
-    return q;
-  };
-  long largest = 0;
-  for (int s = 0; s < S; ++s) largest = std::max(largest, g.slab_doubles(s));
-  auto slab_scratch = ops.array(std::vector<double>(largest, 0.0));
-  auto column_scratch = ops.array(std::vector<double>(g.column_doubles(), 0.0));
-  for (int t = 0; t < T; ++t) ops.pack(g, p, L, ops.ptr(rt[t]), of_tile(to, t).data());
-  for (int s = 0; s < S; ++s)
-    ops.slab(slab_plan(p, g, s), g, s, SlabPasses::Forward, of_slab(to, s).data(), ops.ptr(slab_scratch),
-             of_slab(from, s).data());
-  for (int t = 0; t < T; ++t)
-    ops.column(column_plan(p, g, t), g, of_tile(from, t).data(), ops.ptr(column_scratch), of_tile(to, t).data());
-  for (int s = 0; s < S; ++s)
-    ops.slab(slab_plan(p, g, s), g, s, SlabPasses::Back, of_slab(to, s).data(), ops.ptr(slab_scratch),
-             of_slab(from, s).data());
-  for (int t = 0; t < T; ++t) ops.unpack(g, p, of_tile(from, t).data(), L, ops.ptr(zt[t]));
+  long largest = g.tile(0).cells();
+  for (int s = 0; s < S; ++s) largest = std::max(largest, g.slab(s).cells());
+  auto scratch = ops.array(std::vector<double>(largest, 0.0));
+  for (int n = 0; n < spectral_stage_count(g); ++n) {
+    const bool on_slab = n % 2 == 1;
+    for (int i = 0; i < (on_slab ? S : T); ++i) {
+      const SpectralStage st = spectral_stage(g, L, n, i);
+      const auto in = st.from_tile ? std::vector<double*>{ops.ptr(rt[i])} : on_slab ? of(to, -1, i) : of(from, i, -1);
+      const auto out = st.to_tile ? std::vector<double*>{ops.ptr(zt[i])} : on_slab ? of(from, -1, i) : of(to, i, -1);
+      ops.stage(p, g, st, in.data(), ops.ptr(scratch), out.data());
+    }
+  }
   std::vector<double> z(W.size(), 0.0);
   for (int t = 0; t < T; ++t) {
+    const CellBox b = g.tile(t);
     const std::vector<double> tile = ops.host(zt[t]);
     for (int k = 0; k < W.nz; ++k)
-      for (int j = 0; j < g.nyt; ++j)
-        for (int i = 0; i < g.nxt; ++i)
-          z[W.at((t % c.tiles_x) * g.nxt + i, (t / c.tiles_x) * g.nyt + j, k)] = tile[L.at(i, j, k)];
+      for (int j = 0; j < L.ny; ++j)
+        for (int i = 0; i < L.nx; ++i) z[W.at(b.x0 + i, b.y0 + j, k)] = tile[L.at(i, j, k)];
   }
   return z;
 }
@@ -215,18 +212,9 @@ struct CpuSlabOps {
   Array array(const std::vector<double>& v) { return v; }
   double* ptr(Array& a) { return a.data(); }
   std::vector<double> host(const Array& a) { return a; }
-  void pack(const SlabGeometry& g, const SpectralPlan& p, const TileLayout& L, double* tile, double** pieces) {
-    spectral_pack_tile_cpu(g, p, st, L, tile, pieces);
-  }
-  void slab(const SpectralPlan& p, const SlabGeometry& g, int s, SlabPasses passes, double** in, double* scratch,
-            double** out) {
-    spectral_slab_step_cpu(p, g, s, tab, st, passes, in, scratch, out);
-  }
-  void column(const SpectralPlan& p, const SlabGeometry& g, double** in, double* scratch, double** out) {
-    spectral_column_step_cpu(p, g, tab, st, in, scratch, out);
-  }
-  void unpack(const SlabGeometry& g, const SpectralPlan& p, double** pieces, const TileLayout& L, double* tile) {
-    spectral_unpack_tile_cpu(g, p, st, pieces, L, tile);
+  void stage(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, double* const* in, double* scratch,
+             double* const* out) {
+    spectral_stage_cpu(p, g, s, tab, st, in, scratch, out);
   }
 };
 
@@ -236,8 +224,9 @@ struct SlabShape {
   std::vector<SlabCase> cases;
 };
 const std::vector<SlabShape> kSlabShapes = {
-    {{16, 8, 8, 2}, kWrapPeriodic, {{2, 2, 4}, {4, 1, 3}, {1, 2, 2}, {8, 4, 8}}},
-    {{32, 16, 16, 2}, kWrapMirror, {{2, 4, 8}, {2, 1, 5}, {4, 4, 12}}},
+    // Level slabs (several tiles across x), uneven ones too; column slabs (one tile across x).
+    {{16, 8, 8, 2}, kWrapPeriodic, {{2, 2, 0}, {4, 1, 3}, {8, 4, 0}, {1, 2, 0}, {1, 4, 2}, {1, 4, 8}}},
+    {{32, 16, 16, 2}, kWrapMirror, {{2, 4, 0}, {2, 1, 5}, {4, 4, 12}, {1, 2, 0}, {1, 8, 0}}},
 };
 
 TEST(SpectralKernels, SlabFormIsBitwiseTheWholeSolve) {
@@ -256,7 +245,7 @@ TEST(SpectralKernels, SlabFormIsBitwiseTheWholeSolve) {
         for (int j = 0; j < W.ny; ++j)
           for (int i = 0; i < W.nx; ++i)
             ASSERT_EQ(z[W.at(i, j, k)], whole[W.at(i, j, k)])
-                << "tiles " << sc.tiles_x << "x" << sc.tiles_y << ", " << sc.slabs << " slabs, cell " << i << "," << j
+                << "tiles " << sc.tiles_x << "x" << sc.tiles_y << ", slabs " << sc.slabs << ", cell " << i << "," << j
                 << "," << k;
     }
   }
@@ -338,18 +327,9 @@ struct CudaSlabOps {
   Array array(const std::vector<double>& v) { return std::make_unique<tdc_test::DeviceArray>(v); }
   double* ptr(Array& a) { return a->p; }
   std::vector<double> host(const Array& a) { return a->host(); }
-  void pack(const SlabGeometry& g, const SpectralPlan& p, const TileLayout& L, double* tile, double** pieces) {
-    spectral_pack_tile_cuda(g, p, st, L, tile, pieces, nullptr);
-  }
-  void slab(const SpectralPlan& p, const SlabGeometry& g, int s, SlabPasses passes, double** in, double* scratch,
-            double** out) {
-    spectral_slab_step_cuda(p, g, s, tab, st, passes, in, scratch, out, nullptr);
-  }
-  void column(const SpectralPlan& p, const SlabGeometry& g, double** in, double* scratch, double** out) {
-    spectral_column_step_cuda(p, g, tab, st, in, scratch, out, nullptr);
-  }
-  void unpack(const SlabGeometry& g, const SpectralPlan& p, double** pieces, const TileLayout& L, double* tile) {
-    spectral_unpack_tile_cuda(g, p, st, pieces, L, tile, nullptr);
+  void stage(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, double* const* in, double* scratch,
+             double* const* out) {
+    spectral_stage_cuda(p, g, s, tab, st, in, scratch, out, nullptr);
   }
 };
 
