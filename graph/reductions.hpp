@@ -7,6 +7,8 @@
 
 #include <starpu_mpi.h>
 
+#include <memory>
+
 namespace tdc {
 
 // Collective: brings every tile's partial vector to rank 0 and calls read(t, values) there for each
@@ -39,6 +41,38 @@ class MomentsReduction {
   int rank_;
   TileVectors partials_;
   ScratchBuffer scratch_;
+};
+
+// A chain of dependent global reductions built as the Krylov solvers build theirs (`bench reduction`):
+// a round is one dot_partial task per tile (<r, r> and <r, z> into the tile's partial vector, reading
+// the solver state) and one solver_scalars task (GcrResidual) that combines every tile's partial, in
+// tile order, into the state on rank 0; the next round's dot tasks read that state, so each round
+// waits for the previous reduction. The state is reset to tolerances 0 and no iteration limit: it
+// never finishes, and every task does its work.
+class ReductionChain {
+ public:
+  // r = 1 and z = 2 on every cell; a state of as many doubles as a solve of `solver_max_iter`
+  // iterations carries (it travels between ranks each round).
+  ReductionChain(const Decomposition& d, int rank, int solver_max_iter);
+  ~ReductionChain();
+  ReductionChain(const ReductionChain&) = delete;
+  ReductionChain& operator=(const ReductionChain&) = delete;
+  // A fresh state (one task on rank 0).
+  void submit_reset();
+  // `rounds` rounds; combine = false: the dot tasks alone, each round reading the state unchanged
+  // (no reduction between rounds: only a tile's own rounds are ordered, by its partial vector).
+  void submit_rounds(int rounds, bool combine);
+  // Collective: ||r|| as the latest combine recorded it, on every rank (waits for it).
+  double recorded_norm();
+  int state_size() const { return state_size_; }
+
+ private:
+  const Decomposition& d_;
+  int state_size_;
+  std::unique_ptr<TiledField> r_, z_;
+  std::unique_ptr<TileVectors> partials_;
+  std::unique_ptr<RankZeroVector> state_;
+  std::unique_ptr<ScratchBuffer> scratch_;
 };
 
 }  // namespace tdc

@@ -12,6 +12,8 @@
 #             overhead, Re = 1600, the GPU half of paper 000 Table XI at 128^3
 #   hybrid    CPU+GPU (StarPU's default worker count, 15 workers) against the GPU alone
 #   scaling   tools/scaling.sh over 1, 2, 4 (8) GPUs: weak and strong, one process and a rank per GPU
+#   reduction bench reduction (latency of one global reduction): 1, 2, 4 GPUs in one process and 2, 4
+#             ranks of a GPU each, against the dot tasks alone
 #   profile   ncu (metrics, and kernel times at the benchmark's clocks) and nsys of the MPDATA kernels;
 #             an FxT trace of Taylor-Green 256^3 in profile_trace_tg256_fxt (here: tools/trace DIR --steps 3)
 # --baseline EXE: every timed case also runs EXE (e.g. bundle/bin/taskdycore_base, an earlier build
@@ -20,7 +22,7 @@
 # Output: one $OUT/SUITE.txt per suite (the key lines, also on stdout), everything in $OUT/results.tgz.
 # Figures are FP64, MPDATA iord 2; docs/performance.md gives each one with its suite.
 set -u
-usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 2 ] || usage
 bundle=$1; shift
 baseline=""; opt_rounds=""; suites=()
@@ -29,7 +31,7 @@ while [ $# -gt 0 ]; do
     --baseline) baseline=$2; shift 2 ;;
     --rounds) opt_rounds=$2; shift 2 ;;
     all) suites+=(tests mpdata elliptic dycore hybrid); shift ;;
-    tests|mpdata|elliptic|dycore|hybrid|scaling|profile) suites+=("$1"); shift ;;
+    tests|mpdata|elliptic|dycore|hybrid|scaling|reduction|profile) suites+=("$1"); shift ;;
     *) echo "unknown argument: $1" >&2; usage ;;
   esac
 done
@@ -211,6 +213,26 @@ suite_scaling() {
   for b in "${builds[@]}"; do
     echo "scaling, build $b:"
     tools/scaling.sh --exe "$(command -v "$(exe_of "$b")")" --gpus "$gpus" "$res/scaling_$b"
+  done
+}
+
+# The latency of one global reduction (bench reduction, 64x64x16 so that the dot kernels are tiny; this
+# build only: older builds lack the command): one tile on one GPU, 2 tiles on one GPU, a tile per GPU in
+# one process (2, 4 GPUs), a rank per GPU (2, 4 ranks; each sees its GPU by local rank, as
+# tools/scaling.sh launches them), and one tile on one CPU worker for contrast. GPU workers only.
+suite_reduction() {
+  local a=(--grid 64x64x16 --rounds 500 --repeat 7) g tiles
+  printf '#!/bin/sh\nexport CUDA_VISIBLE_DEVICES=${OMPI_COMM_WORLD_LOCAL_RANK:-0}\nexec "$@"\n' > "$res/rank_gpu.sh"
+  chmod +x "$res/rank_gpu.sh"
+  bench_reduction reduction_cpu1_1x1 STARPU_NCUDA=0 STARPU_NCPU=1 -- "${a[@]}" --tiles 1x1
+  bench_reduction reduction_gpu1_1x1 STARPU_NCPU=0 STARPU_NCUDA=1 -- "${a[@]}" --tiles 1x1
+  bench_reduction reduction_gpu1_2x1 STARPU_NCPU=0 STARPU_NCUDA=1 -- "${a[@]}" --tiles 2x1
+  for g in 2 4; do
+    [ "$g" -le "$ngpu" ] || { echo "($g GPUs: the node has $ngpu)"; continue; }
+    tiles=2x1; [ "$g" = 4 ] && tiles=2x2
+    bench_reduction reduction_gpu${g}_$tiles STARPU_NCPU=0 STARPU_NCUDA=$g -- "${a[@]}" --tiles $tiles
+    TDC_LAUNCH="mpirun -np $g -x STARPU_NCPU -x STARPU_SILENT -x STARPU_HOME -x LD_LIBRARY_PATH $res/rank_gpu.sh" \
+      bench_reduction reduction_ranks${g}_$tiles STARPU_NCPU=0 -- "${a[@]}" --tiles $tiles
   done
 }
 

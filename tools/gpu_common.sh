@@ -3,6 +3,7 @@
 # out), and defines the runners. Each keeps its log and JSON under $res and prints its key line:
 #   bench NAME ENV... -- ARGS...           taskdycore bench mpdata ARGS    ($res/NAME.json)
 #   bench_elliptic NAME ENV... -- ARGS...  taskdycore bench elliptic ARGS  ($res/NAME.json)
+#   bench_reduction NAME ENV... -- ARGS... taskdycore bench reduction ARGS ($res/NAME.json)
 #   run NAME ENV... -- ARGS...             taskdycore run ARGS             ($res/NAME/summary.json)
 # They run ${TDC_EXE:-taskdycore} (an A/B's baseline sets TDC_EXE) under ${TDC_LAUNCH:-} (e.g. mpirun).
 source "$1/env.sh"
@@ -20,6 +21,11 @@ bench_elliptic() {
   local name=$1; shift; split_env "$@"
   env "${envs[@]}" timeout 300 ${TDC_LAUNCH:-} "${TDC_EXE:-taskdycore}" bench elliptic "${rest[@]}" --json "$res/$name.json" > "$res/$name.log" 2>&1
   echo "$name (exit $?):"; grep -E '^  ' "$res/$name.log"
+}
+bench_reduction() {
+  local name=$1; shift; split_env "$@"
+  env "${envs[@]}" timeout 240 ${TDC_LAUNCH:-} "${TDC_EXE:-taskdycore}" bench reduction "${rest[@]}" --json "$res/$name.json" > "$res/$name.log" 2>&1
+  echo "$name (exit $?): $(grep -E '^bench reduction' "$res/$name.log" | sed 's/.*repeats; //')"; grep -E '^  ' "$res/$name.log"
 }
 run() {
   local name=$1; shift; split_env "$@"

@@ -37,6 +37,13 @@ struct EllipticBenchText {
 };
 int bench_elliptic_command(int argc, char** argv, const EllipticBenchText& b);
 
+// taskdycore bench reduction: the options as typed.
+struct ReductionBenchText {
+  std::string grid = "64x64x16", tiles = "1x1", json;
+  int rounds = 200, repeats = 5;
+};
+int bench_reduction_command(int argc, char** argv, const ReductionBenchText& b);
+
 // taskdycore info: StarPU's build, workers and devices.
 int info_command(int argc, char** argv);
 

@@ -79,8 +79,18 @@ int main(int argc, char** argv) {
   bench_ell->add_option("--tolerances", ebt.tolerances, "also count iterations to 1e-5 and 1e-10: on|off");
   bench_ell->add_option("--json", ebt.json, "write the figures to this (new) file");
   for (CLI::Option* opt : bench_ell->get_options()) opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  auto* bench_red = bench->add_subcommand(
+      "reduction", "latency of one global reduction (dot tasks per tile, then the combine on rank 0), chained");
+  ReductionBenchText rbt;
+  bench_red->add_option("--grid", rbt.grid,
+                        "NXxNYxNZ (default 64x64x16: on a GPU the dot kernels take microseconds; CPUs: try 16x16x4)");
+  bench_red->add_option("--tiles", rbt.tiles, "TXxTY, spread over the ranks (default 1x1)");
+  bench_red->add_option("--rounds", rbt.rounds, "dependent reductions per timed chain (default 200)");
+  bench_red->add_option("--repeat", rbt.repeats, "timed chains; the median is reported (default 5)");
+  bench_red->add_option("--json", rbt.json, "write the figures to this (new) file");
+  for (CLI::Option* opt : bench_red->get_options()) opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   bool verbose = false;
-  for (CLI::App* command : {run, bench_mpdata, bench_ell, info, calibrate})
+  for (CLI::App* command : {run, bench_mpdata, bench_ell, bench_red, info, calibrate})
     command->add_flag("--verbose", verbose, "also show StarPU's own messages (as STARPU_SILENT=0 does)");
 
   try {
@@ -98,7 +108,8 @@ int main(int argc, char** argv) {
                                  {run, "--trace"},
                                  {run, "--restart"},
                                  {bench_mpdata, "--json"},
-                                 {bench_ell, "--json"}}) {
+                                 {bench_ell, "--json"},
+                                 {bench_red, "--json"}}) {
     CLI::Option* o = command->get_option(option);
     if (*command && o->count() > 0 && o->as<std::string>().empty()) {
       if (tdc::launcher_rank() == 0) std::fprintf(stderr, "taskdycore: error: option '%s': is empty\n", option);
@@ -110,6 +121,7 @@ int main(int argc, char** argv) {
     if (*run) status = run_command(argc, argv, case_file, sets, out_dir, trace_dir, force, restart);
     if (*bench_mpdata) status = bench_command(argc, argv, bt);
     if (*bench_ell) status = bench_elliptic_command(argc, argv, ebt);
+    if (*bench_red) status = bench_reduction_command(argc, argv, rbt);
     if (*info) status = info_command(argc, argv);
     if (*calibrate) status = calibrate_command(argc, argv, calibrate_case, calibrate_sets, calibrate_steps);
     // Bad input is reported by the launcher's rank 0 alone; the other ranks give it time to say so
