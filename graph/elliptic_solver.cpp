@@ -146,10 +146,12 @@ void EllipticSolver::precondition(const TiledField& r, const TiledField& z, int 
     mg_->submit(state_->handle(), skip_from, r, z);
     return;
   }
-  if (spectral_) {
+  if (spectral_now()) {
+    ++precon_calls_;
     spectral_->submit(state_->handle(), skip_from, r, z);
     return;
   }
+  ++precon_calls_;
   EllipticTaskArgs a = args_;
   a.skip_from = skip_from;
   for (int t = 0; t < d_.tiles(); ++t)
@@ -162,11 +164,13 @@ void EllipticSolver::pcg_fused_iteration(const TiledField& u) {
   const bool fold = one_tile();
   const ScalarsArgs after_precon = scalars_args(int(ScalarOp::PcgFusedPrecon), 2);
   const ScalarsArgs after_apply = scalars_args(int(ScalarOp::PcgFusedApply), 1);
+  const bool one_task = one_task_precon();  // decided before this step's application is counted
   if (mg_ && mg_->one_task()) {
     // The multigrid form of Alg. 3 as one task (the update and sums ride in the cycle's finest sweeps).
     mg_->submit_pcg_precon(state_->handle(), 1, *q_, *r_, *z_, scratch_->handle(), partials_->handle(0),
                            fold ? &after_precon : nullptr);
-  } else if (spectral_ && spectral_->one_task()) {
+  } else if (spectral_now() && spectral_->one_task()) {
+    ++precon_calls_;
     spectral_->submit_pcg_precon(state_->handle(), 1, *q_, *r_, *z_, scratch_->handle(), partials_->handle(0),
                                  fold ? &after_precon : nullptr);
   } else if (mg_ || spectral_) {
@@ -183,12 +187,12 @@ void EllipticSolver::pcg_fused_iteration(const TiledField& u) {
     pcg_line_iteration(u);
     return;
   }
-  const bool precon_folded = fold && one_task_precon();
+  const bool precon_folded = fold && one_task;
   if (!precon_folded) submit_scalars(int(ScalarOp::PcgFusedPrecon), 2);
   // The one-task cycle's tile is the whole horizontally periodic domain: the apply reads z's
   // neighbours at their periodic images, so z needs no halo exchange. (Doing the same after the line
   // solves measured no gain: 0.523 against 0.501 ms per thin-shell iteration, 3 alternating rounds.)
-  const bool z_periodic = one_task_precon();
+  const bool z_periodic = one_task;
   if (!z_periodic) submit_halo_exchange(d_, *z_, *strips_);
   for (int t = 0; t < d_.tiles(); ++t)
     insert_pcg_fused_apply(args_, coef_->handle(), state_->handle(), u.handle(t), p_->handle(t), z_->handle(t),
@@ -301,6 +305,7 @@ void EllipticSolver::submit_start(const TiledField& u, const TiledField& f) {
   reset.state_size = state_size_;
   insert_solver_scalars(reset, state_->handle(), {});
   line_iteration_ = 0;
+  precon_calls_ = 0;
   if (line_form()) {
     residual(u, f, *r_);  // the line form needs r only (its first iteration reads no direction)
   } else if (s_.method == KrylovMethod::Pcg) {

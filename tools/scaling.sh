@@ -4,16 +4,17 @@
 # ms/step in steady state, speed-up and efficiency against one GPU, and writes it to OUT/scaling.txt.
 #
 #   tools/scaling.sh [--exe EXE] [--gpus "1 2 4"] [--per-gpu 256x256x256] [--strong 512x512x256]
-#                    [--steps N] [--ranks on|off] OUT
+#                    [--steps N] [--ranks on|off] [--layout rows|2d] OUT
 #
-# Weak: the per-GPU grid times the tile layout (1: 1x1, 2: 2x1, 4: 2x2, 8: 4x2), a tile per GPU.
+# Weak: the per-GPU grid times the tile layout, a tile per GPU: 1xG by default (tiles span x, so the
+# spectral preconditioner needs two transposes a solve, not four), or --layout 2d (2x1, 2x2, 4x2).
 # Strong: the --strong grid on each GPU count. Steady state: the difference of an N-step and a 2N-step
 # run, divided by N, so that start-up (allocation, the first upload, perf-model calibration) drops
 # out. MPDATA: `bench mpdata --overlap on` (its own warm-up and median). One rank per GPU:
 # mpirun -np G, each rank seeing its GPU by local rank. For the bytes moved and the overlap, trace a
 # run (`taskdycore run ... --trace DIR`, then `tools/trace DIR --steps 4`).
 set -euo pipefail
-exe=taskdycore gpus="1 2 4" per=256x256x256 strong=512x512x256 steps=40 ranks=on
+exe=taskdycore gpus="1 2 4" per=256x256x256 strong=512x512x256 steps=40 ranks=on tiling=rows
 while [ $# -gt 1 ]; do
   case $1 in
     --exe) exe=$2; shift 2 ;;
@@ -22,14 +23,18 @@ while [ $# -gt 1 ]; do
     --strong) strong=$2; shift 2 ;;
     --steps) steps=$2; shift 2 ;;
     --ranks) ranks=$2; shift 2 ;;
+    --layout) tiling=$2; shift 2 ;;
     *) echo "scaling: unknown option $1" >&2; exit 2 ;;
   esac
 done
-[ $# -eq 1 ] || { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -eq 1 ] || { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 out=$1; mkdir -p "$out"
 have=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 STARPU_SILENT=${STARPU_SILENT:-1}
-layout() { case $1 in 1) echo "1 1" ;; 2) echo "2 1" ;; 4) echo "2 2" ;; 8) echo "4 2" ;; *) echo "$1 1" ;; esac; }
+layout() {
+  if [ "$tiling" = rows ]; then echo "1 $1"; return; fi
+  case $1 in 1) echo "1 1" ;; 2) echo "2 1" ;; 4) echo "2 2" ;; 8) echo "4 2" ;; *) echo "$1 1" ;; esac
+}
 IFS=x read -r px py pz <<< "$per"
 IFS=x read -r sx sy sz <<< "$strong"
 printf '#!/bin/sh\nexport CUDA_VISIBLE_DEVICES=${OMPI_COMM_WORLD_LOCAL_RANK:-0}\nexec "$@"\n' > "$out/rank_gpu.sh"
