@@ -110,8 +110,16 @@ StageWork stage_work(const SpectralPlan& p, const SlabGeometry& g, const Spectra
   }
   const CellBox part = s.on_slab ? g.slab(s.index) : g.tile(s.index);
   const CellArray work = dense(scratch, part);
-  for (const CellArray& a : from) w.gather.push_back(copy(a, work, a.box));
-  for (const CellArray& b : to) w.scatter.push_back(copy(work, b, b.box));
+  w.work = w.first_in = w.last_out = SpectralView{scratch, part.w, long(part.w) * part.h};
+  auto view_of = [](const CellArray& a) { return SpectralView{a.p + a.origin, a.row, a.plane}; };
+  if (s.from_tile)
+    w.first_in = view_of(from[0]);
+  else
+    for (const CellArray& a : from) w.gather.push_back(copy(a, work, a.box));
+  if (s.to_tile)
+    w.last_out = view_of(to[0]);
+  else
+    for (const CellArray& b : to) w.scatter.push_back(copy(work, b, b.box));
   w.plan = p;
   w.plan.nx = part.w;
   w.plan.ny = part.h;
@@ -120,7 +128,6 @@ StageWork stage_work(const SpectralPlan& p, const SlabGeometry& g, const Spectra
   w.plan.by = spectral_log2(part.h);
   w.plan.m0 = part.x0;
   w.plan.n0 = part.y0;
-  w.view = SpectralView{scratch, part.w, long(part.w) * part.h};
   return w;
 }
 
@@ -145,7 +152,9 @@ void spectral_stage_cpu(const SpectralPlan& p, const SlabGeometry& g, const Spec
   if (solver_skips(st, p.skip_from)) return;
   const StageWork w = stage_work(p, g, s, in, scratch, out);
   run_cpu(w.gather);
-  for (int n = 0; n < s.n_passes; ++n) spectral_pass_cpu(w.plan, tab, s.passes[n], w.view, w.view);
+  for (int n = 0; n < s.n_passes; ++n)
+    spectral_pass_cpu(w.plan, tab, s.passes[n], n == 0 ? w.first_in : w.work,
+                      n == s.n_passes - 1 ? w.last_out : w.work);
   run_cpu(w.scatter);
 }
 

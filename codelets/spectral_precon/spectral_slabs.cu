@@ -27,7 +27,9 @@ void spectral_stage_cuda(const SpectralPlan& p, const SlabGeometry& g, const Spe
                          cudaStream_t stream) {
   const StageWork w = stage_work(p, g, s, in, scratch, out);
   run_cuda(w.gather, p, st, stream);
-  for (int n = 0; n < s.n_passes; ++n) spectral_pass_cuda(w.plan, tab, st, s.passes[n], w.view, w.view, stream);
+  for (int n = 0; n < s.n_passes; ++n)
+    spectral_pass_cuda(w.plan, tab, st, s.passes[n], n == 0 ? w.first_in : w.work,
+                       n == s.n_passes - 1 ? w.last_out : w.work, stream);
   run_cuda(w.scatter, p, st, stream);
 }
 

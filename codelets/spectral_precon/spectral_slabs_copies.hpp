@@ -9,11 +9,12 @@
 namespace tdc {
 
 // A stage's work as its parts: copies into the scratch array (or straight from in to out when the
-// stage runs no pass), the passes' plan and view on the scratch array, and copies out of it.
+// stage runs no pass), the passes' plan, and copies out of it. The first pass reads the tile itself
+// where the stage starts from one, the last writes into the tile where it ends in one.
 struct StageWork {
   std::vector<StridedCopy> gather, scatter;  // gather only, when there are no passes
   SpectralPlan plan;
-  SpectralView view{};
+  SpectralView first_in{}, work{}, last_out{};  // the first pass's input, the scratch array, the last output
 };
 StageWork stage_work(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, const double* const* in,
                      double* scratch, double* const* out);
