@@ -6,8 +6,9 @@
 // SIGTERM odls_base_sigkill_timeout seconds later and SIGKILL as long again (the SIGCONT is meant
 // to wake stopped ranks). Waiting for the SIGTERM would leave the ranks at most that timeout to
 // checkpoint, and keep mpirun waiting twice as long as it had to; so a SIGCONT from the launcher
-// (the parent process) is taken as the SIGTERM it announces, unless it resumes the rank after a
-// SIGTSTP (job control, which mpirun forwards).
+// (the parent process, or the launcher above a wrapper script) is taken as the SIGTERM it announces,
+// unless it resumes the rank after a SIGTSTP (job control, which mpirun forwards). One that resumes
+// the rank after a SIGSTOP cannot be told apart: such a job stops with a checkpoint when resumed.
 #pragma once
 
 namespace tdc {
