@@ -2,8 +2,13 @@
 
 #include <starpu.h>
 #include <starpu_mpi.h>
+#include <unistd.h>
 
 #include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "tiled_field.hpp"
@@ -11,23 +16,65 @@
 namespace tdc {
 namespace {
 volatile std::sig_atomic_t g_signal = 0;
+volatile std::sig_atomic_t g_job_stopped = 0;  // a SIGTSTP came: the next SIGCONT resumes the run
+// The processes between this one and the launcher, the launcher included (a rank may be started
+// through a wrapper script): a SIGCONT from one of them is the launcher's. Filled before the handler
+// is installed; the handler only reads it.
+constexpr int kMaxAncestors = 8;
+pid_t g_launcher_chain[kMaxAncestors] = {};
+
 extern "C" void on_stop(int sig) {
   if (!g_signal) g_signal = sig;
 }
-}  // namespace
-
-void install_stop_handlers() {
-  std::signal(SIGINT, on_stop);
-  std::signal(SIGTERM, on_stop);
+extern "C" void on_tstp(int) {
+  g_job_stopped = 1;
+  kill(getpid(), SIGSTOP);  // what SIGTSTP would have done without this handler
+}
+extern "C" void on_cont(int, siginfo_t* info, void*) {
+  if (g_job_stopped) {
+    g_job_stopped = 0;
+    return;
+  }
+  if (!info || g_signal) return;
+  for (pid_t p : g_launcher_chain)
+    if (p > 0 && info->si_pid == p) g_signal = SIGTERM;
 }
 
-int stop_signal() { return g_signal; }
+// The parent's pid and command name of process `pid`, from /proc (false where unreadable).
+bool parent_of(pid_t pid, pid_t& parent, std::string& name) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return false;
+  const auto open = line.find('('), close = line.rfind(')');
+  if (open == std::string::npos || close == std::string::npos) return false;
+  std::istringstream rest(line.substr(close + 2));
+  char state;
+  rest >> state >> parent;
+  std::ifstream comm("/proc/" + std::to_string(pid) + "/comm");
+  std::getline(comm, name);
+  return bool(rest);
+}
 
-int agreed_stop_signal(int rank, int ranks) { return first_nonzero_over_ranks(g_signal, rank, ranks); }
+// From the parent up to the first Open MPI launcher or daemon; only the parent where none is found.
+void find_launcher_chain() {
+  pid_t p = getppid();
+  for (int n = 0; n < kMaxAncestors && p > 1; ++n) {
+    g_launcher_chain[n] = p;
+    pid_t parent = 0;
+    std::string name;
+    if (!parent_of(p, parent, name)) break;
+    if (name == "mpirun" || name == "mpiexec" || name == "orterun" || name == "orted") return;
+    p = parent;
+  }
+  for (int n = 1; n < kMaxAncestors; ++n) g_launcher_chain[n] = 0;
+}
 
-int first_nonzero_over_ranks(int mine, int rank, int ranks) {
-  if (ranks == 1) return mine;
-  // Every rank owns one int; rank 0 gathers them, decides, and sends the decision back.
+// A word per rank: the signal in the low byte, instability above it.
+constexpr int kUnstableBit = 1 << 8;
+
+// Collective: rank 0 gathers one int from each rank, decides, and sends the decision back.
+template <class Decide>
+int decide_over_ranks(int mine, int rank, int ranks, Decide decide) {
   std::vector<int> value(ranks, 0);
   int decision = 0;
   value[rank] = mine;
@@ -43,15 +90,14 @@ int first_nonzero_over_ranks(int mine, int rank, int ranks) {
   starpu_mpi_data_register(d, next_data_tag(), 0);
   for (int r = 0; r < ranks; ++r) starpu_mpi_get_data_on_node(MPI_COMM_WORLD, h[r], 0);
   if (rank == 0) {
-    int first = 0;
+    std::vector<int> all(ranks);
     for (int r = 0; r < ranks; ++r) {
       starpu_data_acquire(h[r], STARPU_R);
-      const int v = *static_cast<const int*>(starpu_data_handle_to_pointer(h[r], STARPU_MAIN_RAM));
+      all[r] = *static_cast<const int*>(starpu_data_handle_to_pointer(h[r], STARPU_MAIN_RAM));
       starpu_data_release(h[r]);
-      if (!first && v) first = v;
     }
     starpu_data_acquire(d, STARPU_W);
-    *static_cast<int*>(starpu_data_handle_to_pointer(d, STARPU_MAIN_RAM)) = first;
+    *static_cast<int*>(starpu_data_handle_to_pointer(d, STARPU_MAIN_RAM)) = decide(all);
     starpu_data_release(d);
   }
   for (int r = 1; r < ranks; ++r) starpu_mpi_get_data_on_node(MPI_COMM_WORLD, d, r);
@@ -61,6 +107,52 @@ int first_nonzero_over_ranks(int mine, int rank, int ranks) {
   for (auto& x : h) starpu_data_unregister(x);
   starpu_data_unregister(d);
   return agreed;
+}
+
+int first_nonzero(const std::vector<int>& all) {
+  for (int v : all)
+    if (v) return v;
+  return 0;
+}
+
+}  // namespace
+
+void install_stop_handlers() {
+  std::signal(SIGINT, on_stop);
+  std::signal(SIGTERM, on_stop);
+  // Open MPI's launcher announces the end of a job with SIGCONT (see the header).
+  if (std::getenv("OMPI_COMM_WORLD_SIZE")) {
+    find_launcher_chain();
+    struct sigaction cont {};
+    cont.sa_sigaction = on_cont;
+    cont.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&cont.sa_mask);
+    sigaction(SIGCONT, &cont, nullptr);
+    struct sigaction tstp {};
+    tstp.sa_handler = on_tstp;
+    tstp.sa_flags = SA_RESTART;
+    sigemptyset(&tstp.sa_mask);
+    sigaction(SIGTSTP, &tstp, nullptr);
+  }
+}
+
+int stop_signal() { return g_signal; }
+
+AgreedStop agree_on_stop(bool unstable_here, int rank, int ranks) {
+  const int mine = (g_signal & 0xff) | (unstable_here ? kUnstableBit : 0);
+  const int agreed = ranks == 1 ? mine : decide_over_ranks(mine, rank, ranks, [](const std::vector<int>& all) {
+    int signal = 0, unstable = 0;
+    for (int v : all) {
+      if (!signal) signal = v & 0xff;
+      unstable |= v & kUnstableBit;
+    }
+    return signal | unstable;
+  });
+  return {agreed & 0xff, (agreed & kUnstableBit) != 0};
+}
+
+int first_nonzero_over_ranks(int mine, int rank, int ranks) {
+  return ranks == 1 ? mine : decide_over_ranks(mine, rank, ranks, first_nonzero);
 }
 
 }  // namespace tdc

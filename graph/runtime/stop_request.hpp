@@ -1,6 +1,14 @@
 // SIGINT/SIGTERM during a run: the handler only records the request; the stepping loop sees it at a
 // step boundary, writes a final checkpoint and exits (status 128 + signal). With several ranks the
-// request is agreed on at chunk boundaries, so that every rank stops after the same step.
+// ranks agree on it after every step, so that every rank stops after the same step.
+//
+// Under Open MPI's mpirun a SIGINT or SIGTERM to mpirun reaches the ranks as SIGCONT at once,
+// SIGTERM odls_base_sigkill_timeout seconds later and SIGKILL as long again (the SIGCONT is meant
+// to wake stopped ranks). Waiting for the SIGTERM would leave the ranks at most that timeout to
+// checkpoint, and keep mpirun waiting twice as long as it had to; so a SIGCONT from the launcher
+// (the parent process, or the launcher above a wrapper script) is taken as the SIGTERM it announces,
+// unless it resumes the rank after a SIGTSTP (job control, which mpirun forwards). One that resumes
+// the rank after a SIGSTOP cannot be told apart: such a job stops with a checkpoint when resumed.
 #pragma once
 
 namespace tdc {
@@ -8,9 +16,17 @@ namespace tdc {
 void install_stop_handlers();
 // The signal received (0: none) on this rank.
 int stop_signal();
-// Collective over ranks: a signal some rank received (the lowest-numbered such rank's; 0: none). Uses StarPU-MPI data
-// exchanges, not MPI calls beside StarPU's own thread.
-int agreed_stop_signal(int rank, int ranks);
+
+// What the ranks agreed on after a step: a signal some rank received (the lowest-numbered such
+// rank's; 0: none) and whether any rank found the flow unstable.
+struct AgreedStop {
+  int signal = 0;
+  bool unstable = false;
+  bool any() const { return signal != 0 || unstable; }
+};
+// Collective over ranks (one small gather and broadcast through StarPU-MPI; nothing with one rank).
+AgreedStop agree_on_stop(bool unstable_here, int rank, int ranks);
+
 // Collective over ranks: the first non-zero of the ranks' values in rank order (0: none); how rank 0
 // tells every rank a decision (the others pass 0). StarPU-MPI initialises MPI for its own thread
 // (MPI_THREAD_SERIALIZED): while StarPU runs, the host must not call MPI itself.

@@ -157,11 +157,10 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
   model.submit_diagnostics();
 
   // The stepping loop: steps are submitted ahead of execution (a few in flight). Output records and
-  // checkpoints are written at chunk boundaries; a SIGINT/SIGTERM stops the run at a step boundary
-  // (with several ranks: at the next chunk boundary, agreed by all) with a final checkpoint.
+  // checkpoints are written at chunk boundaries; a SIGINT/SIGTERM stops the run after the step it
+  // arrives in (with several ranks: the step every rank agrees on) with a final checkpoint.
   auto multiple = [](long step, int every) { return every > 0 && step % every == 0; };
-  // With several ranks a stop request is agreed on at chunk boundaries: at least every 20 steps.
-  const SteppingLoop loop(cfg.steps, rt.size() > 1 ? 20 : cfg.steps, {cfg.output_interval, cfg.checkpoint_interval});
+  const SteppingLoop loop(cfg.steps, {cfg.output_interval, cfg.checkpoint_interval});
   Progress progress(first_step, cfg.steps, cfg.dt, cfg.progress_seconds, o.progress && rank == 0);
   rt.wait_all();
   const auto t_start = Clock::now();
@@ -177,7 +176,7 @@ nlohmann::json run_advection(const AdvectionConfig& cfg, Runtime& rt, const RunO
     if (multiple(model.step(), cfg.checkpoint_interval)) write_checkpoint();
     record_diagnostics(false);
   };
-  const int stopped = loop.run(hooks, rank, rt.size());
+  const int stopped = loop.run(hooks, rank, rt.size()).signal;
   rt.wait_all();
   const long steps_run = model.step() - first_step;
   const double loop_s = seconds_since(t_start) - output_s;

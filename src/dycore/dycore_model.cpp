@@ -167,6 +167,8 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
   a.cz = cfg.dt / g.dz();
   a.dz = g.dz();
   diagnostics_ = std::make_unique<AsyncFlowDiagnostics>(d_, rank, a, graph_->solver());
+  courant_ = std::make_unique<StepCourantCheck>(d_, rank, MaxCourantArgs{L, a.cx, a.cy, a.cz}, kBudgetLag);
+  courant_step_ = first_step_;
   for (auto& v : solve_copy_) v = std::make_unique<RankZeroVector>(rank, graph_->solver().state_size());
 }
 
@@ -210,17 +212,28 @@ std::vector<FlowDiagnostics> DycoreModel::take_diagnostics(bool finish) {
 }
 
 void DycoreModel::submit_steps(long count) {
-  const unsigned window = unsigned(std::max(1, 2 * local_tiles_ * graph_->tasks_per_tile()));
+  const unsigned window = unsigned(std::max(1, 2 * local_tiles_ * (graph_->tasks_per_tile() + 1)));  // + max_courant
   for (long n = 0; n < count; ++n) {
     graph_->submit_step(f_, step_);
     ++step_;
     graph_->solver().submit_state_copy(solve_copy_[step_ % (kBudgetLag + 1)]->handle(), kPrioHalo);
+    const int now = int(step_ % 2);
+    const TiledField* vel[3] = {f_.vel[0][now], f_.vel[1][now], f_.vel[2][now]};
+    courant_->submit(vel, step_);
     wait_for_submitted(window);
     if (step_ - kBudgetLag > first_step_) {
       read_solve(step_ - kBudgetLag);
       size_solver_budget();
+      check_next_courant();
     }
   }
+}
+
+bool DycoreModel::check_next_courant() {
+  if (courant_step_ >= step_) return false;
+  ++courant_step_;
+  courant_here_ = courant_->local_max(courant_step_);
+  return true;
 }
 
 void DycoreModel::read_solve(long step) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "../../graph/courant_check.hpp"
 #include "../../graph/flow_diagnostics.hpp"
 #include "../../graph/nft_step.hpp"
 #include "dycore_config.hpp"
@@ -85,6 +86,14 @@ class DycoreModel {
   void finish_solve_checks();
   // The pressure solve of every step of this run read so far (all of them after finish_solve_checks).
   const std::vector<StepSolve>& step_solves() const { return solves_; }
+  // The per-step Courant check, read kBudgetLag steps late like the solves: the latest step read
+  // and the largest Courant sum over this rank's tiles there (+inf where a value is not finite).
+  long courant_checked_step() const { return courant_step_; }
+  double courant_here() const { return courant_here_; }
+  // Reads the next step's check not read yet (after the last step); false when none is left.
+  bool check_next_courant();
+  // Collective: the largest Courant sum of courant_checked_step() over every tile (rank 0; 0 elsewhere).
+  double courant_everywhere() const { return courant_->global_max(courant_step_); }
 
  private:
   DycoreConfig cfg_;
@@ -105,6 +114,9 @@ class DycoreModel {
   static constexpr int kBudgetLag = 3, kBudgetWarmup = 6, kBudgetWindow = 4;
   std::unique_ptr<RankZeroVector> solve_copy_[kBudgetLag + 1];
   std::vector<StepSolve> solves_;  // every step of this run whose solve was read, in step order
+  std::unique_ptr<StepCourantCheck> courant_;
+  long courant_step_ = 0;
+  double courant_here_ = 0.0;
   void read_solve(long step);
   void size_solver_budget();
   std::vector<std::pair<TiledField*, TileStrips*>> checkpointed() const;

@@ -145,7 +145,8 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
     for (const auto& r : records) write_csv_row(csv, r, theta);
     if (std::fflush(csv) != 0) fail_run("cannot write " + out("diagnostics.csv") + ": " + std::strerror(errno));
   }
-  std::string aborted;  // why the run stopped early (an unstable flow), or empty
+  std::string aborted;            // why the run stopped early (an unstable flow), or empty
+  bool courant_exceeded = false;  // some step's Courant number passed time.max_courant (or was not finite)
   // Records arrive a few intervals late (asynchronous diagnostics): each is printed, checked for
   // instability and written to the CSV when it arrives.
   auto take = [&](bool finish) {  // collective
@@ -168,6 +169,7 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
       // Rank 0 decides (it holds the totals); every rank must leave the loop together.
       const int unstable = first_nonzero_over_ranks(
           rank == 0 && !(r.max_courant <= cfg.max_courant && std::isfinite(r.kinetic_energy)), rank, rt.size());
+      courant_exceeded = courant_exceeded || !(r.max_courant <= cfg.max_courant);
       if (unstable && aborted.empty()) {
         char why[200];
         std::snprintf(why, sizeof why,
@@ -224,15 +226,37 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
 
   // The stepping loop: steps are submitted ahead of execution (a bounded window); records, field
   // output and checkpoints at chunk boundaries. A SIGINT/SIGTERM stops the run at a step boundary
-  // (with several ranks: at the next chunk boundary, agreed by all) with a final checkpoint.
-  const SteppingLoop loop(
-      cfg.steps, rt.size() > 1 ? 10 : cfg.steps,
-      {cfg.diagnostics_interval, fields ? cfg.fields_interval : 0, checkpoints ? cfg.checkpoint_interval : 0});
+  // (with several ranks: the step every rank agrees on) with a final checkpoint.
+  const SteppingLoop loop(cfg.steps, {cfg.diagnostics_interval, fields ? cfg.fields_interval : 0,
+                                      checkpoints ? cfg.checkpoint_interval : 0});
   const auto t0 = Clock::now();
-  if (first_step == 0) {  // a resumed run has these records of its first state already
+  long diagnosed_at = -1;
+  auto diagnose = [&] {  // collective; returns at once
     model.submit_diagnostics();
+    diagnosed_at = model.step();
+  };
+  if (first_step == 0) {  // a resumed run has these records of its first state already
+    diagnose();
     if (fields && cfg.fields_interval > 0) write_fields();
   }
+  // The per-step Courant check (read a few steps late, like the solves): a Courant sum past
+  // time.max_courant, or a value that is not finite, on any rank's tiles stops every rank.
+  const auto courant_exceeded_here = [&] { return !(model.courant_here() <= cfg.max_courant); };
+  auto courant_abort = [&] {  // collective: every rank checked the same step
+    const double c = model.courant_everywhere();
+    courant_exceeded = true;
+    if (!aborted.empty()) return;
+    char why[200];
+    if (std::isfinite(c))
+      std::snprintf(why, sizeof why,
+                    "unstable at step %ld: Courant number %.3g above time.max_courant = %.3g (reduce time.dt)",
+                    model.courant_checked_step(), c, cfg.max_courant);
+    else
+      std::snprintf(why, sizeof why,
+                    "unstable at step %ld: the velocity holds values that are not finite (reduce time.dt)",
+                    model.courant_checked_step());
+    aborted = why;
+  };
   SteppingHooks hooks;
   hooks.step = [&] { return model.step(); };
   hooks.submit_step = [&] { model.submit_steps(1); };
@@ -251,15 +275,26 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
     }
     return aborted.empty();
   };
+  hooks.unstable_here = courant_exceeded_here;
   hooks.at_chunk_end = [&](int stopped) {
-    if (model.step() % cfg.diagnostics_interval == 0 || model.step() == cfg.steps) model.submit_diagnostics();
+    if (model.step() % cfg.diagnostics_interval == 0 || model.step() == cfg.steps) diagnose();
     if (fields && cfg.fields_interval > 0 && model.step() % cfg.fields_interval == 0) write_fields();
     if (checkpoints && cfg.checkpoint_interval > 0 && model.step() % cfg.checkpoint_interval == 0 && !stopped &&
         model.step() < cfg.steps)
       write_checkpoint();
     take(false);
   };
-  const int stopped = loop.run(hooks, rank, rt.size());
+  const AgreedStop stop = loop.run(hooks, rank, rt.size());
+  const int stopped = stop.signal;
+  if (stop.unstable) courant_abort();
+  // The last steps' checks, read now (collective: the ranks agree on each).
+  while (!stop.unstable && model.check_next_courant())
+    if (agree_on_stop(courant_exceeded_here(), rank, rt.size()).unstable) {
+      courant_abort();
+      break;
+    }
+  // A run that stops early ends with a record of its last state.
+  if (!aborted.empty() && diagnosed_at != model.step()) diagnose();
   if (fields && fields_written_at != model.step()) write_fields();
   rt.wait_all();
   model.finish_solve_checks();
@@ -303,7 +338,8 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   bool converged = true, finite = true;
   for (std::size_t n = 0; n < records.size(); ++n) {
     const auto& r = records[n];
-    finite = finite && std::isfinite(r.kinetic_energy) && std::isfinite(r.max_divergence) && std::isfinite(r.max_courant);
+    finite =
+        finite && std::isfinite(r.kinetic_energy) && std::isfinite(r.max_divergence) && std::isfinite(r.max_courant);
     steps.push_back(r.step);
     time.push_back(r.time);
     ke.push_back(r.kinetic_energy);
@@ -391,6 +427,9 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
     linf.push_back(r.vorticity_max);
   }
   j["validation"]["max_courant"] = courant;
+  // Every step's Courant number was checked, not only the recorded ones.
+  j["validation"]["courant_within_limit"] = !courant_exceeded;
+  j["validation"]["courant_limit"] = cfg.max_courant;
   j["validation"]["vorticity_magnitude"] = {{"l1", l1}, {"l2", l2}, {"max", linf}};
   if (theta) {
     // The thermal bubble: rise height (theta'-weighted centroid), theta' conservation (MPDATA is

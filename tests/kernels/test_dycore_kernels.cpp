@@ -12,6 +12,7 @@
 #include "codelets/advector/advector_kernel.hpp"
 #include "codelets/buoyancy/buoyancy_kernel.hpp"
 #include "codelets/flow_diagnostics/flow_diagnostics_kernel.hpp"
+#include "codelets/max_courant/max_courant_kernel.hpp"
 #include "codelets/elliptic_apply/elliptic_apply_kernel.hpp"
 #include "codelets/pressure_gradient/pressure_gradient_kernel.hpp"
 #include "codelets/solver_scalars/solver_state.hpp"
@@ -278,8 +279,44 @@ TEST(DycoreKernels, FlowDiagnosticsSumsAndMaxima) {
   EXPECT_DOUBLE_EQ(out[2 * kEnstrophy], 2.0 * cells);
 }
 
+TEST(DycoreKernels, MaxCourantIsTheDiagnosticsMaximumAndSeesNaN) {
+  // The per-step check's number is the diagnostics' max_courant; the ghost ring does not count;
+  // one NaN or infinity anywhere inside gives +inf (a maximum by fmax would drop a NaN).
+  auto u = random_field(41), v = random_field(42), w = random_field(43), th = random_field(44);
+  const MaxCourantArgs a{kL, 0.1, 0.2, 0.3};
+  std::vector<double> flow(kFlowDoubles);
+  flow_diagnostics_cpu(flow_args(ZBoundary::Periodic), u.data(), v.data(), w.data(), th.data(), flow.data());
+  double m = -1.0;
+  max_courant_cpu(a, u.data(), v.data(), w.data(), &m);
+  EXPECT_EQ(m, flow[2 * kFlowSums + kMaxCourant]);
+  u[kL.at(-1, 0, 0)] = 1e300;  // ghost ring
+  max_courant_cpu(a, u.data(), v.data(), w.data(), &m);
+  EXPECT_EQ(m, flow[2 * kFlowSums + kMaxCourant]);
+  for (const double bad : {std::nan(""), -std::nan(""), HUGE_VAL, -HUGE_VAL}) {
+    auto wb = w;
+    wb[kL.at(kL.nx - 1, kL.ny - 1, kL.nz - 1)] = bad;
+    max_courant_cpu(a, u.data(), v.data(), wb.data(), &m);
+    EXPECT_EQ(m, HUGE_VAL) << bad;
+  }
+}
+
 #if defined(TASKDYCORE_HAVE_CUDA)
 using Dev = tdc_test::DeviceArray;
+
+TEST(DycoreCpuCudaAgreement, MaxCourant) {
+  if (!tdc_test::have_device())
+    GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
+  auto u = random_field(51), v = random_field(52), w = random_field(53);
+  const MaxCourantArgs a{kL, 0.1, 0.2, 0.3};
+  for (int pass = 0; pass < 2; ++pass) {  // then with a NaN inside
+    if (pass == 1) v[kL.at(3, 4, 5)] = std::nan("");
+    Dev du(u), dv(v), dw(w), out(std::vector<double>{-1.0});
+    double cpu = -1.0;
+    max_courant_cpu(a, u.data(), v.data(), w.data(), &cpu);
+    max_courant_cuda(a, du.p, dv.p, dw.p, out.p, 0);
+    EXPECT_EQ(std::vector<double>{cpu}, out.host()) << (pass ? "with a NaN" : "finite");
+  }
+}
 
 TEST(DycoreCpuCudaAgreement, FlowDiagnostics) {
   if (!tdc_test::have_device())
@@ -363,6 +400,7 @@ TEST(DycoreCpuCudaAgreement, AdvectorGradientDivergence) {
 #else
 TEST(DycoreCpuCudaAgreement, AdvectorGradientDivergence) { GTEST_SKIP() << "built without CUDA"; }
 TEST(DycoreCpuCudaAgreement, FlowDiagnostics) { GTEST_SKIP() << "built without CUDA"; }
+TEST(DycoreCpuCudaAgreement, MaxCourant) { GTEST_SKIP() << "built without CUDA"; }
 #endif
 
 }  // namespace
