@@ -229,18 +229,30 @@ const std::vector<SlabShape> kSlabShapes = {
     {{32, 16, 16, 2}, kWrapMirror, {{2, 4, 0}, {2, 1, 5}, {4, 4, 12}, {1, 2, 0}, {1, 8, 0}}},
 };
 
+// A shape's plan, right-hand side and whole solve (the reference of every slab case).
+struct SlabProblem {
+  std::vector<double> tab;
+  SpectralPlan p;
+  std::vector<double> r, whole;
+};
+SlabProblem slab_problem(const SlabShape& shape) {
+  SlabProblem q;
+  const auto h = couplings(shape.wrap);
+  const auto c = coefficients(shape.W.nz, 0.25);
+  q.p = make_spectral_plan(shape.W.nx, shape.W.ny, shape.W.nz, h, c, q.tab);
+  q.r = random_field(shape.W, 11);
+  q.whole = solve_cpu(shape.W, h, c, q.r);
+  return q;
+}
+
 TEST(SpectralKernels, SlabFormIsBitwiseTheWholeSolve) {
   for (const SlabShape& shape : kSlabShapes) {
     const TileLayout& W = shape.W;
-    const auto h = couplings(shape.wrap);
-    const auto c = coefficients(W.nz, 0.25);
-    std::vector<double> tab;
-    const SpectralPlan p = make_spectral_plan(W.nx, W.ny, W.nz, h, c, tab);
-    const auto r = random_field(W, 11);
-    const auto whole = solve_cpu(W, h, c, r);
-    CpuSlabOps ops{tab.data(), kRunning.data()};
+    const SlabProblem q = slab_problem(shape);
+    const auto& whole = q.whole;
+    CpuSlabOps ops{q.tab.data(), kRunning.data()};
     for (const SlabCase& sc : shape.cases) {
-      const auto z = slab_solve(ops, p, W, sc, r);
+      const auto z = slab_solve(ops, q.p, W, sc, q.r);
       for (int k = 0; k < W.nz; ++k)
         for (int j = 0; j < W.ny; ++j)
           for (int i = 0; i < W.nx; ++i)
@@ -339,16 +351,11 @@ TEST(SpectralCpuCudaAgreement, SlabForm) {
     GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
   for (const SlabShape& shape : kSlabShapes) {
     const TileLayout& W = shape.W;
-    const auto h = couplings(shape.wrap);
-    const auto c = coefficients(W.nz, 0.25);
-    std::vector<double> tab;
-    const SpectralPlan p = make_spectral_plan(W.nx, W.ny, W.nz, h, c, tab);
-    const auto r = random_field(W, 11);
-    const auto whole = solve_cpu(W, h, c, r);
-    tdc_test::DeviceArray dtab(tab), dst(kRunning);
+    const SlabProblem q = slab_problem(shape);
+    tdc_test::DeviceArray dtab(q.tab), dst(kRunning);
     CudaSlabOps ops{dtab.p, dst.p};
     for (const SlabCase& sc : shape.cases) {
-      const std::vector<double> z = slab_solve(ops, p, W, sc, r), &w = whole;
+      const std::vector<double> z = slab_solve(ops, q.p, W, sc, q.r), &w = q.whole;
       std::vector<double> zi, wi;  // the interiors
       for (int k = 0; k < W.nz; ++k)
         for (int j = 0; j < W.ny; ++j)
