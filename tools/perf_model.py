@@ -253,8 +253,14 @@ class Model:
     def _fit_nvlink(self):
         """NVLink's effective rate for pieces: the step-time difference between the default (skipped
         spectral applications moving pieces) and solver.max_iter = 1 (one application), one process."""
-        sk = self.cal["skipped_applications"]
-        p = next(q for q in sk["pairs"] if q.get("fits") == "nvlink_effective_GBps")
+        given = _v(self.cal["links"]["nvlink_effective_GBps"])
+        if given is not None:                                    # a figure from elsewhere (measured)
+            self.bw["nvlink"] = given
+            return
+        p = next((q for q in self.cal.get("skipped_applications", {}).get("pairs", [])
+                  if q.get("fits") == "nvlink_effective_GBps"), None)
+        if p is None:
+            raise ValueError("calibration: links.nvlink_effective_GBps is null and no skipped_applications pair fits it")
         lay = Layout(parse_grid(p["grid"]), p["gpus"], tile_pair(p["tiles"]), p["gpus"], p.get("ranks_per_node", 1))
         n = (p["applications_default"] - p["applications_max_iter_1"]) * lay.transposes
         byts = max(lay.transpose_bytes(g).get("nvlink", 0.0) for g in range(lay.gpus))
@@ -418,7 +424,8 @@ def gs(g):
 def print_prediction(r, m):
     print("case %s  grid %s  gpus %d  tiles %dx%d  ranks %d  nodes %d" % (
         r["case"], gs(r["grid"]), r["gpus"], r["tiles"][0], r["tiles"][1], r["ranks"], r["nodes"]))
-    print("computation_ms      %9.3f   (1-GPU work of the GPU's cells without the spectral solve)" % r["comp"])
+    print("computation_ms      %9.3f   (the GPU's work from the 1-GPU times%s)" % (
+        r["comp"], ", without the spectral solve" if "applications" in r else ""))
     if "applications" in r:
         print("spectral_stages_ms  %9.3f   (its share of the solve x stage factor %.2f)" % (r["stages"], m.stage_factor))
         print("transposes_ms       %9.3f   (%d application(s) x %d transposes, %d slabs)" % (
@@ -437,6 +444,11 @@ def print_prediction(r, m):
     for n in r["notes"]:
         print("note: " + n)
     print("predicted_ms_per_step %.3f" % r["total"])
+
+
+def apply_overrides(m, a):
+    if a.stage_factor is not None:
+        m.stage_factor = a.stage_factor
 
 
 def cmd_predict(m, a):
@@ -509,8 +521,7 @@ def cmd_validate(m, a):
         print("%-13s %-12s %5d %5d %6s %5s %10.3f %10.3f %+7.1f%% %10.3f %+7.1f%%  %s" % (
             p["case"], p["grid"], p["gpus"], r["ranks"], p["tiles"], apps, p["ms"], r["total"], 100 * err,
             q, 100 * (q - p["ms"]) / p["ms"], k))
-    sk = cal["skipped_applications"]
-    for p in sk["pairs"]:
+    for p in cal.get("skipped_applications", {}).get("pairs", []):
         d_meas = p["default_ms"] - p["max_iter_1_ms"]
         rpn = p.get("ranks_per_node", 1)
         g, t = parse_grid(p["grid"]), tile_pair(p["tiles"])
@@ -523,13 +534,15 @@ def cmd_validate(m, a):
             "skipped", p["grid"], p["gpus"], rpn if rpn > 1 else 1, p["tiles"],
             "%d-%d" % (p["applications_default"], p["applications_max_iter_1"]), d_meas, d[0], 100 * err,
             d[1], 100 * (d[1] - d_meas) / d_meas, k))
-    print("# skipped: step time with %s pieces-moving applications a step less solver.max_iter = 1's, same build "
-          "(the cost of the skipped spectral applications)" % "the default's")
+    if cal.get("skipped_applications", {}).get("pairs"):
+        print("# skipped: the default's step time (its pieces-moving applications a step) less solver.max_iter = 1's, "
+              "same build: the cost of the skipped spectral applications")
     print("# derived: MPDATA H = %.3f, c_tile = %.3f ms, border band %.3f ms at 256^3; spectral: 1-GPU solve %.2f ms "
-          "at 256^3, stage factor %.2f (fitted), NVLink %.0f GB/s effective (fitted), ranks %.1f GB/s staged; "
+          "at 256^3, stage factor %.2f (fitted), NVLink %.0f GB/s effective (%s), ranks %.1f GB/s staged; "
           "reductions %d a step at +%.0f us (2 GPUs, one process) / +%.0f us (2 ranks); multigrid multi-tile "
           "overhead %.2f ms an iteration (fitted)" % (
-              m.m_H, m.m_ctile, m.m_b * 2 * 512 * 256, m.s1 * C256, m.stage_factor, m.bw["nvlink"], m.bw["staged"],
+              m.m_H, m.m_ctile, m.m_b * 2 * 512 * 256, m.s1 * C256, m.stage_factor, m.bw["nvlink"],
+              "given" if _v(cal["links"]["nvlink_effective_GBps"]) is not None else "fitted", m.bw["staged"],
               m.reductions, 1e3 * (m.red_lat["two_gpus_one_process"] - m.red_lat["one_gpu_one_tile"]),
               1e3 * (m.red_lat["two_ranks"] - m.red_lat["one_gpu_one_tile"]), m.mg_over))
     print("# 'published': the same model with NVLink at its published %.0f GB/s, ranks at PCIe %.0f GB/s twice "
@@ -558,6 +571,8 @@ def main(argv=None):
         p.add_argument("--applications", type=int,
                        help="spectral applications a step that move pieces (default: the calibration's "
                             "applications_per_step, 1: only a solve's first application is spectral)")
+        p.add_argument("--stage-factor", type=float,
+                       help="spectral stage overhead factor over the 1-GPU solve (default: fitted)")
         p.add_argument("--calibration", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
     p = sub.add_parser("predict", help="ms/step for one configuration, with the model's terms")
@@ -573,6 +588,8 @@ def main(argv=None):
     try:
         with open(a.calibration) as f:
             m = Model(json.load(f))
+        if a.cmd != "validate":
+            apply_overrides(m, a)
         {"predict": cmd_predict, "scan": cmd_scan, "validate": cmd_validate}[a.cmd](m, a)
     except ValueError as e:
         print("perf_model.py: %s" % e, file=sys.stderr)
