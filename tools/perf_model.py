@@ -6,17 +6,20 @@ the bubble, spectral or multigrid preconditioner) on N GPUs, one process per nod
 from measured single-GPU step times and link figures (tools/perf_model_calibration.json), and finds the
 GPU / node count past which adding more stops paying.
 
-  tools/perf_model.py predict --case mpdata --grid 512x256x256 --gpus 2
+  tools/perf_model.py predict --case mpdata --grid 256x512x256 --gpus 2
   tools/perf_model.py scan --case tg-spectral --grid 256x256x256 --weak --max-gpus 16
-  tools/perf_model.py validate            # prediction next to every measured 2- and 4-GPU point
+  tools/perf_model.py validate            # prediction next to every measured multi-GPU point
 
-The model (docs/performance.md, "Performance model (paper 003)"):
-  T = T_comp + T_serial + T_comm - T_overlap
-  T_comp    per-GPU work of its tiles, from the 1-GPU step times (piecewise linear in cells)
-  T_serial  the spectral preconditioner's hub: the dense solve of the whole grid on one GPU
-  T_comm    halo strips (width 3) plus the hub's whole-tile transfers; NVLink within a process,
-            host-staged StarPU-MPI between ranks, plus a latency per dependent hop
-  T_overlap communication hidden behind computation. Paper eq. 2-4:
+The model (docs/performance.md, "Performance model (paper 003)"), on the slowest GPU:
+  T = T_comp + T_stages + T_comm - T_overlap
+  T_comp    the GPU's work without the spectral solve, from the 1-GPU step times (piecewise linear in
+            cells) less the 1-GPU solve; multigrid: plus iterations x the per-iteration time
+  T_stages  spectral preconditioner in slab form: the GPU's share of the solve (its tiles' and slabs'
+            passes), stage_overhead_factor x the 1-GPU solve time of those cells (factor fitted)
+  T_comm    transposes: applications a step x transposes a solve (2 where tiles span x, else 4) x the
+            pieces a GPU sends to other GPUs' slabs / link rate (NVLink within a process, host-staged
+            StarPU-MPI between ranks); halo strips (width 3); reductions x their added latency
+  T_overlap MPDATA only (paper eq. 2-4): strips hidden behind the body.
             H = (T1_I - T1_B) / T1_I            (eq. 4: cost of the border/body split, on 1 GPU)
             T_IC = T_I - T_I * H                (eq. 3: improved time without that cost)
             V = T_O / T_I, T_O = T_B - T_IC     (eq. 2: overlap share)
@@ -33,6 +36,7 @@ DEFAULT_CAL = os.path.join(HERE, "perf_model_calibration.json")
 CASES = ("mpdata", "tg-spectral", "bubble", "tg-multigrid")
 B = 8.0  # bytes a value (FP64)
 C256 = 256 ** 3
+MAX_SLAB_PIECES = 256  # codelets/spectral_precon/spectral_slabs.hpp, kMaxSlabPieces
 
 
 def parse_grid(s):
@@ -54,8 +58,11 @@ def cells(g):
     return g[0] * g[1] * g[2]
 
 
-def default_tiles(n):
-    """Tiles tx x ty = n, one a GPU, tx >= ty, as square as possible (2 -> 2x1, 4 -> 2x2, 8 -> 4x2)."""
+def default_tiles(n, layout="rows"):
+    """One tile a GPU, as tools/scaling.sh lays them: rows = 1 x n (tiles span x: two transposes a
+    spectral solve); 2d = tx x ty, tx >= ty, as square as possible (2 -> 2x1, 4 -> 2x2, 8 -> 4x2)."""
+    if layout == "rows":
+        return 1, n
     ty = int(math.isqrt(n))
     while n % ty:
         ty -= 1
@@ -81,7 +88,9 @@ def solve2(a11, a12, b1, a21, a22, b2):
 
 class Layout:
     """Tiles on GPUs on ranks on nodes: tile i (row-major) on GPU i % gpus, GPUs in contiguous runs
-    per rank (owner computes), ranks in contiguous runs per node. Rank 0's first GPU is the hub."""
+    per rank (owner computes), ranks in contiguous runs per node. The spectral preconditioner's slabs
+    as graph/spectral_precon.cpp makes them: column slabs (whole y columns, x ranges) where tiles span
+    x, else level slabs; slab s is held with tile s * tiles / slabs."""
 
     def __init__(self, grid, gpus, tiles, gpus_per_node, ranks_per_node):
         self.grid, self.gpus = grid, gpus
@@ -101,6 +110,27 @@ class Layout:
         self.tile_cells = self.tile_nx * self.tile_ny * self.nz
         per = -(-self.ntiles // gpus)  # contiguous runs of tiles per GPU
         self.gpu_of_tile = [min(t // per, gpus - 1) for t in range(self.ntiles)]
+        # slab_geometry (codelets/spectral_precon/spectral_slabs.cpp)
+        nx, nz, T = grid[0], grid[2], self.ntiles
+        if self.tx == 1:
+            self.columns, S = True, 1
+            while 2 * S <= T and 2 * S <= MAX_SLAB_PIECES and nx // (2 * S) >= 2:
+                S *= 2
+        else:
+            self.columns, S = False, min(T, nz, MAX_SLAB_PIECES)
+        self.slabs = S
+        self.transposes = 2 if self.columns else 4
+        self.gpu_of_slab = [self.gpu_of_tile[s * T // S] for s in range(S)]
+
+    def piece_cells(self, t, s):
+        """Cells of tile t's part of slab s."""
+        if self.columns:
+            return (self.grid[0] // self.slabs) * self.tile_ny * self.nz
+        z0, z1 = s * self.nz // self.slabs, (s + 1) * self.nz // self.slabs
+        return self.tile_nx * self.tile_ny * (z1 - z0)
+
+    def slab_cells(self, s):
+        return sum(self.piece_cells(t, s) for t in range(self.ntiles))
 
     def rank(self, gpu):
         return gpu // self.gpus_per_rank
@@ -120,6 +150,28 @@ class Layout:
     def tiles_on(self, gpu):
         return [t for t in range(self.ntiles) if self.gpu_of_tile[t] == gpu]
 
+    def slabs_on(self, gpu):
+        return [s for s in range(self.slabs) if self.gpu_of_slab[s] == gpu]
+
+    def transpose_bytes(self, gpu):
+        """Bytes one transpose moves between GPU `gpu` and others, by link kind: max(sent, received)
+        (tiles to slabs: its tiles' pieces of other GPUs' slabs out, other tiles' pieces of its slabs
+        in; slabs to tiles the reverse, the same bytes)."""
+        out, inn = {}, {}
+        for t in range(self.ntiles):
+            for s in range(self.slabs):
+                gt, gs_ = self.gpu_of_tile[t], self.gpu_of_slab[s]
+                if gt == gs_:
+                    continue
+                b = self.piece_cells(t, s) * B
+                if gt == gpu:
+                    k = self.link(gpu, gs_)
+                    out[k] = out.get(k, 0.0) + b
+                elif gs_ == gpu:
+                    k = self.link(gpu, gt)
+                    inn[k] = inn.get(k, 0.0) + b
+        return {k: max(out.get(k, 0.0), inn.get(k, 0.0)) for k in set(out) | set(inn)}
+
     def faces(self, t):
         """(neighbour tile, strip cells) of tile t's 4 faces, periodic; strip cells per unit width."""
         i, j = t % self.tx, t // self.tx
@@ -130,21 +182,35 @@ class Layout:
         return out
 
 
+def _v(entry):
+    return entry["value"] if isinstance(entry, dict) else entry
+
+
 class Model:
     def __init__(self, cal, fitted=True):
+        """fitted=False: the links at their published / typical figures, stage factor 1, no multi-tile
+        multigrid overhead: nothing fitted on a multi-GPU run."""
         self.cal = cal
         L = cal["links"]
-        self.bw = {"nvlink": L["nvlink_GBps"]["value"], "pcie": L["pcie_GBps"]["value"],
-                   "internode": L["internode_GBps"]["value"]}
-        self.lat_nv = L["nvlink_latency_us"]["value"] * 1e-3  # ms
+        self.bw = {"nvlink": _v(L["nvlink_GBps"]), "pcie": _v(L["pcie_GBps"]),
+                   "internode": _v(L["internode_GBps"]), "staged": _v(L["staged_rank_GBps"])}
+        self.lat = {"nvlink": _v(L["nvlink_latency_us"]) * 1e-3, "staged": _v(L["staged_latency_us"]) * 1e-3}
+        self.lat["network"] = self.lat["staged"]
+        r = cal["reduction_latency_us"]
+        self.red_lat = {k: _v(r[k]) * 1e-3 for k in ("one_gpu_one_tile", "one_gpu_two_tiles",
+                                                       "two_gpus_one_process", "two_ranks")}
+        self.fitted = fitted
         self._mpdata()
-        self._spectral()
-        self._multigrid()
-        if not fitted:  # links at their published / typical figures, no term fitted on a multi-GPU run
-            self.bw["hub"] = self.bw["nvlink"]
-            self.bw["staged"] = self.bw["pcie"] / 2        # device -> host, host -> device
-            self.lat_mpi = self.lat_nv
-            self.mg_over = 0.0
+        self._spectral_inputs()
+        self.stage_factor = 1.0
+        self.mg_over = 0.0
+        if fitted:
+            self._fit_nvlink()
+            self._fit_stage_factor()
+            self._fit_multigrid()
+        else:
+            self.bw["staged"] = self.bw["pcie"] / 2           # device -> host, host -> device
+            self._multigrid_iterations()
 
     # ---- calibration ----------------------------------------------------------------------------
     def _mpdata(self):
@@ -161,71 +227,89 @@ class Model:
         self.m_ctile, self.m_b = solve2(1, p1, on1["ms"] - base, 4, p4, on4["ms"] - base)
         self.m_H = (on1["ms"] - off["ms"]) / on1["ms"]        # eq. 4
 
-    def _spectral(self):
+    def _spectral_inputs(self):
         s = self.cal["dycore_spectral"]
         self.s_pts = [(cells(parse_grid(p["grid"])), p["ms"]) for p in s["one_gpu"]]
-        self.s1 = s["spectral_in_place_ms_at_256cubed"] / C256
-        self.halo_exch = s["halo_exchanges_per_step"]
-        self.halo_fields = s["halo_fields_per_step"]
-        self.reductions = s["reductions_per_step"]
-        self.bubble = s["bubble_over_tg"]
-        tr = s["hub_trace_2gpu"]
-        g = parse_grid(tr["grid"])
-        lay = Layout(g, tr["gpus"], tile_pair(tr["tiles"]), 8, 1)
-        self.V_o = tr["overlapped_fraction"]
-        own0 = self.own(lay.tile_cells)
-        busy0 = tr["gpu_busy"][0] * tr["ms"]
-        self.s_hub = (busy0 - own0) / cells(g)               # hub work, ms a cell of the whole grid
-        halo_t, halo_bytes = self.halo(lay, self.halo_fields, self.halo_exch, 0)
-        bytes_step = tr["bytes_moved_gib"] * 2 ** 30 / tr["steps"]
-        remote_cells = sum(lay.tile_cells for t in range(lay.ntiles) if lay.gpu_of_tile[t] != 0)
-        self.k_hub = (bytes_step - halo_bytes) / (remote_cells * B)   # tile arrays a step, hub <-> GPU
-        idle0 = tr["ms"] - busy0
-        xfer = (idle0 - halo_t) / (1 - self.V_o)
-        self.bw["hub"] = (bytes_step - halo_bytes) / xfer * 1e-6      # GB/s effective
-        rt = s["rank_trace_2ranks_64"]
-        self.k_dense = rt["dense_arrays_rank0_to_rank1_per_step"]
-        self.k_gather = rt["tile_arrays_rank1_to_rank0_per_step"]
-        self.hops = self.halo_exch + 2 * self.reductions  # dependent MPI hops a step (reported)
-        # two ranks, one GPU each: the prediction is linear in 1/BW_staged and the MPI latency; solve the
-        # two measured points for both (two equations, two unknowns: these points are fits, not checks)
-        rows = []
-        for p in s["two_ranks"]:
-            g = parse_grid(p["grid"])
-            ev = []
-            for inv, lat in ((1e-3, 0.0), (2e-3, 0.0), (1e-3, 1.0)):
-                self.bw["staged"], self.lat_mpi = 1.0 / inv, lat
-                ev.append(self.predict("tg-spectral", g, p["ranks"], tile_pair(p["tiles"]), p["ranks"], p["ranks"])["total"])
-            d_inv, d_lat = (ev[1] - ev[0]) / 1e-3, ev[2] - ev[0]
-            rows.append((d_inv, d_lat, p["ms"] - (ev[0] - d_inv * 1e-3)))
-        inv_bw, self.lat_mpi = solve2(rows[0][0], rows[0][1], rows[0][2], rows[1][0], rows[1][1], rows[1][2])
-        self.bw["staged"] = 1.0 / inv_bw
+        self.s1 = _v(s["solve_ms_at_256cubed"]) / C256        # 1-GPU single-task solve, ms a cell
+        b = s["bubble_one_gpu"]
+        c = cells(parse_grid(b["grid"]))
+        self.bubble = (b["ms"] - self.s1 * c) / (interp(self.s_pts, c) - self.s1 * c)  # non-solver work
+        self.halo_exch = _v(s["halo_exchanges_per_step"])
+        self.halo_fields = _v(s["halo_fields_per_step"])
+        self.reductions = _v(s["reductions_per_step"])
+        self.apps = _v(s["applications_per_step"])
 
-    def _multigrid(self):
+    def _point_args(self, p):
+        rpn = p.get("ranks_per_node", 1)
+        return (p["case"], parse_grid(p["grid"]), p["gpus"], tile_pair(p["tiles"]), p["gpus"], rpn,
+                p.get("iterations"), p.get("applications_moving_pieces"))
+
+    def fit_point(self, what):
+        pts = [p for p in self.cal["validation"]["points"] if p.get("fits") == what]
+        if len(pts) != 1:
+            raise ValueError("calibration: %d validation points fit %s (want 1)" % (len(pts), what))
+        return pts[0]
+
+    def _fit_nvlink(self):
+        """NVLink's effective rate for pieces: the step-time difference between the default (skipped
+        spectral applications moving pieces) and solver.max_iter = 1 (one application), one process."""
+        given = _v(self.cal["links"]["nvlink_effective_GBps"])
+        if given is not None:                                    # a figure from elsewhere (measured)
+            self.bw["nvlink"] = given
+            return
+        p = next((q for q in self.cal.get("skipped_applications", {}).get("pairs", [])
+                  if q.get("fits") == "nvlink_effective_GBps"), None)
+        if p is None:
+            raise ValueError("calibration: links.nvlink_effective_GBps is null and no skipped_applications pair fits it")
+        lay = Layout(parse_grid(p["grid"]), p["gpus"], tile_pair(p["tiles"]), p["gpus"], p.get("ranks_per_node", 1))
+        n = (p["applications_default"] - p["applications_max_iter_1"]) * lay.transposes
+        byts = max(lay.transpose_bytes(g).get("nvlink", 0.0) for g in range(lay.gpus))
+        dt = p["default_ms"] - p["max_iter_1_ms"] - n * self.lat["nvlink"]
+        self.bw["nvlink"] = n * byts / dt * 1e-6
+
+    def _fit_stage_factor(self):
+        p = self.fit_point("stage_overhead_factor")
+        ev = []
+        for f in (0.0, 1.0):
+            self.stage_factor = f
+            ev.append(self.predict(*self._point_args(p))["total"])
+        self.stage_factor = (p["ms"] - ev[0]) / (ev[1] - ev[0])
+
+    def _multigrid_iterations(self):
         mg = self.cal["dycore_multigrid"]
         self.mg_iters = [(cells(parse_grid(p["grid"])), p["iterations"]) for p in mg["one_gpu"]]
-        self.mg_it = [(c, (next(p["ms"] for p in mg["one_gpu"] if cells(parse_grid(p["grid"])) == c) - self.own(c)) / it)
-                      for c, it in self.mg_iters]
-        self.mg_red = mg["reductions_per_iteration"]
+        self.mg_it = [(cells(parse_grid(p["grid"])), (p["ms"] - self.own(cells(parse_grid(p["grid"])))) / p["iterations"])
+                      for p in mg["one_gpu"]]
+        self.mg_red = _v(mg["reductions_per_iteration"])
+
+    def _fit_multigrid(self):
+        self._multigrid_iterations()
+        p = self.fit_point("multigrid_multitile_overhead")
         self.mg_over = 0.0
-        fp = mg["multitile_fit_point"]
-        g = parse_grid(fp["grid"])
-        r = self.predict("tg-multigrid", g, fp["gpus"], tile_pair(fp["tiles"]), 8, 1, fp["iterations"])
-        self.mg_over_fit_from = r["total"]
-        self.mg_over = (fp["ms"] - r["total"]) / fp["iterations"]
+        r = self.predict(*self._point_args(p))
+        self.mg_over = (p["ms"] - r["total"]) / r["iterations"]
 
     # ---- terms ----------------------------------------------------------------------------------
     def own(self, c):
-        """Per-GPU dycore work of a tile of c cells without the spectral solve (1-GPU times)."""
+        """Per-GPU dycore work of c cells without the spectral solve (1-GPU times)."""
         return interp(self.s_pts, c) - self.s1 * c
 
     def link_bw(self, kind):
         if kind == "network":
             return min(self.bw["staged"], self.bw["internode"])
-        return self.bw["nvlink" if kind == "nvlink" else "staged"]
+        return self.bw[kind]
 
-    def link_lat(self, kind):
-        return self.lat_nv if kind == "nvlink" else self.lat_mpi
+    def red_extra(self, lay):
+        """Latency a reduction adds over the 1-GPU, 1-tile one (which the 1-GPU times contain)."""
+        if lay.ranks > 1:
+            k = "two_ranks"
+        elif lay.gpus > 1:
+            k = "two_gpus_one_process"
+        elif lay.ntiles > 1:
+            k = "one_gpu_two_tiles"
+        else:
+            k = "one_gpu_one_tile"
+        return self.red_lat[k] - self.red_lat["one_gpu_one_tile"]
 
     def halo(self, lay, fields, exchanges, gpu):
         """Strip traffic of one GPU a step: (ms, bytes). Strips of all faces travel concurrently;
@@ -239,8 +323,18 @@ class Model:
         if not per_kind:
             return 0.0, 0.0
         t = max(b / self.link_bw(k) * 1e-6 for k, b in per_kind.items())
-        t += exchanges * max(self.link_lat(k) for k in per_kind)
+        t += exchanges * max(self.lat[k] for k in per_kind)
         return t, sum(per_kind.values())
+
+    def transposes(self, lay, apps):
+        """ms a step of the spectral transposes on the slowest GPU: apps x transposes a solve x
+        (bytes / rate + one latency)."""
+        worst = 0.0
+        for g in range(lay.gpus):
+            by = lay.transpose_bytes(g)
+            if by:
+                worst = max(worst, max(b / self.link_bw(k) * 1e-6 + self.lat[k] for k, b in by.items()))
+        return apps * lay.transposes * worst
 
     def iterations(self, case, grid, given):
         if given:
@@ -251,14 +345,14 @@ class Model:
 
     # ---- prediction -----------------------------------------------------------------------------
     def predict(self, case, grid, gpus, tiles=None, gpus_per_node=8, ranks_per_node=1, iterations=None,
-                scatter="whole"):
-        tiles = tiles or default_tiles(gpus)
+                apps=None, layout="rows"):
+        tiles = tiles or default_tiles(gpus, layout)
         lay = Layout(grid, gpus, tiles, gpus_per_node, ranks_per_node)
         r = {"case": case, "grid": grid, "gpus": gpus, "tiles": tiles, "ranks": lay.ranks, "nodes": lay.nodes,
-             "serial": 0.0, "notes": []}
+             "stages": 0.0, "transposes": 0.0, "halo": 0.0, "reductions": 0.0, "notes": []}
         if case == "mpdata":
             return self._predict_mpdata(lay, r)
-        return self._predict_dycore(case, lay, r, iterations, scatter)
+        return self._predict_dycore(case, lay, r, iterations, self.apps if apps is None else apps)
 
     def _predict_mpdata(self, lay, r):
         worst = None
@@ -277,68 +371,48 @@ class Model:
         T_I, T_B, comp, comm, exposed = worst
         T_IC = T_I - T_I * self.m_H                                # eq. 3
         T_O = T_B - T_IC                                           # eq. 2
-        r.update(comp=comp, comm=comm, overlap=comm - exposed, total=T_I, basic=T_B,
+        r.update(comp=comp, comm=comm, halo=comm, overlap=comm - exposed, total=T_I, basic=T_B,
                  H=self.m_H, V=T_O / T_I)
         return r
 
-    def _predict_dycore(self, case, lay, r, iterations, scatter="whole"):
+    def _predict_dycore(self, case, lay, r, iterations, apps):
         C = cells(lay.grid)
-        scale = self.bubble if case == "bubble" else 1.0
         mg = case == "tg-multigrid"
+        scale = self.bubble if case == "bubble" else 1.0        # the bubble's non-solver work over TG's
         if mg:
             its, how = self.iterations(case, lay.grid, iterations)
             r["iterations"] = its
             if how != "given":
                 r["notes"].append("iterations %d %s" % (its, how))
-        if lay.ntiles == 1:                                       # the single-tile path, no hub
-            if mg:
-                comp = self.own(C) + its * interp(self.mg_it, C)
-            else:
-                comp = scale * interp(self.s_pts, C)
+        if lay.ntiles == 1:                                       # the single-tile path: the 1-GPU times
+            comp = scale * self.own(C) + (its * interp(self.mg_it, C) if mg else self.s1 * C)
             r.update(comp=comp, comm=0.0, overlap=0.0, total=comp, V=0.0)
             return r
-        hub = 0
-        own = self.own(len(lay.tiles_on(hub)) * lay.tile_cells)
-        halo_t, _ = self.halo(lay, self.halo_fields, self.halo_exch, hub)
-        for g in range(lay.gpus):  # the slowest GPU's halo (strips to other ranks cost more)
-            halo_t = max(halo_t, self.halo(lay, self.halo_fields, self.halo_exch, g)[0])
-        lat = 0.0
-        if lay.ranks > 1:
-            lat = 2 * self.reductions * self.lat_mpi
+        halo_t = max(self.halo(lay, self.halo_fields, self.halo_exch, g)[0] for g in range(lay.gpus))
+        per_gpu = max(len(lay.tiles_on(g)) for g in range(lay.gpus)) * lay.tile_cells
+        comp = scale * self.own(per_gpu)
+        red = self.reductions * self.red_extra(lay)
+        stages = xfer = 0.0
         if mg:
-            it_t = interp(self.mg_it, lay.tile_cells * len(lay.tiles_on(hub))) + self.mg_over
+            it_t = interp(self.mg_it, per_gpu) + self.mg_over
             h_it = 0.0
             for g in range(lay.gpus):
                 levels = max(1, int(math.log2(min(lay.tile_nx, lay.tile_ny, lay.nz))) - 2)
                 t, _ = self.halo(lay, 2, 2 * levels + 3, g)  # V-cycle halos: coarser levels ~ one more strip
                 h_it = max(h_it, t)
-            if lay.ranks > 1:
-                h_it += 2 * self.mg_red * self.lat_mpi
-            comp = scale * (own + its * it_t)
-            comm = halo_t + lat + its * h_it
-            serial = 0.0
-            xfer = 0.0
+            comp += its * it_t
+            red += its * self.mg_red * self.red_extra(lay)
+            halo_t += its * h_it
         else:
-            comp = scale * own
-            serial = scale * self.s_hub * C                      # dense solve of the whole grid, hub GPU
-            xfer = 0.0
-            for g in range(1, lay.gpus):                          # whole tiles to and from the hub
-                kind = lay.link(hub, g)
-                tc = len(lay.tiles_on(g)) * lay.tile_cells
-                if kind == "nvlink":
-                    xfer += self.k_hub * tc * B / self.bw["hub"] * 1e-6
-            for rk in range(1, lay.ranks):                        # the dense array to every rank, serial at rank 0
-                g = rk * lay.gpus_per_rank
-                kind = lay.link(hub, g)
-                tc = sum(len(lay.tiles_on(x)) for x in range(g, min(g + lay.gpus_per_rank, lay.gpus))) * lay.tile_cells
-                back = C if scatter == "whole" else tc  # commit 5bac01b: only the rank's tiles go back
-                xfer += (self.k_dense * back + self.k_gather * tc) * B / self.link_bw(kind) * 1e-6
-            comm = halo_t + lat + xfer
-        hidden = self.V_o * (comm - lat)
-        total = comp + serial + comm - hidden
-        T_B = comp + serial + comm
-        r.update(comp=comp, serial=serial, comm=comm, overlap=hidden, total=total, basic=T_B,
-                 V=hidden / total, hub_xfer=xfer)
+            share = max(max(len(lay.tiles_on(g)) * lay.tile_cells, sum(lay.slab_cells(s) for s in lay.slabs_on(g)))
+                        for g in range(lay.gpus))
+            stages = self.stage_factor * self.s1 * share
+            xfer = self.transposes(lay, apps)
+            r["applications"], r["transposes_per_solve"], r["slabs"] = apps, lay.transposes, lay.slabs
+        comm = xfer + halo_t + red
+        total = comp + stages + comm
+        r.update(comp=comp, stages=stages, transposes=xfer, halo=halo_t, reductions=red, comm=comm,
+                 overlap=0.0, total=total, V=0.0)
         return r
 
 
@@ -347,12 +421,21 @@ def gs(g):
     return "x".join(str(v) for v in g)
 
 
-def print_prediction(r):
+def print_prediction(r, m):
     print("case %s  grid %s  gpus %d  tiles %dx%d  ranks %d  nodes %d" % (
         r["case"], gs(r["grid"]), r["gpus"], r["tiles"][0], r["tiles"][1], r["ranks"], r["nodes"]))
-    print("computation_ms      %9.3f" % r["comp"])
-    print("serial_ms           %9.3f   (spectral hub: dense solve of the whole grid on one GPU)" % r["serial"])
-    print("communication_ms    %9.3f" % r["comm"])
+    print("computation_ms      %9.3f   (the GPU's work from the 1-GPU times%s)" % (
+        r["comp"], ", without the spectral solve" if "applications" in r else ""))
+    if "applications" in r:
+        print("spectral_stages_ms  %9.3f   (its share of the solve x stage factor %.2f)" % (r["stages"], m.stage_factor))
+        print("transposes_ms       %9.3f   (%d application(s) x %d transposes, %d slabs)" % (
+            r["transposes"], r["applications"], r["transposes_per_solve"], r["slabs"]))
+    else:
+        print("spectral_stages_ms  %9.3f" % r["stages"])
+        print("transposes_ms       %9.3f" % r["transposes"])
+    print("halo_ms             %9.3f" % r["halo"])
+    print("reductions_ms       %9.3f" % r["reductions"])
+    print("communication_ms    %9.3f   (transposes + halo + reductions)" % r["comm"])
     print("overlap_ms          %9.3f   (V = T_O / T_I = %.3f)" % (r["overlap"], r["V"]))
     if "H" in r:
         print("split_overhead_H    %9.3f   (eq. 4)   basic (overlap off) %.3f ms" % (r["H"], r["basic"]))
@@ -363,24 +446,31 @@ def print_prediction(r):
     print("predicted_ms_per_step %.3f" % r["total"])
 
 
+def apply_overrides(m, a):
+    if a.stage_factor is not None:
+        m.stage_factor = a.stage_factor
+
+
 def cmd_predict(m, a):
     tiles = tile_pair(a.tiles) if a.tiles else None
-    r = m.predict(a.case, a.grid, a.gpus, tiles, a.gpus_per_node, a.ranks_per_node, a.iterations, a.scatter)
-    print_prediction(r)
+    r = m.predict(a.case, a.grid, a.gpus, tiles, a.gpus_per_node, a.ranks_per_node, a.iterations,
+                  a.applications, a.layout)
+    print_prediction(r, m)
 
 
 def cmd_scan(m, a):
     rows = []
-    print("# %s, %s scaling, grid %s%s, %d GPUs a node, %d ranks a node" % (
-        a.case, "weak" if a.weak else "strong", gs(a.grid), " a GPU" if a.weak else "", a.gpus_per_node, a.ranks_per_node))
+    print("# %s, %s scaling, grid %s%s, %s tiles, %d GPUs a node, %d ranks a node" % (
+        a.case, "weak" if a.weak else "strong", gs(a.grid), " a GPU" if a.weak else "", a.layout,
+        a.gpus_per_node, a.ranks_per_node))
     print("%5s %6s %6s %14s %11s %10s %9s %9s %7s %11s %10s" % (
-        "gpus", "nodes", "tiles", "grid", "ms/step", "comp", "serial", "comm", "V", "Gcell/s", "efficiency"))
+        "gpus", "nodes", "tiles", "grid", "ms/step", "comp", "stages", "comm", "V", "Gcell/s", "efficiency"))
     base, err = None, ValueError("no GPU count in 1..%d fits" % a.max_gpus)
     for n in range(1, a.max_gpus + 1):
-        tx, ty = default_tiles(n)
+        tx, ty = default_tiles(n, a.layout)
         g = (a.grid[0] * tx, a.grid[1] * ty, a.grid[2]) if a.weak else a.grid
         try:
-            r = m.predict(a.case, g, n, (tx, ty), a.gpus_per_node, a.ranks_per_node, a.iterations, a.scatter)
+            r = m.predict(a.case, g, n, (tx, ty), a.gpus_per_node, a.ranks_per_node, a.iterations, a.applications)
         except ValueError as e:
             err = e
             continue
@@ -390,7 +480,7 @@ def cmd_scan(m, a):
         eff = rate / (base * n)
         rows.append((n, r, rate))
         print("%5d %6d %6s %14s %11.3f %10.3f %9.3f %9.3f %7.3f %11.2f %10.2f" % (
-            n, r["nodes"], "%dx%d" % (tx, ty), gs(g), r["total"], r["comp"], r["serial"], r["comm"], r["V"], rate, eff))
+            n, r["nodes"], "%dx%d" % (tx, ty), gs(g), r["total"], r["comp"], r["stages"], r["comm"], r["V"], rate, eff))
     if not rows:
         raise err
     best = max(rows, key=lambda x: x[2])
@@ -408,47 +498,56 @@ def cmd_scan(m, a):
             print("stops_paying_nodes > %d (Gcell/s still rising at the largest node count scanned)" % bn)
         else:
             print("stops_paying_nodes %d (adding nodes past %d lowers Gcell/s)" % (bn, bn))
-    cross = next((n for n, r, _ in rows if r["comm"] - r["overlap"] >= r["comp"]), None)
+    cross = next((n for n, r, _ in rows if r["comm"] - r["overlap"] >= r["comp"] + r["stages"]), None)
     print("comm_exceeds_comp_at_gpus %s (paper 003's point: communication no longer hidden behind computation)"
           % (cross if cross else "none in range"))
-
-
-def validation_points(cal):
-    for p in cal["validation_2gpu"]["points"]:
-        yield p, "2-GPU, this build"
-    for p in cal["cross_checks_previous_build"]["points"]:
-        yield p, "4-GPU, previous build (cross-check)"
 
 
 def cmd_validate(m, a):
     cal = m.cal
     prior = Model(cal, fitted=False)
-    fits = {("tg-spectral", "512x256x256", 1, 2): "fit: hub rate and work from its trace",
-            ("tg-multigrid", "512x256x256", 1, 2): "fit: multi-tile V-cycle overhead",
-            ("tg-spectral", "64x64x64", 2, 2): "fit: staged rate + MPI latency",
-            ("tg-spectral", "512x256x256", 2, 2): "fit: staged rate + MPI latency"}
-    print("%-13s %-12s %5s %5s %6s %10s %10s %8s %10s %8s  %s" % (
-        "case", "grid", "gpus", "ranks", "tiles", "measured", "predicted", "error", "published", "error", "kind"))
-    for p, kind in validation_points(cal):
-        g = parse_grid(p["grid"])
-        rpn = p.get("ranks_per_node", 1)
-        r = m.predict(p["case"], g, p["gpus"], tile_pair(p["tiles"]), p["gpus"], rpn, p.get("iterations"))
+    print("%-13s %-12s %5s %5s %6s %5s %10s %10s %8s %10s %8s  %s" % (
+        "case", "grid", "gpus", "ranks", "tiles", "apps", "measured", "model", "error", "published", "error", "kind"))
+    for p in cal["validation"]["points"]:
+        args = m._point_args(p)
+        r = m.predict(*args)
+        q = prior.predict(*args)["total"]
         err = (r["total"] - p["ms"]) / p["ms"]
-        q = prior.predict(p["case"], g, p["gpus"], tile_pair(p["tiles"]), p["gpus"], rpn, p.get("iterations"))["total"]
-        k = fits.get((p["case"], p["grid"], rpn, p["gpus"]), "check" if "previous" not in kind else kind)
-        if k.startswith("check") and "previous" not in kind:
+        if p.get("fits"):
+            k = "fitted: " + p["fits"]
+        else:
             k = "check" + ("" if abs(err) <= 0.15 else ": MISSES 15 %")
-        print("%-13s %-12s %5d %5d %6s %10.2f %10.2f %+7.1f%% %10.2f %+7.1f%%  %s" % (
-            p["case"], p["grid"], p["gpus"], r["ranks"], p["tiles"], p["ms"], r["total"], 100 * err,
+        apps = str(r["applications"]) if "applications" in r else "-"
+        print("%-13s %-12s %5d %5d %6s %5s %10.3f %10.3f %+7.1f%% %10.3f %+7.1f%%  %s" % (
+            p["case"], p["grid"], p["gpus"], r["ranks"], p["tiles"], apps, p["ms"], r["total"], 100 * err,
             q, 100 * (q - p["ms"]) / p["ms"], k))
-    print("# derived: MPDATA H = %.3f, c_tile = %.3f ms, border band %.3f ms at 256^3; hub: %.2f tile arrays a step at %.0f GB/s, "
-          "dense solve %.2f ms at 256^3; ranks: staged %.2f GB/s, MPI latency %.3f ms a hop (%d hops a step); "
-          "multigrid multi-tile overhead %.2f ms an iteration" % (
-              m.m_H, m.m_ctile, m.m_b * 2 * 512 * 256, m.k_hub, m.bw["hub"], m.s_hub * C256,
-              m.bw["staged"], m.lat_mpi, m.hops, m.mg_over))
-    print("# 'published': the same model with the links at their published / typical figures (hub at NVLink %.0f GB/s, "
-          "ranks at PCIe %.0f GB/s twice, %.0f us a hop) and no multi-tile multigrid overhead: nothing fitted on a "
-          "multi-GPU run" % (prior.bw["hub"], prior.bw["pcie"], prior.lat_mpi * 1e3))
+    for p in cal.get("skipped_applications", {}).get("pairs", []):
+        d_meas = p["default_ms"] - p["max_iter_1_ms"]
+        rpn = p.get("ranks_per_node", 1)
+        g, t = parse_grid(p["grid"]), tile_pair(p["tiles"])
+        d = [mm.predict("tg-spectral", g, p["gpus"], t, p["gpus"], rpn, None, p["applications_default"])["total"]
+             - mm.predict("tg-spectral", g, p["gpus"], t, p["gpus"], rpn, None, p["applications_max_iter_1"])["total"]
+             for mm in (m, prior)]
+        err = (d[0] - d_meas) / d_meas
+        k = ("fitted: " + p["fits"]) if p.get("fits") else "check" + ("" if abs(err) <= 0.15 else ": MISSES 15 %")
+        print("%-13s %-12s %5d %5d %6s %5s %10.3f %10.3f %+7.1f%% %10.3f %+7.1f%%  %s" % (
+            "skipped", p["grid"], p["gpus"], rpn if rpn > 1 else 1, p["tiles"],
+            "%d-%d" % (p["applications_default"], p["applications_max_iter_1"]), d_meas, d[0], 100 * err,
+            d[1], 100 * (d[1] - d_meas) / d_meas, k))
+    if cal.get("skipped_applications", {}).get("pairs"):
+        print("# skipped: the default's step time (its pieces-moving applications a step) less solver.max_iter = 1's, "
+              "same build: the cost of the skipped spectral applications")
+    print("# derived: MPDATA H = %.3f, c_tile = %.3f ms, border band %.3f ms at 256^3; spectral: 1-GPU solve %.2f ms "
+          "at 256^3, stage factor %.2f (fitted), NVLink %.0f GB/s effective (%s), ranks %.1f GB/s staged; "
+          "reductions %d a step at +%.0f us (2 GPUs, one process) / +%.0f us (2 ranks); multigrid multi-tile "
+          "overhead %.2f ms an iteration (fitted)" % (
+              m.m_H, m.m_ctile, m.m_b * 2 * 512 * 256, m.s1 * C256, m.stage_factor, m.bw["nvlink"],
+              "given" if _v(cal["links"]["nvlink_effective_GBps"]) is not None else "fitted", m.bw["staged"],
+              m.reductions, 1e3 * (m.red_lat["two_gpus_one_process"] - m.red_lat["one_gpu_one_tile"]),
+              1e3 * (m.red_lat["two_ranks"] - m.red_lat["one_gpu_one_tile"]), m.mg_over))
+    print("# 'published': the same model with NVLink at its published %.0f GB/s, ranks at PCIe %.0f GB/s twice "
+          "(%.1f GB/s), stage factor 1 and no multi-tile multigrid overhead: nothing fitted on a multi-GPU run"
+          % (prior.bw["nvlink"], prior.bw["pcie"], prior.bw["staged"]))
 
 
 def main(argv=None):
@@ -460,30 +559,37 @@ def main(argv=None):
 
     def common(p):
         p.add_argument("--case", choices=CASES, required=True,
-                       help="mpdata (bench mpdata --overlap on), tg-spectral, bubble (as tg-spectral, scaled), tg-multigrid")
+                       help="mpdata (bench mpdata --overlap on), tg-spectral, bubble (spectral), tg-multigrid")
         p.add_argument("--grid", type=parse_grid, required=True, help="NXxNYxNZ (scan --weak: a GPU's share)")
         p.add_argument("--gpus-per-node", type=int, default=8, help="GPUs in a node (default 8)")
         p.add_argument("--ranks-per-node", type=int, default=1,
                        help="1: one process drives the node's GPUs (NVLink); = GPUs a node: one rank a GPU (default 1)")
+        p.add_argument("--layout", choices=("rows", "2d"), default="rows",
+                       help="default tiles: rows = 1xG (tools/scaling.sh's default; two transposes a spectral "
+                            "solve), 2d = 2x1, 2x2, 4x2 (four transposes)")
         p.add_argument("--iterations", type=int, help="solver iterations a step (tg-multigrid)")
-        p.add_argument("--scatter", choices=("whole", "tiles"), default="whole",
-                       help="spectral hub across ranks: whole = the dense array goes to every rank (the calibrated "
-                            "build); tiles = only each rank's tiles go back (commit 5bac01b, not yet measured)")
+        p.add_argument("--applications", type=int,
+                       help="spectral applications a step that move pieces (default: the calibration's "
+                            "applications_per_step, 1: only a solve's first application is spectral)")
+        p.add_argument("--stage-factor", type=float,
+                       help="spectral stage overhead factor over the 1-GPU solve (default: fitted)")
         p.add_argument("--calibration", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
     p = sub.add_parser("predict", help="ms/step for one configuration, with the model's terms")
     common(p)
     p.add_argument("--gpus", type=int, required=True)
-    p.add_argument("--tiles", help="TXxTY (default: one tile a GPU, as square as possible)")
+    p.add_argument("--tiles", help="TXxTY (default: one tile a GPU, by --layout)")
     p = sub.add_parser("scan", help="table over 1..max GPUs and where adding GPUs / nodes stops paying")
     common(p)
     p.add_argument("--max-gpus", type=int, default=16)
     p.add_argument("--weak", action="store_true", help="--grid is a GPU's share (weak scaling); else the whole grid")
-    sub.add_parser("validate", help="predictions next to the measured 2-GPU points and 4-GPU cross-checks")
+    sub.add_parser("validate", help="predictions next to the measured multi-GPU points, fitted points marked")
     a = ap.parse_args(argv)
-    with open(a.calibration) as f:
-        m = Model(json.load(f))
     try:
+        with open(a.calibration) as f:
+            m = Model(json.load(f))
+        if a.cmd != "validate":
+            apply_overrides(m, a)
         {"predict": cmd_predict, "scan": cmd_scan, "validate": cmd_validate}[a.cmd](m, a)
     except ValueError as e:
         print("perf_model.py: %s" % e, file=sys.stderr)
