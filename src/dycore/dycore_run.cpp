@@ -303,7 +303,8 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   bool converged = true, finite = true;
   for (std::size_t n = 0; n < records.size(); ++n) {
     const auto& r = records[n];
-    finite = finite && std::isfinite(r.kinetic_energy) && std::isfinite(r.max_divergence) && std::isfinite(r.max_courant);
+    finite =
+        finite && std::isfinite(r.kinetic_energy) && std::isfinite(r.max_divergence) && std::isfinite(r.max_courant);
     steps.push_back(r.step);
     time.push_back(r.time);
     ke.push_back(r.kinetic_energy);
@@ -407,7 +408,8 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
       tmean.push_back(r.theta_mean);
       pe.push_back(r.potential_energy);
       total.push_back(r.kinetic_energy + r.potential_energy);
-      worst_drift = std::max(worst_drift, std::fabs(r.theta_mean - records[0].theta_mean) / records[0].theta_mean);
+      if (records[0].theta_mean != 0.0)
+        worst_drift = std::max(worst_drift, std::fabs(r.theta_mean - records[0].theta_mean) / records[0].theta_mean);
       budget = std::max(budget, std::fabs(r.kinetic_energy + r.potential_energy - records[0].kinetic_energy -
                                           records[0].potential_energy));
       ke_max = std::max(ke_max, r.kinetic_energy);
@@ -419,6 +421,26 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
                      {"radius", cfg.bubble.radius},
                      {"centre", {cfg.bubble.x, cfg.bubble.y, cfg.bubble.z}},
                      {"balance_solve", {{"iterations", b.iterations}, {"converged", b.converged}}}};
+    const EnvironmentSettings& e = cfg.environment;
+    const char* profile = e.profile == EnvironmentProfile::ConstantN ? "constant_n"
+                          : e.profile == EnvironmentProfile::Table   ? "table"
+                                                                     : "neutral";
+    j["environment"] = {{"profile", profile},
+                        {"brunt_vaisala", e.brunt_vaisala},
+                        {"dtheta_dz_bottom", environment_dtheta_dz(e, cfg.theta0, cfg.gravity, 0.5 * cfg.grid.dz())},
+                        {"wind", {e.wind_u, e.wind_v}},
+                        {"coriolis", e.coriolis},
+                        {"geostrophic_wind", {e.geostrophic_u, e.geostrophic_v}},
+                        {"absorber", {{"depth", e.absorber_depth}, {"timescale", e.absorber_timescale}}},
+                        {"diffusivity", cfg.diffusivity}};
+    if (cfg.initial == InitialState::GravityWave)  // what tools/igw_linear.py needs beside fields.h5
+      j["gravity_wave"] = {{"reference", "Skamarock and Klemp (1994), Mon. Wea. Rev. 122, 2623-2630"},
+                           {"amplitude", cfg.wave.amplitude},
+                           {"half_width", cfg.wave.half_width},
+                           {"x", cfg.wave.x},
+                           {"lx", cfg.grid.lx},
+                           {"lz", cfg.grid.lz},
+                           {"time", model.step() * cfg.dt}};
     j["validation"]["rise_height"] = {{"time", time}, {"centroid_z", z}, {"theta_max", tmax}};
     j["validation"]["theta_mean"] = tmean;
     j["validation"]["theta_relative_change_max"] = worst_drift;
