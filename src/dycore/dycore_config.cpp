@@ -23,13 +23,14 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   Reader r(root);
   DycoreConfig c;
   c.name = read_case_name(r, "dycore", c.name);
-  const std::string initial =
-      r.choice("case.initial", "taylor_green",
-               {"taylor_green", "taylor_green_modified", "thermal_bubble", "gravity_wave", "environment"});
+  const std::string initial = r.choice(
+      "case.initial", "taylor_green",
+      {"taylor_green", "taylor_green_modified", "thermal_bubble", "gravity_wave", "environment", "density_current"});
   c.initial = initial == "thermal_bubble"          ? InitialState::ThermalBubble
               : initial == "taylor_green_modified" ? InitialState::TaylorGreenModified
               : initial == "gravity_wave"          ? InitialState::GravityWave
               : initial == "environment"           ? InitialState::Environment
+              : initial == "density_current"       ? InitialState::DensityCurrent
                                                    : InitialState::TaylorGreen;
   const bool bubble = c.initial == InitialState::ThermalBubble;
   const bool wave = c.initial == InitialState::GravityWave;
@@ -57,6 +58,19 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   } else {
     for (const char* key : {"wave.amplitude", "wave.half_width", "wave.x"})
       r.reject_if_set(key, "by case.initial = \"" + initial + "\" (only by \"gravity_wave\")");
+  }
+  const bool current = c.initial == InitialState::DensityCurrent;
+  const std::vector<const char*> current_keys = {"current.amplitude", "current.x", "current.z", "current.radius_x",
+                                                 "current.radius_z"};
+  if (current) {
+    c.current.amplitude = r.number("current.amplitude", c.current.amplitude);
+    c.current.x = r.number("current.x", c.current.x);
+    c.current.z = r.number("current.z", c.current.z);
+    c.current.radius_x = r.number("current.radius_x", c.current.radius_x);
+    c.current.radius_z = r.number("current.radius_z", c.current.radius_z);
+  } else {
+    for (const char* key : current_keys)
+      r.reject_if_set(key, "by case.initial = \"" + initial + "\" (only by \"density_current\")");
   }
   EnvironmentSettings& e = c.environment;
   const std::vector<const char*> environment_keys = {
@@ -172,6 +186,13 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
     require(c.wave.x >= 0 && c.wave.x <= c.grid.lx, "wave.x", "must lie inside the domain in x");
     require(c.z_boundary == ZBoundary::Rigid, "grid.z_boundary", "the gravity wave lives between rigid lids");
   }
+  if (current) {
+    require(c.current.radius_x > 0, "current.radius_x", "must be positive");
+    require(c.current.radius_z > 0, "current.radius_z", "must be positive");
+    require(c.current.x >= 0 && c.current.x <= c.grid.lx, "current.x", "must lie inside the domain in x");
+    require(c.current.z >= 0 && c.current.z <= c.grid.lz, "current.z", "must lie inside the domain in z");
+    require(c.z_boundary == ZBoundary::Rigid, "grid.z_boundary", "the density current flows between rigid lids");
+  }
   if (e.stratified()) {
     require(c.z_boundary == ZBoundary::Rigid, "grid.z_boundary", "a stratified environment needs rigid lids");
     if (e.profile == EnvironmentProfile::ConstantN)
@@ -270,6 +291,7 @@ std::vector<std::pair<std::string, std::string>> dycore_trajectory_fingerprint(c
                         : c.initial == InitialState::TaylorGreenModified ? "taylor_green_modified"
                         : c.initial == InitialState::GravityWave         ? "gravity_wave"
                         : c.initial == InitialState::Environment         ? "environment"
+                        : c.initial == InitialState::DensityCurrent      ? "density_current"
                                                                          : "taylor_green";
   std::vector<std::pair<std::string, std::string>> f{
       {"case.kind", "dycore"},
@@ -303,8 +325,14 @@ std::vector<std::pair<std::string, std::string>> dycore_trajectory_fingerprint(c
   const EnvironmentSettings& e = c.environment;
   const bool environment_set = e.stratified() || e.absorbs() || e.coriolis != 0 || e.wind_u != 0 || e.wind_v != 0;
   // (absent from a thermal bubble's in a neutral environment at rest: older checkpoints)
+  if (c.initial == InitialState::DensityCurrent)
+    f.insert(f.end(), {{"current.amplitude", num(c.current.amplitude)},
+                       {"current.x", num(c.current.x)},
+                       {"current.z", num(c.current.z)},
+                       {"current.radius_x", num(c.current.radius_x)},
+                       {"current.radius_z", num(c.current.radius_z)}});
   if (c.initial == InitialState::GravityWave || c.initial == InitialState::Environment ||
-      (c.initial == InitialState::ThermalBubble && environment_set)) {
+      c.initial == InitialState::DensityCurrent || (c.initial == InitialState::ThermalBubble && environment_set)) {
     const char* profile = e.profile == EnvironmentProfile::ConstantN ? "constant_n"
                           : e.profile == EnvironmentProfile::Table   ? "table"
                                                                      : "neutral";

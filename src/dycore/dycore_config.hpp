@@ -16,10 +16,13 @@ namespace tdc {
 // TaylorGreen: u = V sin x cos y cos z, v = -V cos x sin y cos z, w = 0, with its analytic pressure.
 // TaylorGreenModified: paper 000 eq. (3), u = V sin x cos y cos z, v = V cos x sin y cos z,
 // w = V sin x cos y, not divergence-free: projected by a pressure solve before the first step.
+// DensityCurrent: Straka et al. (1993)'s cold bubble, theta' = A (cos(pi L) + 1) / 2 / Pi(z) for L < 1,
+// L^2 = ((x - x_c) / r_x)^2 + ((z - z_c) / r_z)^2, A the temperature perturbation and Pi(z) = 1 - g z /
+// (c_p theta_0) the Exner function of the neutral reference state.
 // GravityWave: Skamarock & Klemp (1994)'s inertia-gravity waves, theta' = A sin(pi z / lz) /
 // (1 + ((x - x_c) / a)^2) in the environment's wind. Environment: the environment itself (its wind,
 // theta' = 0), for an inertial oscillation when the wind is not geostrophic.
-enum class InitialState { TaylorGreen, TaylorGreenModified, ThermalBubble, GravityWave, Environment };
+enum class InitialState { TaylorGreen, TaylorGreenModified, ThermalBubble, GravityWave, Environment, DensityCurrent };
 
 // A warm bubble at rest: theta' = amplitude cos^2(pi r / (2 radius)) inside the sphere r < radius.
 struct BubbleSettings {
@@ -32,6 +35,12 @@ struct WaveSettings {
   double amplitude = 0.01;     // K
   double half_width = 5000.0;  // a, m
   double x = 100000.0;         // x_c, m
+};
+
+struct CurrentSettings {
+  double amplitude = -15.0;                     // K, of temperature
+  double x = 25600.0, z = 3000.0;               // centre, m
+  double radius_x = 4000.0, radius_z = 2000.0;  // m
 };
 
 struct DycoreConfig {
@@ -49,6 +58,7 @@ struct DycoreConfig {
   double theta0 = 300.0;     // theta_0, K, of the neutrally stratified reference state
   BubbleSettings bubble;
   WaveSettings wave;
+  CurrentSettings current;
   EnvironmentSettings environment;     // theta_e(z), wind, Coriolis, absorber (neutral at rest by default)
   double max_courant = 1.0;            // the run stops (exit 3) when the Courant sum exceeds this
   mpdata::Options mpdata;              // momentum advection (iord, non-oscillatory option)

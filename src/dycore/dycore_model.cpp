@@ -11,6 +11,8 @@
 namespace tdc {
 namespace {
 
+constexpr double kCp = 1004.0;  // J/(kg K), dry air (Straka et al. 1993)
+
 int halo_of(const DycoreConfig& c) { return std::max(2, mpdata::halo_needed(c.mpdata)); }  // laplc reaches 2
 
 NftSettings settings_of(const DycoreConfig& c) {
@@ -124,8 +126,15 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
             const std::ptrdiff_t o = L.at(i, j, k);
             f_.vel[0][0]->host(t)[o] = cfg.environment.wind_u;
             f_.vel[1][0]->host(t)[o] = cfg.environment.wind_v;
-            if (cfg.initial != InitialState::GravityWave) continue;
             const int gi = (d_.origin_x(t) + i + g.nx) % g.nx;
+            if (cfg.initial == InitialState::DensityCurrent) {
+              const CurrentSettings& c = cfg.current;
+              const double lx = ((gi + 0.5) * g.dx() - c.x) / c.radius_x, lz = ((k + 0.5) * g.dz() - c.z) / c.radius_z;
+              const double l = std::sqrt(lx * lx + lz * lz);
+              const double exner = 1.0 - cfg.gravity * (k + 0.5) * g.dz() / (kCp * cfg.theta0);
+              f_.theta[0]->host(t)[o] = l < 1.0 ? c.amplitude * 0.5 * (std::cos(M_PI * l) + 1.0) / exner : 0.0;
+            }
+            if (cfg.initial != InitialState::GravityWave) continue;
             const double x = (gi + 0.5) * g.dx() - w.x, z = (k + 0.5) * g.dz();
             f_.theta[0]->host(t)[o] =
                 w.amplitude * std::sin(M_PI * z / g.lz) / (1.0 + (x / w.half_width) * (x / w.half_width));

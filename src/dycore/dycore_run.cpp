@@ -1,5 +1,7 @@
 #include "dycore_run.hpp"
 
+#include "density_current.hpp"
+
 #include <cerrno>
 #include <cstring>
 #include <algorithm>
@@ -289,6 +291,8 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   // The bubble's mirror symmetries need whole fields: once, from the final state, gathered.
   std::vector<double> v[3];
   const FlowDiagnostics final_state = theta ? model.diagnose(&v) : FlowDiagnostics{};
+  std::vector<double> theta_final;  // the density current's front is measured on it
+  if (cfg.initial == InitialState::DensityCurrent) model.gather_theta(theta_final);
   if (!theta && checkpointed && rank == 0)
     for (int q = 0; q < 3; ++q) v[q] = std::move(last_state.fields[q].second);  // u, v, w come first
   else if (!theta && !checkpointed)
@@ -417,10 +421,12 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
     const auto& b = model.startup_solve();
     j["buoyancy"] = {{"gravity", cfg.gravity},
                      {"theta0", cfg.theta0},
-                     {"amplitude", cfg.bubble.amplitude},
-                     {"radius", cfg.bubble.radius},
-                     {"centre", {cfg.bubble.x, cfg.bubble.y, cfg.bubble.z}},
                      {"balance_solve", {{"iterations", b.iterations}, {"converged", b.converged}}}};
+    if (cfg.initial == InitialState::ThermalBubble) {
+      j["buoyancy"]["amplitude"] = cfg.bubble.amplitude;
+      j["buoyancy"]["radius"] = cfg.bubble.radius;
+      j["buoyancy"]["centre"] = {cfg.bubble.x, cfg.bubble.y, cfg.bubble.z};
+    }
     const EnvironmentSettings& e = cfg.environment;
     const char* profile = e.profile == EnvironmentProfile::ConstantN ? "constant_n"
                           : e.profile == EnvironmentProfile::Table   ? "table"
@@ -441,6 +447,16 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
                            {"lx", cfg.grid.lx},
                            {"lz", cfg.grid.lz},
                            {"time", model.step() * cfg.dt}};
+    if (cfg.initial == InitialState::DensityCurrent) {
+      const CurrentFront front = density_current_front(theta_final, cfg.grid, cfg.current.x);
+      j["density_current"] = {{"reference", "Straka et al. (1993), Int. J. Numer. Methods Fluids 17, 1-22"},
+                              {"reference_front_position_m", kStrakaFrontM},
+                              {"reference_theta_min_K", kStrakaThetaMinK},
+                              {"time", model.step() * cfg.dt}};
+      j["validation"]["front_position_m"] = front.right_m;
+      j["validation"]["front_position_left_m"] = front.left_m;
+      j["validation"]["theta_min_K"] = front.theta_min_K;
+    }
     j["validation"]["rise_height"] = {{"time", time}, {"centroid_z", z}, {"theta_max", tmax}};
     j["validation"]["theta_mean"] = tmean;
     j["validation"]["theta_relative_change_max"] = worst_drift;
