@@ -112,7 +112,7 @@ def main():
         axes[2].set_title(f"model - linear (relative L2 error {err:.3e})")
         axes[2].set_xlabel("x (km)")
         axes[2].set_ylabel("z (km)")
-        fig.savefig(args.png, dpi=110)
+        fig.savefig(args.png, dpi=80)
         print(args.png)
     return 0
 

@@ -163,7 +163,7 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
       if (progress && rank == 0 && r.step > 0) {
         std::printf("step %ld t %.4f  KE %.8g  max|div| %.3g  Courant %.3f  solver %d its", r.step, r.time,
                     r.kinetic_energy, r.max_divergence, r.max_courant, r.solver_iterations);
-        if (theta) std::printf("  bubble z %.2f", r.theta_centroid_z);
+        if (cfg.initial == InitialState::ThermalBubble) std::printf("  bubble z %.2f", r.theta_centroid_z);
         std::printf("\n");
         std::fflush(stdout);
       }
