@@ -2,8 +2,8 @@
 # cases/inertia_gravity_waves.toml against tools/igw_linear.py's linear analytic solution: at 2 km x
 # 500 m and at the standard 1 km x 250 m the relative L2 error of theta' lands where it was measured
 # (docs/validation.md) and is written to summary.json; the error falls with resolution; another tile
-# layout gives the same theta' bit for bit; the script draws its PNG and refuses a run that is not a
-# gravity wave.
+# layout gives the same theta' bit for bit, and so does a restart half way; the script draws its PNG
+# and refuses a run that is not a gravity wave.
 # Usage: tests/tools/igw_linear.sh TASKDYCORE REPO_ROOT
 set -u
 exe=$1; root=$2
@@ -36,6 +36,13 @@ import h5py, numpy as np
 a, b = (h5py.File(p, "r") for p in sys.argv[1:3])
 for name in ("theta", "w", "u", "p"):
     assert np.array_equal(np.asarray(a[name]), np.asarray(b[name])), name
+PY
+"$exe" run "$case" "${coarse[@]}" --set time.steps=75 --set output.checkpoint=true --out "$tmp/h" > /dev/null 2>&1 &&
+  "$exe" run "$case" "${coarse[@]}" --restart "$tmp/h/checkpoint.h5" --out "$tmp/r" > /dev/null 2>&1 || fail "restart runs"
+$py - "$tmp/c/summary.json" "$tmp/r/summary.json" <<'PY' && pass "a restart at step 75 ends on the same bits" || fail "restart differs"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert a["velocity_checksum"] == b["velocity_checksum"] and a["steps_done"] == b["steps_done"] == 150, (a["steps_done"], b["steps_done"])
 PY
 "$exe" run "$root/cases/thermal_bubble.toml" --set grid.nx=16 --set grid.ny=16 --set grid.nz=16 --set time.steps=2 \
   --set solver.preconditioner='"line"' --out "$tmp/b" > /dev/null 2>&1
