@@ -447,6 +447,26 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
                            {"lx", cfg.grid.lx},
                            {"lz", cfg.grid.lz},
                            {"time", model.step() * cfg.dt}};
+    if (cfg.initial == InitialState::Environment && e.coriolis != 0.0 && !v[0].empty()) {
+      // An inertial oscillation: the mean wind turns at f about the geostrophic wind. Its phase
+      // (unwrapped towards f t) gives the period 2 pi t / phase.
+      double u = 0, w = 0;
+      for (std::size_t c = 0; c < v[0].size(); ++c) {
+        u += v[0][c] / double(v[0].size());
+        w += v[1][c] / double(v[0].size());
+      }
+      const double t = model.step() * cfg.dt, du = u - e.geostrophic_u, dv = w - e.geostrophic_v;
+      const double u0 = e.wind_u - e.geostrophic_u, v0 = e.wind_v - e.geostrophic_v;
+      double phase = std::atan2(u0 * (-dv) + v0 * du, u0 * du + v0 * dv);  // clockwise angle turned
+      phase += 2 * M_PI * std::round((e.coriolis * t - phase) / (2 * M_PI));
+      j["validation"]["inertial_oscillation"] = {{"time", t},
+                                                 {"mean_wind", {u, w}},
+                                                 {"phase_rad", phase},
+                                                 {"theory_phase_rad", e.coriolis * t},
+                                                 {"period_s", phase != 0 ? 2 * M_PI * t / phase : 0.0},
+                                                 {"theory_period_s", 2 * M_PI / std::fabs(e.coriolis)},
+                                                 {"speed_change", std::hypot(du, dv) / std::hypot(u0, v0) - 1}};
+    }
     if (cfg.initial == InitialState::DensityCurrent) {
       const CurrentFront front = density_current_front(theta_final, cfg.grid, cfg.current.x);
       j["density_current"] = {{"reference", "Straka et al. (1993), Int. J. Numer. Methods Fluids 17, 1-22"},
