@@ -4,6 +4,7 @@
 
 #include "../codelets/absorber/absorber.hpp"
 #include "../codelets/advector/advector.hpp"
+#include "../codelets/anelastic/anelastic.hpp"
 #include "../codelets/buoyancy/buoyancy.hpp"
 #include "../codelets/common/codelet.hpp"
 #include "../codelets/coriolis/coriolis.hpp"
@@ -20,14 +21,18 @@ namespace tdc {
 NftStepGraph::NftStepGraph(const Decomposition& d, int rank, const Grid& g, const NftSettings& s)
     : d_(d), s_(s), mpdata_(d, s.mpdata, false) {
   // Stratified: the implicit buoyancy weights the vertical pressure gradient by alpha_k.
-  std::vector<double> alpha;
-  if (s.env.stratified)
-    alpha.assign(s.env.profiles.begin() + std::ptrdiff_t(kEnvAlpha) * g.nz,
-                 s.env.profiles.begin() + std::ptrdiff_t(kEnvAlpha + 1) * g.nz);
-  const CollocatedLaplacian op = collocated_laplacian(g, s.zb, alpha);
+  // Anelastic: the operator of D(rho v) = 0.
+  std::vector<double> alpha, rho;
+  auto profile = [&](int vec, std::vector<double>& v) {
+    v.assign(s.env.profiles.begin() + std::ptrdiff_t(vec) * g.nz,
+             s.env.profiles.begin() + std::ptrdiff_t(vec + 1) * g.nz);
+  };
+  if (s.env.stratified) profile(kEnvAlpha, alpha);
+  if (s.env.anelastic) profile(kEnvDensity, rho);
+  const CollocatedLaplacian op = collocated_laplacian(g, s.zb, alpha, rho);
   const std::vector<OperatorLevel> hierarchy =
       s.solver.preconditioner == Preconditioner::Multigrid
-          ? collocated_laplacian_levels(g, s.zb, s.solver.multigrid.levels, alpha)
+          ? collocated_laplacian_levels(g, s.zb, s.solver.multigrid.levels, alpha, rho)
           : std::vector<OperatorLevel>{};
   if (s.env.active()) {
     if (s.env.profiles.size() != std::size_t(kEnvVectors) * g.nz)
@@ -47,7 +52,8 @@ int NftStepGraph::tasks_per_tile() const {
   // advector, copies, gradients, divergence, MPDATA and the exchanges, plus the solver's iterations.
   const NftEnvironment& e = s_.env;
   const int environment = (e.coriolis != 0.0 ? 1 : 0) + (e.absorber ? 4 : 0) + (e.stratified ? 2 : 0) +
-                          (e.stratified || e.absorber ? 4 : 0) + (e.stratified ? 4 : 0);  // tasks and exchanges
+                          (e.anelastic ? 1 : 0) + (e.stratified || e.absorber ? 4 : 0) +
+                          (e.stratified ? 4 : 0);  // tasks and exchanges
   return 46 + environment + (s_.extrapolate_pressure ? 3 : 0) + (s_.diffusivity > 0.0 ? 6 : 0) +
          solver_->tasks_per_iteration() * s_.solver_budget;
 }
@@ -67,6 +73,7 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
                                          f.vel[1][next]->handle(t), f.vel[2][next]->handle(t)};
     const starpu_data_handle_t c[3] = {f.c[0]->handle(t), f.c[1]->handle(t), f.c[2]->handle(t)};
     insert_advector(adv, vel, c, kPrioHalo);
+    if (env.anelastic) insert_mass_courant(MassCourantArgs{L}, env_->handle(), c, kPrioHalo);  // the mass flux
   }
   for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f.c[q], *f.c_strips[q]);
   // The forced velocity v~ goes to `forced`, beside v^n (which stays, as the next step's v^(n-1)):
@@ -137,7 +144,10 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
   // The pressure problem and the correction.
   for (int t = 0; t < d_.tiles(); ++t) {
     const starpu_data_handle_t v[3] = {f.vel[0][next]->handle(t), f.vel[1][next]->handle(t), f.vel[2][next]->handle(t)};
-    insert_divergence(rhs_divergence, v, f.rhs->handle(t), kPrioBody);
+    if (env.anelastic)
+      insert_mass_divergence(rhs_divergence, env_->handle(), v, f.rhs->handle(t), kPrioBody);
+    else
+      insert_divergence(rhs_divergence, v, f.rhs->handle(t), kPrioBody);
   }
   if (s_.extrapolate_pressure) {  // p <- 2 p^n - p^(n-1), p^(n-1) <- p^n (the solver never skips these)
     VectorUpdateArgs guess{L, 1 << 20, -1, -1, -1.0, 2.0};
@@ -211,7 +221,10 @@ SolveResult NftStepGraph::balance_rest_pressure(const NftFields& f) {
     else
       insert_buoyancy(buoyancy, f.theta[0]->handle(t), f.forced[2]->handle(t), kPrioBody);
     const starpu_data_handle_t v[3] = {f.forced[0]->handle(t), f.forced[1]->handle(t), f.forced[2]->handle(t)};
-    insert_divergence(rhs_divergence, v, f.rhs->handle(t), kPrioBody);
+    if (s_.env.anelastic)
+      insert_mass_divergence(rhs_divergence, env_->handle(), v, f.rhs->handle(t), kPrioBody);
+    else
+      insert_divergence(rhs_divergence, v, f.rhs->handle(t), kPrioBody);
   }
   return solve_from_zero(f);
 }

@@ -14,7 +14,8 @@
 //   buoyancy           w^ = w^ + dt/2 b theta'^(n+1)           (the implicit half, known already), or
 //   implicit_buoyancy  w^ = alpha (w^ + dt/2 b theta^) when stratified (codelets/stratification:
 //                      theta' and w are then coupled implicitly, alpha = 1 / (1 + (dt/2)^2 b S))
-//   divergence         f = -(2/dt) D(v^)
+//   divergence         f = -(2/dt) D(v^), or D(rho v^) when anelastic (codelets/anelastic: the
+//                      advector's Courant numbers then carry rho on the faces, MPDATA G = rho)
 //   GCR / PCG          -L p^(n+1) = f, laplc with the line preconditioner, from p^n, at most
 //                      `budget` iterations submitted, stopping at the tolerance on the GPU
 //   pressure_gradient  v^(n+1) = v^ - dt/2 G(p^(n+1)) (stratified: alpha on the vertical component,
@@ -53,9 +54,10 @@ struct NftEnvironment {
   std::vector<double> profiles;  // kEnvVectors * nz (codelets/stratification), or empty
   bool stratified = false;       // the implicit buoyancy and the weighted operator
   bool absorber = false;         // the kEnvDamping profile is not all 0
+  bool anelastic = false;        // D(rho v) = 0 with the kEnvDensity profile (codelets/anelastic), G = rho
   double coriolis = 0.0, ug = 0.0, vg = 0.0;
   double wind_u = 0.0, wind_v = 0.0;  // the absorber's target for u and v
-  bool active() const { return stratified || absorber || coriolis != 0.0; }
+  bool active() const { return stratified || absorber || anelastic || coriolis != 0.0; }
 };
 
 struct NftSettings {

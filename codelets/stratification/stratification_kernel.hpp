@@ -21,6 +21,7 @@ enum EnvironmentVector : int {
   kEnvDthetaDz = 0,  // S_k = dtheta_e/dz at level k, K/m
   kEnvAlpha,         // alpha_k = 1 / (1 + (dt/2)^2 b S_k)
   kEnvDamping,       // nu_k, the absorber's Rayleigh damping rate, 1/s (0 below the absorber)
+  kEnvDensity,       // rho_k = rho_0(z_k) / rho_0(0), the anelastic reference density (1: Boussinesq)
   kEnvVectors
 };
 

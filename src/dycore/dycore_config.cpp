@@ -77,7 +77,7 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
       "environment.profile", "environment.brunt_vaisala", "environment.z",
       "environment.theta",   "environment.wind_u",        "environment.wind_v",
       "physics.coriolis",    "physics.geostrophic_u",     "physics.geostrophic_v",
-      "absorber.depth",      "absorber.timescale"};
+      "absorber.depth",      "absorber.timescale",        "physics.equations"};
   if (theta) {
     const std::string profile = r.choice("environment.profile", "neutral", {"neutral", "constant_n", "table"});
     e.profile = profile == "constant_n" ? EnvironmentProfile::ConstantN
@@ -102,6 +102,7 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
     e.geostrophic_v = r.number("physics.geostrophic_v", e.geostrophic_v);
     e.absorber_depth = r.number("absorber.depth", e.absorber_depth);
     e.absorber_timescale = r.number("absorber.timescale", e.absorber_timescale);
+    e.anelastic = r.choice("physics.equations", "boussinesq", {"boussinesq", "anelastic"}) == "anelastic";
   } else {
     for (const char* key : environment_keys) r.reject_if_set(key, not_taylor_green);
   }
@@ -116,7 +117,8 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   c.mpdata.iga = r.boolean("mpdata.iga", true);  // signed fields: the infinite-gauge form
   c.mpdata.zb = c.z_boundary;
   read_mpdata_kernel(r, c.mpdata);
-  c.mpdata.unit_density = true;  // Boussinesq on a Cartesian grid: G = 1 (DycoreModel fills the array so)
+  // Boussinesq on a Cartesian grid: G = 1; anelastic: G = rho_0 (DycoreModel fills the array so)
+  c.mpdata.unit_density = !c.environment.anelastic;
   KrylovSettings& k = c.solver;
   k.method = r.choice("solver.method", "gcr", {"pcg", "gcr"}) == "pcg" ? KrylovMethod::Pcg : KrylovMethod::Gcr;
   if (k.method == KrylovMethod::Pcg)
@@ -193,6 +195,11 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
     require(c.current.z >= 0 && c.current.z <= c.grid.lz, "current.z", "must lie inside the domain in z");
     require(c.z_boundary == ZBoundary::Rigid, "grid.z_boundary", "the density current flows between rigid lids");
   }
+  if (e.anelastic) {
+    require(c.z_boundary == ZBoundary::Rigid, "grid.z_boundary", "the anelastic reference state needs rigid lids");
+    require(c.gravity * c.grid.lz < kCp * c.theta0, "grid.lz",
+            "reaches above the isentropic reference state's top (g lz >= c_p theta_0)");
+  }
   if (e.stratified()) {
     require(c.z_boundary == ZBoundary::Rigid, "grid.z_boundary", "a stratified environment needs rigid lids");
     if (e.profile == EnvironmentProfile::ConstantN)
@@ -256,7 +263,8 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   if (k.preconditioner == Preconditioner::Spectral) {
     const CollocatedLaplacian op = collocated_laplacian(
         c.grid, c.z_boundary,
-        environment_vertical_weights(e, c.grid.nz, c.grid.lz / c.grid.nz, c.dt, c.theta0, c.gravity));
+        environment_vertical_weights(e, c.grid.nz, c.grid.lz / c.grid.nz, c.dt, c.theta0, c.gravity),
+        environment_density(e, c.grid.nz, c.grid.lz / c.grid.nz, c.theta0, c.gravity));
     const std::string why = spectral_unsupported(c.grid.nx, c.grid.ny, c.grid.nz, op.couplings, op.level_coefficients);
     require(why.empty(), "solver.preconditioner", "\"spectral\" cannot invert this grid's operator: " + why);
   }
@@ -270,7 +278,9 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   // all cells would over-solve by a factor that grows like sqrt(cells)).
   k.tol_rel = 0.0;
   k.tol_abs = 0.0;
-  k.tol_max = 2.0 * c.divergence_tolerance / c.dt;
+  // Anelastic: D(rho v^(n+1)) = -(dt/2) r, so max |D(rho v) / rho| <= tol needs max |r| <= 2 tol rho_min / dt.
+  const std::vector<double> rho = environment_density(e, c.grid.nz, c.grid.lz / c.grid.nz, c.theta0, c.gravity);
+  k.tol_max = 2.0 * c.divergence_tolerance * (rho.empty() ? 1.0 : rho.back()) / c.dt;
   k.max_iter = c.solver_budget;
   return c;
 }
@@ -323,7 +333,8 @@ std::vector<std::pair<std::string, std::string>> dycore_trajectory_fingerprint(c
   }
   if (c.solver.preconditioner == Preconditioner::Spectral) f.push_back({"solver.preconditioner", "spectral"});
   const EnvironmentSettings& e = c.environment;
-  const bool environment_set = e.stratified() || e.absorbs() || e.coriolis != 0 || e.wind_u != 0 || e.wind_v != 0;
+  const bool environment_set =
+      e.stratified() || e.absorbs() || e.anelastic || e.coriolis != 0 || e.wind_u != 0 || e.wind_v != 0;
   // (absent from a thermal bubble's in a neutral environment at rest: older checkpoints)
   if (c.initial == InitialState::DensityCurrent)
     f.insert(f.end(), {{"current.amplitude", num(c.current.amplitude)},
@@ -338,6 +349,7 @@ std::vector<std::pair<std::string, std::string>> dycore_trajectory_fingerprint(c
                                                                      : "neutral";
     std::string table;
     for (std::size_t n = 0; n < e.table_z.size(); ++n) table += num(e.table_z[n]) + ":" + num(e.table_theta[n]) + " ";
+    if (e.anelastic) f.push_back({"physics.equations", "anelastic"});  // absent: Boussinesq (older checkpoints)
     const std::pair<std::string, std::string> more[] = {{"environment.profile", profile},
                                                         {"environment.brunt_vaisala", num(e.brunt_vaisala)},
                                                         {"environment.table", table},

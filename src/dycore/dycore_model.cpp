@@ -11,8 +11,6 @@
 namespace tdc {
 namespace {
 
-constexpr double kCp = 1004.0;  // J/(kg K), dry air (Straka et al. 1993)
-
 int halo_of(const DycoreConfig& c) { return std::max(2, mpdata::halo_needed(c.mpdata)); }  // laplc reaches 2
 
 NftSettings settings_of(const DycoreConfig& c) {
@@ -29,6 +27,7 @@ NftSettings settings_of(const DycoreConfig& c) {
   const EnvironmentSettings& e = c.environment;
   s.env.stratified = e.stratified();
   s.env.absorber = e.absorbs();
+  s.env.anelastic = e.anelastic;
   s.env.coriolis = e.coriolis;
   s.env.ug = e.geostrophic_u;
   s.env.vg = e.geostrophic_v;
@@ -104,6 +103,9 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
     if (!f_.p->owned(t)) continue;
     ++local_tiles_;
     std::fill(f_.g->host(t), f_.g->host(t) + L.size(), 1.0);  // ghost ring included
+    const std::vector<double> rho = environment_density(cfg.environment, L.nz, g.dz(), cfg.theta0, cfg.gravity);
+    for (std::size_t k = 0; k < rho.size(); ++k)  // anelastic: G = rho_0, level by level
+      std::fill(f_.g->host(t) + k * L.plane(), f_.g->host(t) + (k + 1) * L.plane(), rho[k]);
     if (restart) continue;
     if (bubble) {  // at rest (fields start at 0), theta' = A cos^2(pi r / 2R) in the sphere r < R, ghost ring included
       const BubbleSettings& b = cfg.bubble;

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "../../graph/runtime/grid.hpp"
+
 namespace tdc {
 
 enum class EnvironmentProfile { Neutral, ConstantN, Table };
@@ -19,6 +21,7 @@ struct EnvironmentSettings {
   double geostrophic_u = 0.0, geostrophic_v = 0.0;  // m/s
   double absorber_depth = 0.0;                      // m below the lid (0: no absorber)
   double absorber_timescale = 0.0;                  // 1 / nu at the lid, s
+  bool anelastic = false;  // D(rho_0 v) = 0 with the isentropic rho_0(z) of theta_0 (else Boussinesq, rho_0 = 1)
 
   bool stratified() const { return profile != EnvironmentProfile::Neutral; }
   bool absorbs() const { return absorber_depth > 0.0; }
@@ -37,5 +40,16 @@ std::vector<double> environment_profiles(const EnvironmentSettings& e, int nz, d
 // The alpha_k part alone (empty when neutral: the plain operator).
 std::vector<double> environment_vertical_weights(const EnvironmentSettings& e, int nz, double dz, double dt,
                                                  double theta0, double gravity);
+
+// rho_0(z) / rho_0(0) of the isentropic reference state of theta_0: Pi^(c_v / R), Pi = 1 - g z / (c_p theta_0).
+double reference_density(double z, double theta0, double gravity);
+// Its values at the level centres (empty for Boussinesq: the plain operator).
+std::vector<double> environment_density(const EnvironmentSettings& e, int nz, double dz, double theta0, double gravity);
+
+// max |D(rho v) / rho| of gathered velocities ([nz][ny][nx] each; periodic in x and y, w odd and rho
+// even about rigid lids), the centred divergence the anelastic step removes. 0 for empty fields.
+double mass_divergence_max(const std::vector<double> (&v)[3], const std::vector<double>& rho, const Grid& g);
+
+constexpr double kCp = 1004.0, kGasConstant = 287.0;  // J/(kg K), dry air (Straka et al. 1993)
 
 }  // namespace tdc

@@ -1,13 +1,14 @@
 // The stratified environment's kernels: the implicit buoyancy and the environment source solve the
 // trapezoidal pair of w and theta'; Coriolis turns the extrapolated velocity by f dt; the absorber
-// relaxes towards its target at its level's rate; and each CUDA kernel equals its CPU form bit for
-// bit (skipped without a device).
+// relaxes towards its target at its level's rate; the anelastic Courant numbers carry the face
+// density; and each CUDA kernel equals its CPU form bit for bit (skipped without a device).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
 #include "codelets/absorber/absorber_kernel.hpp"
+#include "codelets/anelastic/anelastic_kernel.hpp"
 #include "codelets/coriolis/coriolis_kernel.hpp"
 #include "codelets/stratification/stratification_kernel.hpp"
 #include "random_values.hpp"
@@ -32,6 +33,7 @@ std::vector<double> profiles(double b, double dt) {
     e[kEnvDthetaDz * kL.nz + k] = s[k];
     e[kEnvAlpha * kL.nz + k] = 1.0 / (1.0 + 0.25 * dt * dt * b * s[k]);
     e[kEnvDamping * kL.nz + k] = k >= kL.nz / 2 ? 0.01 * k : 0.0;
+    e[kEnvDensity * kL.nz + k] = 1.0 - 0.07 * k;
   }
   return e;
 }
@@ -105,6 +107,20 @@ TEST(StratificationKernels, AbsorberRelaxesOnlyInItsLayer) {
   }
 }
 
+TEST(StratificationKernels, MassCourantCarriesTheFaceDensity) {
+  const auto e = profiles(0.03, 10.0);
+  const auto c0 = random_field(8);
+  auto c1 = c0, c2 = c0, c3 = c0;
+  mass_courant_cpu(MassCourantArgs{kL}, e.data(), c1.data(), c2.data(), c3.data());
+  for (int k = 0; k < kL.nz; ++k) {
+    const std::ptrdiff_t o = kL.at(2, 3, k);
+    const double rho = e[kEnvDensity * kL.nz + k], below = k > 0 ? e[kEnvDensity * kL.nz + k - 1] : rho;
+    EXPECT_EQ(c1[o], rho * c0[o]);
+    EXPECT_EQ(c2[o], rho * c0[o]);
+    EXPECT_DOUBLE_EQ(c3[o], 0.5 * (below + rho) * c0[o]);
+  }
+}
+
 #if defined(TASKDYCORE_HAVE_CUDA)
 using Dev = tdc_test::DeviceArray;
 
@@ -140,6 +156,15 @@ TEST(StratificationCpuCudaAgreement, EveryKernel) {
   absorber_cpu(AbsorberArgs{kL, 2.0, 0.0}, e.data(), f[4].data(), f[4].data());
   absorber_cuda(AbsorberArgs{kL, 2.0, 0.0}, de.p, d4.p, d4.p, 0);
   EXPECT_EQ(f[4], d4.host()) << "absorber in place";
+  mass_courant_cpu(MassCourantArgs{kL}, e.data(), f[0].data(), f[1].data(), f[2].data());
+  mass_courant_cuda(MassCourantArgs{kL}, de.p, d0.p, d1.p, d2.p, 0);
+  EXPECT_EQ(f[2], d2.host()) << "mass_courant";
+  for (const ZBoundary zb : {ZBoundary::Periodic, ZBoundary::Rigid}) {
+    const CentredArgs g{kL, 0.7, 0.8, 0.9, zb};
+    mass_divergence_cpu(g, e.data(), f[0].data(), f[1].data(), f[2].data(), f[3].data());
+    mass_divergence_cuda(g, de.p, d0.p, d1.p, d2.p, d3.p, 0);
+    EXPECT_EQ(f[3], d3.host()) << "mass_divergence";
+  }
 }
 #else
 TEST(StratificationCpuCudaAgreement, EveryKernel) { GTEST_SKIP() << "built without CUDA"; }
