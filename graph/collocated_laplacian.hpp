@@ -26,8 +26,20 @@ struct CollocatedLaplacian {
 // For a uniform grid, periodic in x and y (the halo of the tiles must be at least 2).
 CollocatedLaplacian collocated_laplacian(const Grid& g, ZBoundary zb = ZBoundary::Periodic);
 
+// D(rho (Gx p, Gy p, alpha_k Gz p)) with a weight alpha_k and a density rho_k per level (nz values
+// each, or empty for ones): the operator of the stratified step, whose implicit buoyancy scales the
+// vertical pressure gradient (codelets/stratification), under the anelastic constraint D(rho v) = 0
+// (codelets/anelastic). The vertical couplings take the weight and density of the level whose
+// gradient they difference, k+1 and k-1, with the level beyond a lid its mirror image (or its periodic
+// image); the horizontal ones rho_k through d_k = -rho_k, so the operator stays symmetric (to the
+// rounding of rho_(k+1) alpha_(k+1) / rho_k). Both empty: collocated_laplacian itself.
+CollocatedLaplacian collocated_laplacian(const Grid& g, ZBoundary zb, const std::vector<double>& vertical_weights,
+                                         const std::vector<double>& density = {});
+
 // The multigrid hierarchy of laplc: level 0 on g, each next level on a grid of half the cells in every
-// direction (the same lengths), laplc rediscretised there.
-std::vector<OperatorLevel> collocated_laplacian_levels(const Grid& g, ZBoundary zb, int levels);
+// direction (the same lengths), laplc rediscretised there (weights and density averaged in pairs).
+std::vector<OperatorLevel> collocated_laplacian_levels(const Grid& g, ZBoundary zb, int levels,
+                                                       const std::vector<double>& vertical_weights = {},
+                                                       const std::vector<double>& density = {});
 
 }  // namespace tdc

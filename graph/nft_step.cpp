@@ -1,11 +1,17 @@
 #include "nft_step.hpp"
 
+#include <stdexcept>
+
+#include "../codelets/absorber/absorber.hpp"
 #include "../codelets/advector/advector.hpp"
+#include "../codelets/anelastic/anelastic.hpp"
 #include "../codelets/buoyancy/buoyancy.hpp"
 #include "../codelets/common/codelet.hpp"
+#include "../codelets/coriolis/coriolis.hpp"
 #include "../codelets/pressure_gradient/pressure_gradient.hpp"
 #include "../codelets/viscous_diffusion/viscous_diffusion.hpp"
 #include "../codelets/snapshot_copy/snapshot_copy.hpp"
+#include "../codelets/stratification/stratification.hpp"
 #include "../codelets/vector_update/vector_update.hpp"
 #include "collocated_laplacian.hpp"
 #include "halo_exchange.hpp"
@@ -14,10 +20,25 @@ namespace tdc {
 
 NftStepGraph::NftStepGraph(const Decomposition& d, int rank, const Grid& g, const NftSettings& s)
     : d_(d), s_(s), mpdata_(d, s.mpdata, false) {
-  const CollocatedLaplacian op = collocated_laplacian(g, s.zb);
-  const std::vector<OperatorLevel> hierarchy = s.solver.preconditioner == Preconditioner::Multigrid
-                                                   ? collocated_laplacian_levels(g, s.zb, s.solver.multigrid.levels)
-                                                   : std::vector<OperatorLevel>{};
+  // Stratified: the implicit buoyancy weights the vertical pressure gradient by alpha_k.
+  // Anelastic: the operator of D(rho v) = 0.
+  std::vector<double> alpha, rho;
+  auto profile = [&](int vec, std::vector<double>& v) {
+    v.assign(s.env.profiles.begin() + std::ptrdiff_t(vec) * g.nz,
+             s.env.profiles.begin() + std::ptrdiff_t(vec + 1) * g.nz);
+  };
+  if (s.env.stratified) profile(kEnvAlpha, alpha);
+  if (s.env.anelastic) profile(kEnvDensity, rho);
+  const CollocatedLaplacian op = collocated_laplacian(g, s.zb, alpha, rho);
+  const std::vector<OperatorLevel> hierarchy =
+      s.solver.preconditioner == Preconditioner::Multigrid
+          ? collocated_laplacian_levels(g, s.zb, s.solver.multigrid.levels, alpha, rho)
+          : std::vector<OperatorLevel>{};
+  if (s.env.active()) {
+    if (s.env.profiles.size() != std::size_t(kEnvVectors) * g.nz)
+      throw std::invalid_argument("NFT step: environment profiles do not match nz");
+    env_ = std::make_unique<RankZeroVector>(rank, s.env.profiles);
+  }
   solver_ = std::make_unique<EllipticSolver>(d, rank, op.couplings, op.level_coefficients, s.solver, hierarchy);
   cx_ = s.dt / g.dx();
   cy_ = s.dt / g.dy();
@@ -29,7 +50,11 @@ NftStepGraph::NftStepGraph(const Decomposition& d, int rank, const Grid& g, cons
 
 int NftStepGraph::tasks_per_tile() const {
   // advector, copies, gradients, divergence, MPDATA and the exchanges, plus the solver's iterations.
-  return 46 + (s_.extrapolate_pressure ? 3 : 0) + (s_.diffusivity > 0.0 ? 6 : 0) +
+  const NftEnvironment& e = s_.env;
+  const int environment = (e.coriolis != 0.0 ? 1 : 0) + (e.absorber ? 4 : 0) + (e.stratified ? 2 : 0) +
+                          (e.anelastic ? 1 : 0) + (e.stratified || e.absorber ? 4 : 0) +
+                          (e.stratified ? 4 : 0);  // tasks and exchanges
+  return 46 + environment + (s_.extrapolate_pressure ? 3 : 0) + (s_.diffusivity > 0.0 ? 6 : 0) +
          solver_->tasks_per_iteration() * s_.solver_budget;
 }
 
@@ -41,12 +66,14 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
   const CentredArgs rhs_divergence{L, -2.0 / s_.dt * gx_, -2.0 / s_.dt * gy_, -2.0 / s_.dt * gz_, s_.zb};
   const BuoyancyArgs half_buoyancy{L, 0.5 * s_.dt * s_.buoyancy};
   const bool theta = f.theta[0] != nullptr;
+  const NftEnvironment& env = s_.env;
   for (int t = 0; t < d_.tiles(); ++t) {
     const starpu_data_handle_t vel[6] = {f.vel[0][now]->handle(t),  f.vel[1][now]->handle(t),
                                          f.vel[2][now]->handle(t),  f.vel[0][next]->handle(t),
                                          f.vel[1][next]->handle(t), f.vel[2][next]->handle(t)};
     const starpu_data_handle_t c[3] = {f.c[0]->handle(t), f.c[1]->handle(t), f.c[2]->handle(t)};
     insert_advector(adv, vel, c, kPrioHalo);
+    if (env.anelastic) insert_mass_courant(MassCourantArgs{L}, env_->handle(), c, kPrioHalo);  // the mass flux
   }
   for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f.c[q], *f.c_strips[q]);
   // The forced velocity v~ goes to `forced`, beside v^n (which stays, as the next step's v^(n-1)):
@@ -65,13 +92,33 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
       insert_pressure_gradient_from(half_gradient, f.p->handle(t), vn, v, kPrioHalo);
     }
     if (theta) insert_buoyancy(half_buoyancy, f.theta[now]->handle(t), v[2], kPrioHalo);
+    if (env.coriolis != 0.0) {
+      const starpu_data_handle_t old[2] = {f.vel[0][next]->handle(t), f.vel[1][next]->handle(t)};  // v^(n-1)
+      insert_coriolis(CoriolisArgs{L, env.coriolis * s_.dt, env.ug, env.vg}, vn, old, v, kPrioHalo);
+    }
+    if (env.absorber) {
+      const double target[3] = {env.wind_u, env.wind_v, 0.0};
+      for (int q = 0; q < 3; ++q)
+        insert_absorber(AbsorberArgs{L, s_.dt, target[q]}, env_->handle(), vn[q], v[q], kPrioHalo);
+    }
   }
+  const bool theta_forced = theta && (env.stratified || env.absorber);  // theta'~ != theta'^n
   if (theta && s_.diffusivity > 0.0) {  // after the buoyancy half above has read theta'^n
     const DiffusionArgs diff{L, s_.diffusivity * s_.dt * 4.0 * gx_ * gx_, s_.diffusivity * s_.dt * 4.0 * gy_ * gy_,
                              s_.diffusivity * s_.dt * 4.0 * gz_ * gz_, s_.zb};
     for (int t = 0; t < d_.tiles(); ++t) {
       insert_snapshot_copy(f.theta[now]->handle(t), f.theta_old->handle(t), kPrioBody);
       insert_scalar_diffusion(diff, f.theta_old->handle(t), f.theta[now]->handle(t), kPrioHalo);
+    }
+    if (!theta_forced) submit_halo_exchange(d_, *f.theta[now], *f.theta_strips);
+  }
+  if (theta_forced) {  // the explicit half of -w dtheta_e/dz (from w^n), and the absorber, in place
+    for (int t = 0; t < d_.tiles(); ++t) {
+      if (env.stratified)
+        insert_environment_source(ScaledArgs{L, -0.5 * s_.dt}, env_->handle(), f.vel[2][now]->handle(t),
+                                  f.theta[now]->handle(t), kPrioHalo);
+      if (env.absorber)
+        insert_absorber_in_place(AbsorberArgs{L, s_.dt, 0.0}, env_->handle(), f.theta[now]->handle(t), kPrioHalo);
     }
     submit_halo_exchange(d_, *f.theta[now], *f.theta_strips);
   }
@@ -88,12 +135,19 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
         {f.theta[0], f.theta[1]}, f.c[0], f.c[1], f.c[2], f.g, nullptr, nullptr, nullptr, f.theta_strips};
     mpdata_.submit_step(mf, n, 1.0);
     for (int t = 0; t < d_.tiles(); ++t)
-      insert_buoyancy(half_buoyancy, f.theta[next]->handle(t), f.vel[2][next]->handle(t), kPrioBody);
+      if (env.stratified)
+        insert_implicit_buoyancy(ScaledArgs{L, half_buoyancy.factor}, env_->handle(), f.theta[next]->handle(t),
+                                 f.vel[2][next]->handle(t), kPrioBody);
+      else
+        insert_buoyancy(half_buoyancy, f.theta[next]->handle(t), f.vel[2][next]->handle(t), kPrioBody);
   }
   // The pressure problem and the correction.
   for (int t = 0; t < d_.tiles(); ++t) {
     const starpu_data_handle_t v[3] = {f.vel[0][next]->handle(t), f.vel[1][next]->handle(t), f.vel[2][next]->handle(t)};
-    insert_divergence(rhs_divergence, v, f.rhs->handle(t), kPrioBody);
+    if (env.anelastic)
+      insert_mass_divergence(rhs_divergence, env_->handle(), v, f.rhs->handle(t), kPrioBody);
+    else
+      insert_divergence(rhs_divergence, v, f.rhs->handle(t), kPrioBody);
   }
   if (s_.extrapolate_pressure) {  // p <- 2 p^n - p^(n-1), p^(n-1) <- p^n (the solver never skips these)
     VectorUpdateArgs guess{L, 1 << 20, -1, -1, -1.0, 2.0};
@@ -107,9 +161,18 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
   submit_halo_exchange(d_, *f.p, *f.p_strips);
   for (int t = 0; t < d_.tiles(); ++t) {
     const starpu_data_handle_t v[3] = {f.vel[0][next]->handle(t), f.vel[1][next]->handle(t), f.vel[2][next]->handle(t)};
-    insert_pressure_gradient(half_gradient, f.p->handle(t), v, kPrioBody);
+    if (env.stratified)
+      insert_stratified_gradient(half_gradient, env_->handle(), f.p->handle(t), v, kPrioBody);
+    else
+      insert_pressure_gradient(half_gradient, f.p->handle(t), v, kPrioBody);
   }
   for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f.vel[q][next], *f.vel_strips[q]);
+  if (theta && env.stratified) {  // theta'^(n+1) = theta^ - dt/2 S w^(n+1): the implicit half, now w is known
+    for (int t = 0; t < d_.tiles(); ++t)
+      insert_environment_source(ScaledArgs{L, -0.5 * s_.dt}, env_->handle(), f.vel[2][next]->handle(t),
+                                f.theta[next]->handle(t), kPrioBody);
+    submit_halo_exchange(d_, *f.theta[next], *f.theta_strips);
+  }
 }
 
 SolveResult NftStepGraph::solve_from_zero(const NftFields& f) {
@@ -149,10 +212,19 @@ SolveResult NftStepGraph::balance_rest_pressure(const NftFields& f) {
   const TileLayout& L = d_.layout();
   const BuoyancyArgs buoyancy{L, s_.buoyancy};
   const CentredArgs rhs_divergence{L, -gx_, -gy_, -gz_, s_.zb};  // A p = -L p = -D(b theta' z)
-  for (int t = 0; t < d_.tiles(); ++t) {  // forced = (0, 0, b theta') (it starts at 0), then its divergence
-    insert_buoyancy(buoyancy, f.theta[0]->handle(t), f.forced[2]->handle(t), kPrioBody);
+  // forced = (0, 0, b theta') (it starts at 0), then its divergence; stratified, alpha b theta' against
+  // the weighted operator (so that a theta' balanced by dp/dz alone is balanced exactly).
+  for (int t = 0; t < d_.tiles(); ++t) {
+    if (s_.env.stratified)
+      insert_implicit_buoyancy(ScaledArgs{L, s_.buoyancy}, env_->handle(), f.theta[0]->handle(t),
+                               f.forced[2]->handle(t), kPrioBody);
+    else
+      insert_buoyancy(buoyancy, f.theta[0]->handle(t), f.forced[2]->handle(t), kPrioBody);
     const starpu_data_handle_t v[3] = {f.forced[0]->handle(t), f.forced[1]->handle(t), f.forced[2]->handle(t)};
-    insert_divergence(rhs_divergence, v, f.rhs->handle(t), kPrioBody);
+    if (s_.env.anelastic)
+      insert_mass_divergence(rhs_divergence, env_->handle(), v, f.rhs->handle(t), kPrioBody);
+    else
+      insert_divergence(rhs_divergence, v, f.rhs->handle(t), kPrioBody);
   }
   return solve_from_zero(f);
 }

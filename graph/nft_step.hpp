@@ -5,18 +5,28 @@
 //   pressure_gradient  v~ = v~ - dt/2 G(p^n), or v^n - dt/2 G(p^n) without viscosity (the explicit
 //                      half of the forcing; v~ has its own buffer, so v^n stays as v^(n-1) of n + 1)
 //   buoyancy           w~ = w~ + dt/2 b theta'^n               (b = g / theta_0; with theta' only)
+//   coriolis           v~ = v~ + dt f x (v* - v_g), v* extrapolated to the half step (optional)
+//   absorber           v~ = v~ - dt nu (v^n - v_e) below the lid (optional, explicit, first order)
 //   scalar_diffusion   theta'~ = theta'^n + dt kappa Lap(theta'^n)  (optional, explicit, first order)
+//   environment_source theta'~ = theta'~ - dt/2 S w^n           (S = dtheta_e/dz; stratified only), and
+//                      the absorber on theta' (optional)
 //   MPDATA x 3 (+1)    v^ = ADV(v~, c), theta'^(n+1) = ADV(theta'~, c)   (graph/mpdata_graph)
-//   buoyancy           w^ = w^ + dt/2 b theta'^(n+1)           (the implicit half, known already)
-//   divergence         f = -(2/dt) D(v^)
+//   buoyancy           w^ = w^ + dt/2 b theta'^(n+1)           (the implicit half, known already), or
+//   implicit_buoyancy  w^ = alpha (w^ + dt/2 b theta^) when stratified (codelets/stratification:
+//                      theta' and w are then coupled implicitly, alpha = 1 / (1 + (dt/2)^2 b S))
+//   divergence         f = -(2/dt) D(v^), or D(rho v^) when anelastic (codelets/anelastic: the
+//                      advector's Courant numbers then carry rho on the faces, MPDATA G = rho)
 //   GCR / PCG          -L p^(n+1) = f, laplc with the line preconditioner, from p^n, at most
 //                      `budget` iterations submitted, stopping at the tolerance on the GPU
-//   pressure_gradient  v^(n+1) = v^ - dt/2 G(p^(n+1)); halo exchanges
+//   pressure_gradient  v^(n+1) = v^ - dt/2 G(p^(n+1)) (stratified: alpha on the vertical component,
+//                      and the operator D(G_h p, alpha G_z p)); halo exchanges
+//   environment_source theta'^(n+1) = theta^ - dt/2 S w^(n+1)  (stratified only)
 // D(G p) = L p exactly, so |D v^(n+1)| = dt/2 |r|: the divergence left is the solver's residual.
 // Columns are periodic, or end at rigid free-slip lids (every stencil mirrors about them, and
 // MPDATA carries no flux through them).
 #pragma once
 #include <memory>
+#include <vector>
 
 #include "elliptic_solver.hpp"
 #include "mpdata_graph.hpp"
@@ -38,6 +48,18 @@ struct NftFields {
   TileStrips* p_strips;
 };
 
+// The environment of a stratified case and the forces beside it; all off by default (the
+// Boussinesq step of a neutral atmosphere at rest, whose tasks and bits are then unchanged).
+struct NftEnvironment {
+  std::vector<double> profiles;  // kEnvVectors * nz (codelets/stratification), or empty
+  bool stratified = false;       // the implicit buoyancy and the weighted operator
+  bool absorber = false;         // the kEnvDamping profile is not all 0
+  bool anelastic = false;        // D(rho v) = 0 with the kEnvDensity profile (codelets/anelastic), G = rho
+  double coriolis = 0.0, ug = 0.0, vg = 0.0;
+  double wind_u = 0.0, wind_v = 0.0;  // the absorber's target for u and v
+  bool active() const { return stratified || absorber || anelastic || coriolis != 0.0; }
+};
+
 struct NftSettings {
   double dt = 0.01;
   mpdata::Options mpdata;
@@ -48,6 +70,7 @@ struct NftSettings {
   bool extrapolate_pressure = false;  // first guess 2 p^n - p^(n-1) instead of p^n
   double buoyancy = 0.0;              // b = g / theta_0 (0: no theta')
   ZBoundary zb = ZBoundary::Periodic;
+  NftEnvironment env;
 };
 
 class NftStepGraph {
@@ -73,7 +96,8 @@ class NftStepGraph {
   NftSettings s_;
   MpdataGraph mpdata_;
   std::unique_ptr<EllipticSolver> solver_;
-  double cx_, cy_, cz_, gx_, gy_, gz_;  // dt/dx..., 1/(2dx)...
+  std::unique_ptr<RankZeroVector> env_;  // the environment's profiles (with an active environment)
+  double cx_, cy_, cz_, gx_, gy_, gz_;   // dt/dx..., 1/(2dx)...
 };
 
 }  // namespace tdc

@@ -20,7 +20,8 @@ int dycore_command(int argc, char** argv, const std::string& case_file, const st
     return c;
   };
   if (!load_case(load, case_file, sets, nullptr, "", out_dir, trace_dir, force, cfg)) return 2;
-  tdc::Runtime rt(&argc, &argv, tdc::RuntimeOptions{cfg.scheduler, trace_dir, cfg.cpu_tasks_with_gpu, cfg.tile_placement});
+  tdc::Runtime rt(&argc, &argv,
+                  tdc::RuntimeOptions{cfg.scheduler, trace_dir, cfg.cpu_tasks_with_gpu, cfg.tile_placement});
   // (checkpoint.h5 is not removed: it is replaced atomically, and may be the one we resume from)
   // Everything from here on ends the whole job if it fails on any rank.
   return run_or_abort(rt, [&] {
@@ -47,7 +48,12 @@ int dycore_command(int argc, char** argv, const std::string& case_file, const st
                       : ("NO at " + std::to_string(summary["solver"]["unconverged_steps"].size()) +
                          " steps (summary.json solver.unconverged_steps; raise solver.max_iter)")
                             .c_str());
-      if (v.contains("rise_height")) {
+      if (v.contains("front_position_m")) {
+        std::printf("; front at %.1f m from the centre, theta' min %.3f K\n", v["front_position_m"].get<double>(),
+                    v["theta_min_K"].get<double>());
+      } else if (v.contains("rise_height") && !summary["buoyancy"].contains("radius")) {  // not a bubble
+        std::printf("; theta' content changed by %.1e (relative)\n", v["theta_relative_change_max"].get<double>());
+      } else if (v.contains("rise_height")) {
         const auto& z = v["rise_height"]["centroid_z"];
         std::printf("; bubble centroid %.1f -> %.1f m, theta' conserved to %.1e, energy budget error %.2g\n",
                     z.front().get<double>(), z.back().get<double>(), v["theta_relative_change_max"].get<double>(),

@@ -23,12 +23,19 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   Reader r(root);
   DycoreConfig c;
   c.name = read_case_name(r, "dycore", c.name);
-  const std::string initial =
-      r.choice("case.initial", "taylor_green", {"taylor_green", "taylor_green_modified", "thermal_bubble"});
+  const std::string initial = r.choice(
+      "case.initial", "taylor_green",
+      {"taylor_green", "taylor_green_modified", "thermal_bubble", "gravity_wave", "environment", "density_current"});
   c.initial = initial == "thermal_bubble"          ? InitialState::ThermalBubble
               : initial == "taylor_green_modified" ? InitialState::TaylorGreenModified
+              : initial == "gravity_wave"          ? InitialState::GravityWave
+              : initial == "environment"           ? InitialState::Environment
+              : initial == "density_current"       ? InitialState::DensityCurrent
                                                    : InitialState::TaylorGreen;
   const bool bubble = c.initial == InitialState::ThermalBubble;
+  const bool wave = c.initial == InitialState::GravityWave;
+  const bool theta = carries_theta(c);
+  const std::string not_taylor_green = "by case.initial = \"" + initial + "\" (Taylor-Green carries no theta')";
   c.velocity = r.number("case.velocity", c.velocity);
   c.viscosity = r.number("physics.viscosity", c.viscosity);
   c.diffusivity = r.number("physics.diffusivity", c.diffusivity);
@@ -44,9 +51,64 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
     for (const char* key : {"bubble.amplitude", "bubble.radius", "bubble.x", "bubble.y", "bubble.z"})
       r.reject_if_set(key, "by case.initial = \"" + initial + "\" (only by \"thermal_bubble\")");
   }
+  if (wave) {
+    c.wave.amplitude = r.number("wave.amplitude", c.wave.amplitude);
+    c.wave.half_width = r.number("wave.half_width", c.wave.half_width);
+    c.wave.x = r.number("wave.x", c.wave.x);
+  } else {
+    for (const char* key : {"wave.amplitude", "wave.half_width", "wave.x"})
+      r.reject_if_set(key, "by case.initial = \"" + initial + "\" (only by \"gravity_wave\")");
+  }
+  const bool current = c.initial == InitialState::DensityCurrent;
+  const std::vector<const char*> current_keys = {"current.amplitude", "current.x", "current.z", "current.radius_x",
+                                                 "current.radius_z"};
+  if (current) {
+    c.current.amplitude = r.number("current.amplitude", c.current.amplitude);
+    c.current.x = r.number("current.x", c.current.x);
+    c.current.z = r.number("current.z", c.current.z);
+    c.current.radius_x = r.number("current.radius_x", c.current.radius_x);
+    c.current.radius_z = r.number("current.radius_z", c.current.radius_z);
+  } else {
+    for (const char* key : current_keys)
+      r.reject_if_set(key, "by case.initial = \"" + initial + "\" (only by \"density_current\")");
+  }
+  EnvironmentSettings& e = c.environment;
+  const std::vector<const char*> environment_keys = {
+      "environment.profile", "environment.brunt_vaisala", "environment.z",
+      "environment.theta",   "environment.wind_u",        "environment.wind_v",
+      "physics.coriolis",    "physics.geostrophic_u",     "physics.geostrophic_v",
+      "absorber.depth",      "absorber.timescale",        "physics.equations"};
+  if (theta) {
+    const std::string profile = r.choice("environment.profile", "neutral", {"neutral", "constant_n", "table"});
+    e.profile = profile == "constant_n" ? EnvironmentProfile::ConstantN
+                : profile == "table"    ? EnvironmentProfile::Table
+                                        : EnvironmentProfile::Neutral;
+    if (e.profile == EnvironmentProfile::ConstantN)
+      e.brunt_vaisala = r.number("environment.brunt_vaisala", 0.01);
+    else
+      r.reject_if_set("environment.brunt_vaisala",
+                      "by environment.profile = \"" + profile + "\" (only by \"constant_n\")");
+    if (e.profile == EnvironmentProfile::Table) {
+      e.table_z = r.number_list("environment.z");
+      e.table_theta = r.number_list("environment.theta");
+    } else {
+      for (const char* key : {"environment.z", "environment.theta"})
+        r.reject_if_set(key, "by environment.profile = \"" + profile + "\" (only by \"table\")");
+    }
+    e.wind_u = r.number("environment.wind_u", e.wind_u);
+    e.wind_v = r.number("environment.wind_v", e.wind_v);
+    e.coriolis = r.number("physics.coriolis", e.coriolis);
+    e.geostrophic_u = r.number("physics.geostrophic_u", e.geostrophic_u);
+    e.geostrophic_v = r.number("physics.geostrophic_v", e.geostrophic_v);
+    e.absorber_depth = r.number("absorber.depth", e.absorber_depth);
+    e.absorber_timescale = r.number("absorber.timescale", e.absorber_timescale);
+    e.anelastic = r.choice("physics.equations", "boussinesq", {"boussinesq", "anelastic"}) == "anelastic";
+  } else {
+    for (const char* key : environment_keys) r.reject_if_set(key, not_taylor_green);
+  }
   c.max_courant = r.number("time.max_courant", c.max_courant);
   read_grid(r, c.grid);
-  c.z_boundary = read_z_boundary(r, bubble ? "rigid" : "periodic");
+  c.z_boundary = read_z_boundary(r, theta ? "rigid" : "periodic");
   read_tiles(r, c.tiles_x, c.tiles_y);
   c.dt = r.number("time.dt", c.dt);
   c.steps = int(r.integer("time.steps", c.steps));
@@ -55,7 +117,8 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   c.mpdata.iga = r.boolean("mpdata.iga", true);  // signed fields: the infinite-gauge form
   c.mpdata.zb = c.z_boundary;
   read_mpdata_kernel(r, c.mpdata);
-  c.mpdata.unit_density = true;  // Boussinesq on a Cartesian grid: G = 1 (DycoreModel fills the array so)
+  // Boussinesq on a Cartesian grid: G = 1; anelastic: G = rho_0 (DycoreModel fills the array so)
+  c.mpdata.unit_density = !c.environment.anelastic;
   KrylovSettings& k = c.solver;
   k.method = r.choice("solver.method", "gcr", {"pcg", "gcr"}) == "pcg" ? KrylovMethod::Pcg : KrylovMethod::Gcr;
   if (k.method == KrylovMethod::Pcg)
@@ -119,8 +182,47 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   }
   require(c.viscosity >= 0, "physics.viscosity", "must be zero (inviscid) or positive");
   require(c.diffusivity >= 0, "physics.diffusivity", "must be zero (none) or positive");
-  require(c.diffusivity == 0 || bubble, "physics.diffusivity",
-          "diffuses theta', which only the thermal_bubble case carries");
+  require(c.diffusivity == 0 || theta, "physics.diffusivity", "diffuses theta', which Taylor-Green does not carry");
+  if (wave) {
+    require(c.wave.half_width > 0, "wave.half_width", "must be positive");
+    require(c.wave.x >= 0 && c.wave.x <= c.grid.lx, "wave.x", "must lie inside the domain in x");
+    require(c.z_boundary == ZBoundary::Rigid, "grid.z_boundary", "the gravity wave lives between rigid lids");
+  }
+  if (current) {
+    require(c.current.radius_x > 0, "current.radius_x", "must be positive");
+    require(c.current.radius_z > 0, "current.radius_z", "must be positive");
+    require(c.current.x >= 0 && c.current.x <= c.grid.lx, "current.x", "must lie inside the domain in x");
+    require(c.current.z >= 0 && c.current.z <= c.grid.lz, "current.z", "must lie inside the domain in z");
+    require(c.z_boundary == ZBoundary::Rigid, "grid.z_boundary", "the density current flows between rigid lids");
+  }
+  if (e.anelastic) {
+    require(c.z_boundary == ZBoundary::Rigid, "grid.z_boundary", "the anelastic reference state needs rigid lids");
+    require(c.gravity * c.grid.lz < kCp * c.theta0, "grid.lz",
+            "reaches above the isentropic reference state's top (g lz >= c_p theta_0)");
+  }
+  if (e.stratified()) {
+    require(c.z_boundary == ZBoundary::Rigid, "grid.z_boundary", "a stratified environment needs rigid lids");
+    if (e.profile == EnvironmentProfile::ConstantN)
+      require(e.brunt_vaisala > 0, "environment.brunt_vaisala", "must be positive (1/s)");
+    if (e.profile == EnvironmentProfile::Table) {
+      require(e.table_z.size() >= 2, "environment.z", "needs at least two levels");
+      require(e.table_theta.size() == e.table_z.size(), "environment.theta",
+              "needs one value per level of environment.z (" + std::to_string(e.table_z.size()) + ")");
+      for (std::size_t n = 0; n < e.table_z.size(); ++n) {
+        require(n == 0 || e.table_z[n] > e.table_z[n - 1], "environment.z", "must increase strictly");
+        require(e.table_theta[n] > 0, "environment.theta", "must be positive (K)");
+        // alpha = 1 / (1 + (dt/2)^2 b S) must stay positive: a stable or neutral environment only
+        require(n == 0 || e.table_theta[n] >= e.table_theta[n - 1], "environment.theta",
+                "must not decrease with height (a statically unstable environment is not supported)");
+      }
+    }
+  }
+  require(e.coriolis >= -1e-3 && e.coriolis <= 1e-3, "physics.coriolis", "must be within +-1e-3 1/s (f-plane)");
+  if (e.absorbs() || e.absorber_timescale != 0) {
+    require(e.absorber_depth > 0 && e.absorber_depth <= c.grid.lz, "absorber.depth", "must be in (0, grid.lz]");
+    require(e.absorber_timescale >= c.dt, "absorber.timescale",
+            "must be at least time.dt (the explicit damping is stable for nu dt <= 1)");
+  }
   for (const auto& [key, coefficient] : {std::pair<const char*, double>{"physics.viscosity", c.viscosity},
                                          std::pair<const char*, double>{"physics.diffusivity", c.diffusivity}}) {
     // explicit diffusion is stable for nu dt (1/dx^2 + 1/dy^2 + 1/dz^2) <= 1/2
@@ -130,9 +232,11 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
             "explicit diffusion is unstable: " + std::string(key) +
                 " dt (1/dx^2 + 1/dy^2 + 1/dz^2) = " + std::to_string(number) + " > 0.5");
   }
-  const double courant = (bubble ? 0.0 : c.velocity) * c.dt *
-                         (1.0 / (c.grid.lx / c.grid.nx) + 1.0 / (c.grid.ly / c.grid.ny) +
-                          (c.initial == InitialState::TaylorGreenModified ? 1.0 / (c.grid.lz / c.grid.nz) : 0.0));
+  const double courant =
+      theta ? c.dt * (std::fabs(e.wind_u) / (c.grid.lx / c.grid.nx) + std::fabs(e.wind_v) / (c.grid.ly / c.grid.ny))
+            : c.velocity * c.dt *
+                  (1.0 / (c.grid.lx / c.grid.nx) + 1.0 / (c.grid.ly / c.grid.ny) +
+                   (c.initial == InitialState::TaylorGreenModified ? 1.0 / (c.grid.lz / c.grid.nz) : 0.0));
   require(courant <= 1.0, "time.dt",
           "the initial flow's Courant sum is " + std::to_string(courant) + " > 1 (MPDATA is unstable)");
   require(c.mpdata.iord >= 1 && c.mpdata.iord <= 4, "mpdata.iord", "must be between 1 and 4");
@@ -157,7 +261,10 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
     require(multigrid_tiles_fit(c.grid.ny, c.tiles_y, k.multigrid.levels), "tiles.y", std::to_string(c.tiles_y) + fit);
   }
   if (k.preconditioner == Preconditioner::Spectral) {
-    const CollocatedLaplacian op = collocated_laplacian(c.grid, c.z_boundary);
+    const CollocatedLaplacian op = collocated_laplacian(
+        c.grid, c.z_boundary,
+        environment_vertical_weights(e, c.grid.nz, c.grid.lz / c.grid.nz, c.dt, c.theta0, c.gravity),
+        environment_density(e, c.grid.nz, c.grid.lz / c.grid.nz, c.theta0, c.gravity));
     const std::string why = spectral_unsupported(c.grid.nx, c.grid.ny, c.grid.nz, op.couplings, op.level_coefficients);
     require(why.empty(), "solver.preconditioner", "\"spectral\" cannot invert this grid's operator: " + why);
   }
@@ -171,7 +278,9 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   // all cells would over-solve by a factor that grows like sqrt(cells)).
   k.tol_rel = 0.0;
   k.tol_abs = 0.0;
-  k.tol_max = 2.0 * c.divergence_tolerance / c.dt;
+  // Anelastic: D(rho v^(n+1)) = -(dt/2) r, so max |D(rho v) / rho| <= tol needs max |r| <= 2 tol rho_min / dt.
+  const std::vector<double> rho = environment_density(e, c.grid.nz, c.grid.lz / c.grid.nz, c.theta0, c.gravity);
+  k.tol_max = 2.0 * c.divergence_tolerance * (rho.empty() ? 1.0 : rho.back()) / c.dt;
   k.max_iter = c.solver_budget;
   return c;
 }
@@ -190,6 +299,9 @@ std::vector<std::pair<std::string, std::string>> dycore_trajectory_fingerprint(c
   const auto num = config_detail::exact_text;
   const char* initial = c.initial == InitialState::ThermalBubble         ? "thermal_bubble"
                         : c.initial == InitialState::TaylorGreenModified ? "taylor_green_modified"
+                        : c.initial == InitialState::GravityWave         ? "gravity_wave"
+                        : c.initial == InitialState::Environment         ? "environment"
+                        : c.initial == InitialState::DensityCurrent      ? "density_current"
                                                                          : "taylor_green";
   std::vector<std::pair<std::string, std::string>> f{
       {"case.kind", "dycore"},
@@ -220,6 +332,43 @@ std::vector<std::pair<std::string, std::string>> dycore_trajectory_fingerprint(c
     f.push_back({"solver.multigrid_omega", num(c.solver.multigrid.omega)});
   }
   if (c.solver.preconditioner == Preconditioner::Spectral) f.push_back({"solver.preconditioner", "spectral"});
+  const EnvironmentSettings& e = c.environment;
+  const bool environment_set =
+      e.stratified() || e.absorbs() || e.anelastic || e.coriolis != 0 || e.wind_u != 0 || e.wind_v != 0;
+  // (absent from a thermal bubble's in a neutral environment at rest: older checkpoints)
+  if (c.initial == InitialState::DensityCurrent)
+    f.insert(f.end(), {{"current.amplitude", num(c.current.amplitude)},
+                       {"current.x", num(c.current.x)},
+                       {"current.z", num(c.current.z)},
+                       {"current.radius_x", num(c.current.radius_x)},
+                       {"current.radius_z", num(c.current.radius_z)}});
+  if (c.initial == InitialState::GravityWave || c.initial == InitialState::Environment ||
+      c.initial == InitialState::DensityCurrent || (c.initial == InitialState::ThermalBubble && environment_set)) {
+    const char* profile = e.profile == EnvironmentProfile::ConstantN ? "constant_n"
+                          : e.profile == EnvironmentProfile::Table   ? "table"
+                                                                     : "neutral";
+    std::string table;
+    for (std::size_t n = 0; n < e.table_z.size(); ++n) table += num(e.table_z[n]) + ":" + num(e.table_theta[n]) + " ";
+    if (e.anelastic) f.push_back({"physics.equations", "anelastic"});  // absent: Boussinesq (older checkpoints)
+    const std::pair<std::string, std::string> more[] = {{"environment.profile", profile},
+                                                        {"environment.brunt_vaisala", num(e.brunt_vaisala)},
+                                                        {"environment.table", table},
+                                                        {"environment.wind_u", num(e.wind_u)},
+                                                        {"environment.wind_v", num(e.wind_v)},
+                                                        {"physics.coriolis", num(e.coriolis)},
+                                                        {"physics.geostrophic_u", num(e.geostrophic_u)},
+                                                        {"physics.geostrophic_v", num(e.geostrophic_v)},
+                                                        {"absorber.depth", num(e.absorber_depth)},
+                                                        {"absorber.timescale", num(e.absorber_timescale)},
+                                                        {"wave.amplitude", num(c.wave.amplitude)},
+                                                        {"wave.half_width", num(c.wave.half_width)},
+                                                        {"wave.x", num(c.wave.x)}};
+    f.insert(f.end(), std::begin(more), std::end(more));
+    if (c.initial != InitialState::ThermalBubble)
+      f.insert(f.end(), {{"physics.gravity", num(c.gravity)},
+                         {"physics.theta0", num(c.theta0)},
+                         {"physics.diffusivity", num(c.diffusivity)}});
+  }
   if (c.initial == InitialState::ThermalBubble) {
     const std::pair<std::string, std::string> bubble[] = {{"physics.gravity", num(c.gravity)},
                                                           {"physics.theta0", num(c.theta0)},

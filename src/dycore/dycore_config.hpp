@@ -9,19 +9,38 @@
 #include "../../codelets/mpdata/mpdata_formulae.hpp"
 #include "../../graph/elliptic_solver.hpp"
 #include "../../graph/runtime/grid.hpp"
+#include "environment.hpp"
 
 namespace tdc {
 
 // TaylorGreen: u = V sin x cos y cos z, v = -V cos x sin y cos z, w = 0, with its analytic pressure.
 // TaylorGreenModified: paper 000 eq. (3), u = V sin x cos y cos z, v = V cos x sin y cos z,
 // w = V sin x cos y, not divergence-free: projected by a pressure solve before the first step.
-enum class InitialState { TaylorGreen, TaylorGreenModified, ThermalBubble };
+// DensityCurrent: Straka et al. (1993)'s cold bubble, theta' = A (cos(pi L) + 1) / 2 / Pi(z) for L < 1,
+// L^2 = ((x - x_c) / r_x)^2 + ((z - z_c) / r_z)^2, A the temperature perturbation and Pi(z) = 1 - g z /
+// (c_p theta_0) the Exner function of the neutral reference state.
+// GravityWave: Skamarock & Klemp (1994)'s inertia-gravity waves, theta' = A sin(pi z / lz) /
+// (1 + ((x - x_c) / a)^2) in the environment's wind. Environment: the environment itself (its wind,
+// theta' = 0), for an inertial oscillation when the wind is not geostrophic.
+enum class InitialState { TaylorGreen, TaylorGreenModified, ThermalBubble, GravityWave, Environment, DensityCurrent };
 
 // A warm bubble at rest: theta' = amplitude cos^2(pi r / (2 radius)) inside the sphere r < radius.
 struct BubbleSettings {
   double amplitude = 0.5;              // K
   double radius = 250.0;               // m
   double x = 1000, y = 1000, z = 350;  // centre, m
+};
+
+struct WaveSettings {
+  double amplitude = 0.01;     // K
+  double half_width = 5000.0;  // a, m
+  double x = 100000.0;         // x_c, m
+};
+
+struct CurrentSettings {
+  double amplitude = -15.0;                     // K, of temperature
+  double x = 25600.0, z = 3000.0;               // centre, m
+  double radius_x = 4000.0, radius_z = 2000.0;  // m
 };
 
 struct DycoreConfig {
@@ -38,6 +57,9 @@ struct DycoreConfig {
   double gravity = 9.81;     // g, m s^-2 (buoyancy g theta' / theta_0)
   double theta0 = 300.0;     // theta_0, K, of the neutrally stratified reference state
   BubbleSettings bubble;
+  WaveSettings wave;
+  CurrentSettings current;
+  EnvironmentSettings environment;     // theta_e(z), wind, Coriolis, absorber (neutral at rest by default)
   double max_courant = 1.0;            // the run stops (exit 3) when the Courant sum exceeds this
   mpdata::Options mpdata;              // momentum advection (iord, non-oscillatory option)
   KrylovSettings solver;               // tol_abs is set from divergence_tolerance
@@ -54,8 +76,13 @@ struct DycoreConfig {
   int checkpoint_interval = 0;    // and every this many steps (0: at the end only)
   std::string scheduler = "dmdas";
   bool cpu_tasks_with_gpu = false;
-  bool tile_placement = true;   // runtime.placement = "tiles"
+  bool tile_placement = true;  // runtime.placement = "tiles"
 };
+
+// Whether the case carries theta' (every initial state but Taylor-Green's).
+inline bool carries_theta(const DycoreConfig& c) {
+  return c.initial != InitialState::TaylorGreen && c.initial != InitialState::TaylorGreenModified;
+}
 
 DycoreConfig load_dycore_config(const std::string& path, const std::vector<std::string>& overrides);
 DycoreConfig parse_dycore_config(const std::string& toml_text, const std::vector<std::string>& overrides);

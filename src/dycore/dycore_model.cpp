@@ -23,7 +23,17 @@ NftSettings settings_of(const DycoreConfig& c) {
   s.diffusivity = c.diffusivity;
   s.extrapolate_pressure = c.extrapolate_pressure;
   s.zb = c.z_boundary;
-  s.buoyancy = c.initial == InitialState::ThermalBubble ? c.gravity / c.theta0 : 0.0;
+  s.buoyancy = carries_theta(c) ? c.gravity / c.theta0 : 0.0;
+  const EnvironmentSettings& e = c.environment;
+  s.env.stratified = e.stratified();
+  s.env.absorber = e.absorbs();
+  s.env.anelastic = e.anelastic;
+  s.env.coriolis = e.coriolis;
+  s.env.ug = e.geostrophic_u;
+  s.env.vg = e.geostrophic_v;
+  s.env.wind_u = e.wind_u;
+  s.env.wind_v = e.wind_v;
+  if (s.env.active()) s.env.profiles = environment_profiles(e, c.grid.nz, c.grid.dz(), c.dt, c.theta0, c.gravity);
   return s;
 }
 
@@ -31,7 +41,7 @@ NftSettings settings_of(const DycoreConfig& c) {
 
 std::vector<std::string> DycoreModel::checkpoint_fields(const DycoreConfig& cfg) {
   std::vector<std::string> n{"u", "v", "w", "u_previous", "v_previous", "w_previous", "p"};
-  if (cfg.initial == InitialState::ThermalBubble) n.push_back("theta");
+  if (carries_theta(cfg)) n.push_back("theta");
   if (cfg.extrapolate_pressure) n.push_back("p_previous");
   return n;
 }
@@ -77,7 +87,8 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
   }
   const bool bubble = cfg.initial == InitialState::ThermalBubble;
   const bool modified = cfg.initial == InitialState::TaylorGreenModified;
-  if (bubble) {
+  const bool theta = carries_theta(cfg);
+  if (theta) {
     f_.theta[0] = field("theta");
     f_.theta[1] = field("theta");
     f_.theta_strips = strips();
@@ -92,6 +103,9 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
     if (!f_.p->owned(t)) continue;
     ++local_tiles_;
     std::fill(f_.g->host(t), f_.g->host(t) + L.size(), 1.0);  // ghost ring included
+    const std::vector<double> rho = environment_density(cfg.environment, L.nz, g.dz(), cfg.theta0, cfg.gravity);
+    for (std::size_t k = 0; k < rho.size(); ++k)  // anelastic: G = rho_0, level by level
+      std::fill(f_.g->host(t) + k * L.plane(), f_.g->host(t) + (k + 1) * L.plane(), rho[k]);
     if (restart) continue;
     if (bubble) {  // at rest (fields start at 0), theta' = A cos^2(pi r / 2R) in the sphere r < R, ghost ring included
       const BubbleSettings& b = cfg.bubble;
@@ -103,6 +117,29 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
             const double r = std::sqrt(dx * dx + dy * dy + dz * dz) / b.radius;
             const double c = std::cos(0.5 * M_PI * r);
             f_.theta[0]->host(t)[L.at(i, j, k)] = r < 1.0 ? b.amplitude * c * c : 0.0;
+          }
+      continue;
+    }
+    if (theta) {  // the environment's wind, and the gravity wave's theta' (ghost ring included)
+      const WaveSettings& w = cfg.wave;
+      for (int k = 0; k < L.nz; ++k)
+        for (int j = -L.halo; j < L.ny + L.halo; ++j)
+          for (int i = -L.halo; i < L.nx + L.halo; ++i) {
+            const std::ptrdiff_t o = L.at(i, j, k);
+            f_.vel[0][0]->host(t)[o] = cfg.environment.wind_u;
+            f_.vel[1][0]->host(t)[o] = cfg.environment.wind_v;
+            const int gi = (d_.origin_x(t) + i + g.nx) % g.nx;
+            if (cfg.initial == InitialState::DensityCurrent) {
+              const CurrentSettings& c = cfg.current;
+              const double lx = ((gi + 0.5) * g.dx() - c.x) / c.radius_x, lz = ((k + 0.5) * g.dz() - c.z) / c.radius_z;
+              const double l = std::sqrt(lx * lx + lz * lz);
+              const double exner = 1.0 - cfg.gravity * (k + 0.5) * g.dz() / (kCp * cfg.theta0);
+              f_.theta[0]->host(t)[o] = l < 1.0 ? c.amplitude * 0.5 * (std::cos(M_PI * l) + 1.0) / exner : 0.0;
+            }
+            if (cfg.initial != InitialState::GravityWave) continue;
+            const double x = (gi + 0.5) * g.dx() - w.x, z = (k + 0.5) * g.dz();
+            f_.theta[0]->host(t)[o] =
+                w.amplitude * std::sin(M_PI * z / g.lz) / (1.0 + (x / w.half_width) * (x / w.half_width));
           }
       continue;
     }
@@ -156,7 +193,7 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
   if (!restart) {
     for (int q = 0; q < 3; ++q)
       submit_field_copy(d_, *f_.vel[q][0], *f_.vel[q][1], kPrioBody);  // v^(-1) = v^0 as tasks
-    if (bubble) startup_ = graph_->balance_rest_pressure(f_);
+    if (theta) startup_ = graph_->balance_rest_pressure(f_);
     if (f_.p_old)  // p^(-1) = p^0: the first guess of step 0 is p^0
       submit_field_copy(d_, *f_.p, *f_.p_old, kPrioBody);
   }

@@ -112,6 +112,15 @@ class Reader {
     for (std::size_t n = 0; n < N; ++n) out[n] = as_number(key, v->as_array()[n]);
     return out;
   }
+  // An array of any length (at least one number).
+  std::vector<double> number_list(const std::string& key) {
+    const toml::value* v = find(key);
+    if (!v) return {};
+    if (!v->is_array() || v->as_array().empty()) throw ConfigError(key, "expected a non-empty array of numbers");
+    std::vector<double> out;
+    for (const auto& x : v->as_array()) out.push_back(as_number(key, x));
+    return out;
+  }
   // Every key in the file must have been read by now.
   void reject_unknown() const { walk(root_, ""); }
 

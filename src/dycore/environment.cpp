@@ -1,0 +1,91 @@
+#include "environment.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "../../codelets/stratification/stratification_kernel.hpp"
+
+namespace tdc {
+
+double environment_dtheta_dz(const EnvironmentSettings& e, double theta0, double gravity, double z) {
+  switch (e.profile) {
+    case EnvironmentProfile::Neutral: return 0.0;
+    case EnvironmentProfile::ConstantN: return e.brunt_vaisala * e.brunt_vaisala * theta0 / gravity;
+    case EnvironmentProfile::Table: {
+      const auto& zs = e.table_z;
+      const auto& th = e.table_theta;
+      if (zs.size() < 2) return 0.0;
+      std::size_t s = 0;
+      while (s + 2 < zs.size() && z > zs[s + 1]) ++s;
+      return (th[s + 1] - th[s]) / (zs[s + 1] - zs[s]);
+    }
+  }
+  return 0.0;
+}
+
+std::vector<double> environment_profiles(const EnvironmentSettings& e, int nz, double dz, double dt, double theta0,
+                                         double gravity) {
+  std::vector<double> p(std::size_t(kEnvVectors) * nz, 0.0);
+  const double lz = nz * dz, b = gravity / theta0;
+  for (int k = 0; k < nz; ++k) {
+    const double z = (k + 0.5) * dz;
+    const double s = environment_dtheta_dz(e, theta0, gravity, z);
+    p[kEnvDensity * nz + k] = e.anelastic ? reference_density(z, theta0, gravity) : 1.0;
+    p[kEnvDthetaDz * nz + k] = s;
+    p[kEnvAlpha * nz + k] = 1.0 / (1.0 + 0.25 * dt * dt * b * s);
+    if (e.absorbs() && z > lz - e.absorber_depth) {
+      const double r = std::sin(0.5 * M_PI * (z - (lz - e.absorber_depth)) / e.absorber_depth);
+      p[kEnvDamping * nz + k] = r * r / e.absorber_timescale;
+    }
+  }
+  return p;
+}
+
+std::vector<double> environment_vertical_weights(const EnvironmentSettings& e, int nz, double dz, double dt,
+                                                 double theta0, double gravity) {
+  if (!e.stratified()) return {};
+  const std::vector<double> p = environment_profiles(e, nz, dz, dt, theta0, gravity);
+  return std::vector<double>(p.begin() + std::ptrdiff_t(kEnvAlpha) * nz,
+                             p.begin() + std::ptrdiff_t(kEnvAlpha + 1) * nz);
+}
+
+double reference_density(double z, double theta0, double gravity) {
+  return std::pow(1.0 - gravity * z / (kCp * theta0), (kCp - kGasConstant) / kGasConstant);
+}
+
+std::vector<double> environment_density(const EnvironmentSettings& e, int nz, double dz, double theta0,
+                                        double gravity) {
+  if (!e.anelastic) return {};
+  std::vector<double> rho(nz);
+  for (int k = 0; k < nz; ++k) rho[k] = reference_density((k + 0.5) * dz, theta0, gravity);
+  return rho;
+}
+
+double mass_divergence_max(const std::vector<double> (&v)[3], const std::vector<double>& rho, const Grid& g) {
+  if (v[0].empty()) return 0.0;
+  const int nx = g.nx, ny = g.ny, nz = g.nz;
+  auto at = [&](int q, int i, int j, int k) {
+    i = (i + nx) % nx;
+    j = (j + ny) % ny;
+    double sign = 1.0;
+    if (k < 0 || k >= nz) {  // the mirror image about the lid
+      k = k < 0 ? -1 - k : 2 * nz - 1 - k;
+      sign = q == 2 ? -1.0 : 1.0;
+    }
+    return sign * v[q][(std::size_t(k) * ny + j) * nx + i];
+  };
+  auto density = [&](int k) { return rho[k < 0 ? -1 - k : (k >= nz ? 2 * nz - 1 - k : k)]; };
+  const double hx = 0.5 / g.dx(), hy = 0.5 / g.dy(), hz = 0.5 / g.dz();
+  double worst = 0.0;
+  for (int k = 0; k < nz; ++k)
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i) {
+        const double d =
+            rho[k] * (hx * (at(0, i + 1, j, k) - at(0, i - 1, j, k)) + hy * (at(1, i, j + 1, k) - at(1, i, j - 1, k))) +
+            hz * (density(k + 1) * at(2, i, j, k + 1) - density(k - 1) * at(2, i, j, k - 1));
+        worst = std::max(worst, std::fabs(d) / rho[k]);
+      }
+  return worst;
+}
+
+}  // namespace tdc

@@ -1,0 +1,55 @@
+// The environment of a stratified case: the environmental potential temperature theta_e(z) (neutral,
+// a constant Brunt-Vaisala frequency N, or a table of levels), its wind, the f-plane Coriolis
+// parameter with a geostrophic wind, and a Rayleigh absorber below the lid; and the per-level
+// profiles the step's codelets read (codelets/stratification).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "../../graph/runtime/grid.hpp"
+
+namespace tdc {
+
+enum class EnvironmentProfile { Neutral, ConstantN, Table };
+
+struct EnvironmentSettings {
+  EnvironmentProfile profile = EnvironmentProfile::Neutral;
+  double brunt_vaisala = 0.0;                // N, 1/s (constant_n)
+  std::vector<double> table_z, table_theta;  // levels, m, and theta_e there, K (table; z increasing)
+  double wind_u = 0.0, wind_v = 0.0;         // the environment's wind, m/s (the initial flow, the absorber's target)
+  double coriolis = 0.0;                     // f, 1/s
+  double geostrophic_u = 0.0, geostrophic_v = 0.0;  // m/s
+  double absorber_depth = 0.0;                      // m below the lid (0: no absorber)
+  double absorber_timescale = 0.0;                  // 1 / nu at the lid, s
+  bool anelastic = false;  // D(rho_0 v) = 0 with the isentropic rho_0(z) of theta_0 (else Boussinesq, rho_0 = 1)
+
+  bool stratified() const { return profile != EnvironmentProfile::Neutral; }
+  bool absorbs() const { return absorber_depth > 0.0; }
+};
+
+// dtheta_e/dz at height z: N^2 theta_0 / g for constant N (Boussinesq: b S = N^2 exactly), the slope
+// of the table's segment holding z (the end segments beyond the table), 0 when neutral.
+double environment_dtheta_dz(const EnvironmentSettings& e, double theta0, double gravity, double z);
+
+// The kEnvVectors * nz profiles of codelets/stratification for levels of thickness dz: S_k, alpha_k =
+// 1 / (1 + (dt/2)^2 (g / theta_0) S_k) and the absorber's nu_k = sin^2(pi/2 (z - z_a) / depth) / timescale
+// above z_a = lz - depth.
+std::vector<double> environment_profiles(const EnvironmentSettings& e, int nz, double dz, double dt, double theta0,
+                                         double gravity);
+
+// The alpha_k part alone (empty when neutral: the plain operator).
+std::vector<double> environment_vertical_weights(const EnvironmentSettings& e, int nz, double dz, double dt,
+                                                 double theta0, double gravity);
+
+// rho_0(z) / rho_0(0) of the isentropic reference state of theta_0: Pi^(c_v / R), Pi = 1 - g z / (c_p theta_0).
+double reference_density(double z, double theta0, double gravity);
+// Its values at the level centres (empty for Boussinesq: the plain operator).
+std::vector<double> environment_density(const EnvironmentSettings& e, int nz, double dz, double theta0, double gravity);
+
+// max |D(rho v) / rho| of gathered velocities ([nz][ny][nx] each; periodic in x and y, w odd and rho
+// even about rigid lids), the centred divergence the anelastic step removes. 0 for empty fields.
+double mass_divergence_max(const std::vector<double> (&v)[3], const std::vector<double>& rho, const Grid& g);
+
+constexpr double kCp = 1004.0, kGasConstant = 287.0;  // J/(kg K), dry air (Straka et al. 1993)
+
+}  // namespace tdc

@@ -1,0 +1,277 @@
+// The NFT step in a stratified environment: the weighted pressure operator is the divergence of
+// the step's correction (and its density-weighted form the mass divergence); an anelastic density
+// current keeps sum rho theta' to round-off and does not depend on the tiles; an inertial oscillation keeps the period 2 pi / f in a stratified 3D
+// domain; gravity waves with Coriolis, an absorber and theta' diffusion are bitwise the same for any
+// tile layout and keep the divergence at the tolerance; bad keys name themselves.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "codelets/anelastic/anelastic_kernel.hpp"
+#include "codelets/elliptic_apply/elliptic_apply_kernel.hpp"
+#include "codelets/solver_scalars/solver_state.hpp"
+#include "codelets/stratification/stratification_kernel.hpp"
+#include "graph/collocated_laplacian.hpp"
+#include "src/dycore/dycore_config.hpp"
+#include "src/dycore/dycore_model.hpp"
+#include "src/dycore/dycore_run.hpp"
+#include "tests/model/model_fixture.hpp"
+
+namespace {
+
+tdc::DycoreConfig config(const std::vector<std::string>& sets) {
+  return tdc::parse_dycore_config("[case]\nkind = \"dycore\"\n", sets);
+}
+
+// cases/inertia_gravity_waves.toml at 4 km x 1 km for 600 s.
+const std::vector<std::string> kWave = {"case.initial=\"gravity_wave\"",
+                                        "environment.profile=\"constant_n\"",
+                                        "environment.wind_u=20.0",
+                                        "grid.nx=76",
+                                        "grid.ny=4",
+                                        "grid.nz=10",
+                                        "grid.lx=304000.0",
+                                        "grid.ly=16000.0",
+                                        "grid.lz=10000.0",
+                                        "time.dt=40.0",
+                                        "time.steps=15",
+                                        "solver.method=\"pcg\"",
+                                        "solver.divergence_tolerance=1e-8",
+                                        "diagnostics.interval=5"};
+
+nlohmann::json run(std::vector<std::string> sets) {
+  sets.insert(sets.begin(), kWave.begin(), kWave.end());
+  return tdc::run_dycore(config(sets), *tdc_test::g_runtime, "", false);
+}
+
+// D(Gx p, Gy p, alpha Gz p) of the step's kernels is the weighted operator the solver inverts, under
+// rigid lids, for any positive weights.
+TEST(Stratified, WeightedOperatorIsTheDivergenceOfTheCorrection) {
+  const tdc::TileLayout L{8, 6, 10, 2};
+  const tdc::Grid g{8, 6, 10, 0.8, 0.9, 1.3};
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-1.0, 1.0), a(0.5, 1.0);
+  std::vector<double> env(std::size_t(tdc::kEnvVectors) * L.nz, 0.0), alpha(L.nz);
+  for (int k = 0; k < L.nz; ++k) env[tdc::kEnvAlpha * L.nz + k] = alpha[k] = a(rng);
+  std::vector<double> p(L.size());
+  for (double& x : p) x = u(rng);
+  auto periodic = [&](std::vector<double>& f) {
+    for (int k = 0; k < L.nz; ++k)
+      for (int j = -L.halo; j < L.ny + L.halo; ++j)
+        for (int i = -L.halo; i < L.nx + L.halo; ++i)
+          f[L.at(i, j, k)] = f[L.at((i + L.nx) % L.nx, (j + L.ny) % L.ny, k)];
+  };
+  periodic(p);
+  const tdc::CentredArgs c{L, 0.5 / g.dx(), 0.5 / g.dy(), 0.5 / g.dz(), tdc::ZBoundary::Rigid};
+  std::vector<double> vx(L.size(), 0.0), vy = vx, vz = vx, f = vx, y = vx;
+  tdc::stratified_gradient_cpu(c, env.data(), p.data(), vx.data(), vy.data(), vz.data());  // -(G_h p, alpha G_z p)
+  periodic(vx);
+  periodic(vy);
+  periodic(vz);
+  tdc::divergence_cpu(c, vx.data(), vy.data(), vz.data(), f.data());  // -L_alpha p = A p
+  const tdc::CollocatedLaplacian op = tdc::collocated_laplacian(g, tdc::ZBoundary::Rigid, alpha);
+  std::vector<double> st(tdc::state_doubles(1), 0.0);
+  tdc::elliptic_apply_cpu(L, op.couplings, op.level_coefficients.data(), st.data(), 2, p.data(), y.data());
+  double worst = 0, scale = 0;
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j)
+      for (int i = 0; i < L.nx; ++i) {
+        worst = std::max(worst, std::fabs(f[L.at(i, j, k)] - y[L.at(i, j, k)]));
+        scale = std::max(scale, std::fabs(y[L.at(i, j, k)]));
+      }
+  EXPECT_LT(worst, 1e-13 * scale);
+  // Unit weights give laplc itself, bit for bit.
+  const tdc::CollocatedLaplacian plain = tdc::collocated_laplacian(g, tdc::ZBoundary::Rigid);
+  const tdc::CollocatedLaplacian unit =
+      tdc::collocated_laplacian(g, tdc::ZBoundary::Rigid, std::vector<double>(L.nz, 1.0));
+  EXPECT_EQ(plain.level_coefficients, unit.level_coefficients);
+}
+
+// Anelastic: D(rho (Gx p, Gy p, alpha Gz p)) of the step's kernels is the density-weighted operator.
+TEST(Stratified, AnelasticOperatorIsTheMassDivergenceOfTheCorrection) {
+  const tdc::TileLayout L{8, 6, 10, 2};
+  const tdc::Grid g{8, 6, 10, 0.8, 0.9, 1.3};
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0), a(0.5, 1.0);
+  std::vector<double> env(std::size_t(tdc::kEnvVectors) * L.nz, 0.0), alpha(L.nz), rho(L.nz);
+  for (int k = 0; k < L.nz; ++k) {
+    env[tdc::kEnvAlpha * L.nz + k] = alpha[k] = a(rng);
+    env[tdc::kEnvDensity * L.nz + k] = rho[k] = 1.0 - 0.06 * k;
+  }
+  std::vector<double> p(L.size());
+  for (double& x : p) x = u(rng);
+  auto periodic = [&](std::vector<double>& f) {
+    for (int k = 0; k < L.nz; ++k)
+      for (int j = -L.halo; j < L.ny + L.halo; ++j)
+        for (int i = -L.halo; i < L.nx + L.halo; ++i)
+          f[L.at(i, j, k)] = f[L.at((i + L.nx) % L.nx, (j + L.ny) % L.ny, k)];
+  };
+  periodic(p);
+  const tdc::CentredArgs c{L, 0.5 / g.dx(), 0.5 / g.dy(), 0.5 / g.dz(), tdc::ZBoundary::Rigid};
+  std::vector<double> vx(L.size(), 0.0), vy = vx, vz = vx, f = vx, y = vx;
+  tdc::stratified_gradient_cpu(c, env.data(), p.data(), vx.data(), vy.data(), vz.data());
+  periodic(vx);
+  periodic(vy);
+  periodic(vz);
+  tdc::mass_divergence_cpu(c, env.data(), vx.data(), vy.data(), vz.data(), f.data());  // -D(rho G~ p) = A p
+  const tdc::CollocatedLaplacian op = tdc::collocated_laplacian(g, tdc::ZBoundary::Rigid, alpha, rho);
+  std::vector<double> st(tdc::state_doubles(1), 0.0);
+  tdc::elliptic_apply_cpu(L, op.couplings, op.level_coefficients.data(), st.data(), 2, p.data(), y.data());
+  double worst = 0, scale = 0;
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j)
+      for (int i = 0; i < L.nx; ++i) {
+        worst = std::max(worst, std::fabs(f[L.at(i, j, k)] - y[L.at(i, j, k)]));
+        scale = std::max(scale, std::fabs(y[L.at(i, j, k)]));
+      }
+  EXPECT_LT(worst, 1e-13 * scale);
+}
+
+// Anelastic, no diffusion: MPDATA with G = rho conserves the mass-weighted heat content sum rho theta'
+// to round-off while the cold bubble falls and spreads; max |D(rho v) / rho| stays below the
+// tolerance; the bits do not depend on the tiles.
+TEST(Stratified, AnelasticCurrentConservesRhoThetaAndIsTileIndependent) {
+  const std::vector<std::string> sets = {"case.initial=\"density_current\"",
+                                         "physics.equations=\"anelastic\"",
+                                         "grid.nx=64",
+                                         "grid.ny=4",
+                                         "grid.nz=16",
+                                         "grid.lx=51200.0",
+                                         "grid.ly=3200.0",
+                                         "grid.lz=6400.0",
+                                         "time.dt=4.0",
+                                         "time.steps=40",
+                                         "solver.method=\"pcg\"",
+                                         "diagnostics.interval=20"};
+  const tdc::DycoreConfig cfg = config(sets);
+  auto content = [&](tdc::DycoreModel& m) {
+    std::vector<double> th;
+    m.gather_theta(th);
+    double sum = 0;
+    for (std::size_t c = 0; c < th.size(); ++c) {
+      const double z = (double(c / (64 * 4)) + 0.5) * 400.0;
+      sum += tdc::reference_density(z, 300.0, 9.81) * th[c];
+    }
+    return sum;
+  };
+  tdc::DycoreModel model(cfg, tdc_test::g_runtime->rank(), tdc_test::g_runtime->size());
+  const double before = content(model);
+  model.submit_steps(40);
+  const double after = content(model);
+  model.finish_solve_checks();
+  if (tdc_test::g_runtime->rank() == 0) {
+    EXPECT_NEAR(after, before, 1e-12 * std::fabs(before));
+    EXPECT_LT(before, 0.0);
+  }
+  auto tiled = sets;
+  tiled.push_back("tiles.x=4");
+  const auto a = tdc::run_dycore(config(sets), *tdc_test::g_runtime, "", false);
+  const auto b = tdc::run_dycore(config(tiled), *tdc_test::g_runtime, "", false);
+  if (tdc_test::g_runtime->rank() != 0) return;
+  EXPECT_EQ(a["velocity_checksum"], b["velocity_checksum"]);
+  EXPECT_TRUE(a["validation"]["divergence_below_tolerance"].get<bool>()) << a["validation"]["max_divergence"];
+  EXPECT_GT(a["validation"]["max_divergence_of_v"].get<double>(),
+            1e3 * a["validation"]["max_divergence"].get<double>());
+}
+
+// A uniform wind U that is not geostrophic (u_g = 0) turns inertially: u = U cos(f t), v = -U sin(f t),
+// whatever the stratification (w = 0), in a 3D domain; period 2 pi / f.
+TEST(Stratified, InertialOscillationHasThePeriodTwoPiOverF) {
+  const double f = 1e-4, wind = 10.0, dt = 300.0;
+  const tdc::DycoreConfig cfg = config(
+      {"case.initial=\"environment\"", "environment.profile=\"constant_n\"", "environment.brunt_vaisala=0.01",
+       "environment.wind_u=10.0", "physics.coriolis=1e-4", "grid.nx=16", "grid.ny=16", "grid.nz=8", "grid.lx=160000.0",
+       "grid.ly=160000.0", "grid.lz=8000.0", "time.dt=300.0", "tiles.x=2", "solver.method=\"pcg\""});
+  tdc::DycoreModel model(cfg, tdc_test::g_runtime->rank(), tdc_test::g_runtime->size());
+  const int per_period = int(std::lround(2 * M_PI / f / dt));  // 209 steps of 300 s: 62 832 s
+  std::vector<double> times, us, vs;
+  for (int n = 0; n <= per_period + 10; n += 10) {
+    if (n > 0) model.submit_steps(10);
+    std::vector<double> vel[3];
+    model.gather(vel);
+    if (tdc_test::g_runtime->rank() != 0) continue;
+    double u = 0, v = 0, w = 0;
+    for (std::size_t c = 0; c < vel[0].size(); ++c) {
+      u += vel[0][c] / vel[0].size();
+      v += vel[1][c] / vel[0].size();
+      w = std::max(w, std::fabs(vel[2][c]));
+    }
+    times.push_back(n * dt);
+    us.push_back(u);
+    vs.push_back(v);
+    EXPECT_LT(w, 1e-12) << "step " << n;
+    // The extrapolated Coriolis term's phase error: (5/12) (f dt)^3 per step, 2.4e-3 rad a period.
+    EXPECT_NEAR(u, wind * std::cos(f * n * dt), 4e-3 * wind) << "step " << n;
+    EXPECT_NEAR(v, -wind * std::sin(f * n * dt), 4e-3 * wind) << "step " << n;
+  }
+  model.finish_solve_checks();
+  if (tdc_test::g_runtime->rank() != 0) return;
+  // The period from v's downward zero crossing after three quarters of one (linear between records).
+  double crossing = 0;
+  for (std::size_t n = 1; n < vs.size(); ++n)
+    if (vs[n - 1] > 0 && vs[n] <= 0 && times[n] > 0.75 * 2 * M_PI / f)
+      crossing = times[n - 1] + (times[n] - times[n - 1]) * (-vs[n - 1]) / (vs[n] - vs[n - 1]);
+  const double period = 2 * M_PI / f;
+  EXPECT_NEAR(crossing, period, 1e-3 * period) << "measured period " << crossing << " s";
+  std::printf("inertial oscillation: period %.1f s (2 pi / f = %.1f s), |v| amplitude %.6f m/s\n", crossing, period,
+              std::hypot(us.back(), vs.back()));
+}
+
+TEST(Stratified, GravityWavesWithEveryTermAreTheSameForAnyTiles) {
+  const std::vector<std::string> all = {"physics.coriolis=1e-4", "physics.geostrophic_u=20.0",
+                                        "physics.diffusivity=50.0", "absorber.depth=3000.0",
+                                        "absorber.timescale=200.0"};
+  auto tiled = all;
+  tiled.push_back("tiles.x=4");
+  const auto a = run(all), b = run(tiled);
+  if (tdc_test::g_runtime->rank() != 0) return;
+  EXPECT_EQ(a["velocity_checksum"], b["velocity_checksum"]);
+  EXPECT_TRUE(a["validation"]["divergence_below_tolerance"].get<bool>()) << a["validation"]["max_divergence"];
+  EXPECT_TRUE(a["solver"]["converged_every_step"].get<bool>());
+  // Without the absorber and the diffusion the run differs (the terms act).
+  const auto plain = run({"physics.coriolis=1e-4", "physics.geostrophic_u=20.0"});
+  EXPECT_NE(plain["velocity_checksum"], a["velocity_checksum"]);
+}
+
+TEST(Stratified, BadKeysNameThemselves) {
+  auto key_of = [](std::vector<std::string> sets) -> std::string {
+    sets.insert(sets.begin(), kWave.begin(), kWave.end());
+    try {
+      config(sets);
+    } catch (const tdc::ConfigError& e) {
+      return e.key();
+    }
+    return "";
+  };
+  EXPECT_EQ(key_of({}), "");
+  EXPECT_EQ(key_of({"environment.brunt_vaisala=-0.01"}), "environment.brunt_vaisala");
+  EXPECT_EQ(key_of({"environment.profile=\"neutral\"", "environment.brunt_vaisala=0.02"}),
+            "environment.brunt_vaisala");  // set but unused
+  EXPECT_EQ(key_of({"environment.profile=\"stable\""}), "environment.profile");
+  EXPECT_EQ(key_of({"environment.profile=\"table\"", "environment.brunt_vaisala=0.01"}), "environment.brunt_vaisala");
+  EXPECT_EQ(key_of({"environment.profile=\"table\"", "environment.z=[0.0, 5000.0]", "environment.theta=[300.0]"}),
+            "environment.theta");
+  EXPECT_EQ(
+      key_of({"environment.profile=\"table\"", "environment.z=[0.0, 5000.0]", "environment.theta=[300.0, 290.0]"}),
+      "environment.theta");
+  EXPECT_EQ(
+      key_of({"environment.profile=\"table\"", "environment.z=[5000.0, 0.0]", "environment.theta=[300.0, 310.0]"}),
+      "environment.z");
+  EXPECT_EQ(key_of({"absorber.depth=3000.0", "absorber.timescale=10.0"}), "absorber.timescale");  // < dt
+  EXPECT_EQ(key_of({"absorber.depth=30000.0", "absorber.timescale=100.0"}), "absorber.depth");
+  EXPECT_EQ(key_of({"physics.coriolis=0.5"}), "physics.coriolis");
+  EXPECT_EQ(key_of({"wave.half_width=0.0"}), "wave.half_width");
+  EXPECT_EQ(key_of({"wave.amplitud=1.0"}), "wave.amplitud");
+  EXPECT_EQ(key_of({"grid.z_boundary=\"periodic\""}), "grid.z_boundary");
+  EXPECT_EQ(key_of({"case.initial=\"taylor_green\""}), "environment.profile");  // Taylor-Green has no theta'
+  EXPECT_EQ(key_of({"bubble.radius=100.0"}), "bubble.radius");
+  EXPECT_EQ(key_of({"physics.equations=\"compressible\""}), "physics.equations");
+  EXPECT_EQ(key_of({"physics.equations=\"anelastic\"", "grid.lz=40000.0"}), "grid.lz");  // above the isentrope's top
+  // A table with a stable layer over a neutral one is accepted.
+  EXPECT_EQ(key_of({"environment.profile=\"table\"", "environment.z=[0.0, 5000.0, 10000.0]",
+                    "environment.theta=[300.0, 300.0, 315.0]"}),
+            "");
+}
+
+}  // namespace

@@ -1,0 +1,121 @@
+#!/usr/bin/python3
+"""theta' of an inertia-gravity-wave run (cases/inertia_gravity_waves.toml) against the linear
+analytic solution of the Boussinesq equations, computed here independently of the model.
+
+usage: tools/igw_linear.py RUN_DIR [--png FILE] [--no-write]
+
+The linearised equations about a wind U (= the geostrophic wind when f != 0) in a uniformly
+stratified environment (b = g / theta_0, N^2 = b dtheta_e/dz), between rigid lids at z = 0 and H,
+periodic in x, in the frame moving with U:
+  u_t = f v - pi_x,  v_t = -f u,  w_t = b theta' - pi_z,  theta'_t = -(N^2 / b) w,  u_x + w_z = 0.
+The initial theta' = A sin(pi z / H) / (1 + ((x - x_c) / a)^2) is one vertical mode (m = pi / H):
+theta', w ~ sin(m z), u, v, pi ~ cos(m z). Each Fourier mode k in x then obeys (pi eliminated by
+continuity) the 3 x 3 system for (v, w, theta'):
+  v_t = -i f m w / k,  w_t = (b k^2 theta' - i f k m v) / (k^2 + m^2),  theta'_t = -(N^2 / b) w,
+integrated exactly by its eigenvectors from v = w = 0, and shifted by U t. The modes are those of
+the sampled initial state (an FFT over the model's cell centres).
+
+Reads RUN_DIR/summary.json (the case's parameters) and RUN_DIR/fields.h5 (theta' at the last
+record), prints the relative L2 error and adds to summary.json under `validation`:
+  linear_solution_rel_l2      ||theta' - theta'_lin||_2 / ||theta'_lin||_2 over the x-z section
+  linear_solution_max_abs_error_K, linear_solution_time_s.
+--png FILE draws the model's and the linear solution's theta' cross-sections and their difference.
+Exits 2 when the run is not a gravity-wave run or its files cannot be read.
+Needs numpy and h5py (and matplotlib for --png): run with Debian's /usr/bin/python3.
+"""
+import argparse
+import json
+import os
+import sys
+
+import h5py
+import numpy as np
+
+
+def linear_theta(x, z, t, p):
+    """theta'(x, z, t) of the linear solution on the cell centres x (periodic over lx) and z."""
+    b = p["gravity"] / p["theta0"]
+    n2, f, u = p["brunt_vaisala"] ** 2, p["coriolis"], p["wind_u"]
+    lx, h = p["lx"], p["lz"]
+    theta0 = p["amplitude"] / (1.0 + ((x - p["x"]) / p["half_width"]) ** 2)
+    hat = np.fft.rfft(theta0)
+    k = 2.0 * np.pi * np.fft.rfftfreq(x.size, d=lx / x.size)
+    m = np.pi / h
+    out = np.empty_like(hat)
+    for n, kk in enumerate(k):
+        if kk == 0.0:  # no vertical motion in the mean: theta' stays
+            out[n] = hat[n]
+            continue
+        a = np.array([[0, -1j * f * m / kk, 0],
+                      [-1j * f * kk * m / (kk**2 + m**2), 0, b * kk**2 / (kk**2 + m**2)],
+                      [0, -n2 / b, 0]], dtype=complex)
+        lam, vec = np.linalg.eig(a)
+        y0 = np.linalg.solve(vec, np.array([0, 0, hat[n]], dtype=complex))
+        out[n] = (vec @ (np.exp(lam * t) * y0))[2] * np.exp(-1j * kk * u * t)
+    section = np.fft.irfft(out, n=x.size)
+    return np.outer(np.sin(m * z), section)  # [z, x]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("run_dir")
+    ap.add_argument("--png")
+    ap.add_argument("--no-write", action="store_true", help="leave summary.json as it is")
+    args = ap.parse_args()
+    summary_path = os.path.join(args.run_dir, "summary.json")
+    try:
+        with open(summary_path) as fh:
+            s = json.load(fh)
+        wave, env = s["gravity_wave"], s["environment"]
+        with h5py.File(os.path.join(args.run_dir, "fields.h5"), "r") as f5:
+            theta = np.asarray(f5["theta"][-1])  # [z, y, x]
+            x, z, t = np.asarray(f5["x"]), np.asarray(f5["z"]), float(f5["time"][-1])
+    except (OSError, KeyError, ValueError) as e:
+        print(f"igw_linear: cannot read a gravity-wave run in {args.run_dir}: {e}", file=sys.stderr)
+        return 2
+    p = dict(wave)
+    p.update(gravity=s["buoyancy"]["gravity"], theta0=s["buoyancy"]["theta0"], brunt_vaisala=env["brunt_vaisala"],
+             coriolis=env["coriolis"], wind_u=env["wind"][0])
+    if env["profile"] != "constant_n" or env["coriolis"] != 0 and env["geostrophic_wind"][0] != env["wind"][0]:
+        print("igw_linear: needs a constant-N environment (and a geostrophic wind equal to the wind when f != 0)",
+              file=sys.stderr)
+        return 2
+    model = theta.mean(axis=1)
+    ref = linear_theta(x, z, t, p)
+    err = float(np.sqrt(np.sum((model - ref) ** 2) / np.sum(ref**2)))
+    max_err = float(np.max(np.abs(model - ref)))
+    print(f"t = {t:g} s, grid {x.size} x {z.size}: theta' relative L2 error against the linear solution {err:.4e}, "
+          f"max |error| {max_err:.3e} K (max |theta'_lin| {np.max(np.abs(ref)):.3e} K)")
+    if not args.no_write:
+        s.setdefault("validation", {})
+        s["validation"]["linear_solution_rel_l2"] = err
+        s["validation"]["linear_solution_max_abs_error_K"] = max_err
+        s["validation"]["linear_solution_time_s"] = t
+        tmp = summary_path + ".tmp"
+        with open(tmp, "w") as fh:
+            json.dump(s, fh, indent=2)
+        os.replace(tmp, summary_path)
+    if args.png:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, axes = plt.subplots(3, 1, figsize=(10, 7.5), sharex=True, constrained_layout=True)
+        levels = np.linspace(-0.003, 0.003, 13)
+        levels = levels[levels != 0]
+        for ax, data, title in ((axes[0], model, "model"), (axes[1], ref, "linear analytic solution")):
+            cs = ax.contour(x / 1e3, z / 1e3, data, levels=levels, colors="k", linewidths=0.8)
+            ax.clabel(cs, fontsize=6, fmt="%.4f")
+            ax.set_title(f"theta' (K) at t = {t:g} s: {title}")
+            ax.set_ylabel("z (km)")
+        im = axes[2].pcolormesh(x / 1e3, z / 1e3, model - ref, cmap="RdBu_r", shading="nearest")
+        fig.colorbar(im, ax=axes[2], label="K")
+        axes[2].set_title(f"model - linear (relative L2 error {err:.3e})")
+        axes[2].set_xlabel("x (km)")
+        axes[2].set_ylabel("z (km)")
+        fig.savefig(args.png, dpi=80)
+        print(args.png)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
