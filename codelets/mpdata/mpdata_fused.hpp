@@ -12,10 +12,11 @@ namespace mpdata {
 
 // Whether the fused kernel handles these options (iord = 2; otherwise use the stages).
 inline bool fused_supported(const Options& o) { return o.iord == 2; }
-// Which variant runs (Options::fused) by default: the staged kernels on both devices. On the CPU
-// their simple loops vectorise (the fused block's do not); on the GPU the fused kernel is
-// latency-bound (one block marches all levels with four barriers per level) and was measured slower
-// (docs/performance.md). Results are bitwise the same either way.
+// Which variant runs (Options::fused) by default: the staged kernels on both devices, which on the
+// CPU run iord 2 as the level march (mpdata_march.hpp: vectorised loops, 4-5x the fused block's
+// per core, whose loops do not vectorise); on the GPU the fused kernel is latency-bound (one block
+// marches all levels with four barriers per level) and was measured slower (docs/performance.md).
+// Results are bitwise the same either way.
 
 // The same block algorithm on the CPU: tiles of 32 × 8 columns marching up, rings in cache.
 void step2_fused_cpu(const Cells& s, const Options& o, Box out_box, const double* psi0, const double* c1,

@@ -5,6 +5,7 @@
 // suffices. The same code drives the CPU and the CUDA kernels (Backend = CpuStages or CudaStages).
 #pragma once
 #include "mpdata_fused.hpp"
+#include "mpdata_march.hpp"
 
 namespace tdc {
 namespace mpdata {
@@ -60,6 +61,7 @@ struct StepInputs;
 
 struct CpuStages {
   bool use_fused = false;  // the fused block where it applies (iord = 2)
+  bool march = true;       // else the level march where it applies (iord = 2), else the staged loops
   bool fused_step(const Cells& s, const Options& o, Box b, const StepInputs& in, double* out) const;
   void upwind(const Cells& s, Box b, const double* psi, const double* c1, const double* c2, const double* c3,
               const double* g, double* out, bool linear) const {
@@ -123,9 +125,15 @@ struct StepInputs {
 };
 
 inline bool CpuStages::fused_step(const Cells& s, const Options& o, Box b, const StepInputs& in, double* out) const {
-  if (!use_fused || !fused_supported(o)) return false;
-  step2_fused_cpu(s, o, b, in.psi0, in.c1, in.c2, in.c3, in.g, out);
-  return true;
+  if (use_fused && fused_supported(o)) {
+    step2_fused_cpu(s, o, b, in.psi0, in.c1, in.c2, in.c3, in.g, out);
+    return true;
+  }
+  if (march && march_supported(o)) {
+    step2_march_cpu(s, o, b, in.psi0, in.c1, in.c2, in.c3, o.unit_density ? nullptr : in.g, out);
+    return true;
+  }
+  return false;
 }
 
 #if defined(TASKDYCORE_HAVE_CUDA)

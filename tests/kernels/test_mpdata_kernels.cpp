@@ -108,6 +108,7 @@ TEST(UnitDensity, BitwiseTheKernelsReadingOnes) {
     const mpdata::Scratch t = mpdata::carve_scratch(o, r.L, scratch.data());
     mpdata::CpuStages staged;
     staged.use_fused = false;
+    staged.march = false;
     const Box all{0, 21, 0, 17};
     std::vector<double> ones(r.L.size(), std::numeric_limits<double>::quiet_NaN()), unit = ones;
     mpdata::advance_region(staged, s, o, all,
@@ -163,6 +164,7 @@ TEST(FusedStep, BitwiseTheStagedKernels) {
             std::vector<double> staged(r.L.size(), std::numeric_limits<double>::quiet_NaN()), fused = staged;
             mpdata::CpuStages plain, blocked;
             plain.use_fused = false;
+            plain.march = false;
             blocked.use_fused = true;
             mpdata::advance_region(plain, s, o, b, in, t, staged.data());
             mpdata::advance_region(blocked, s, o, b, in, t, fused.data());
@@ -171,6 +173,42 @@ TEST(FusedStep, BitwiseTheStagedKernels) {
                 << b.i1 << " x " << b.j0 << ".." << b.j1;
           }
         }
+}
+
+}  // namespace
+
+namespace {
+
+// The level march (the CPU's default for iord = 2) against the staged kernels, bit for bit: every
+// option, G as an array and G = 1, boxes that reach into the ghost ring or are thinner than the
+// stencil, one to eight levels (the wrap slots overlap the ring below seven).
+TEST(MarchStep, BitwiseTheStagedKernels) {
+  for (bool fct : {false, true})
+    for (bool iga : {false, true})
+      for (bool rigid : {false, true})
+        for (bool unit : {false, true})
+          for (int nz : {1, 2, 3, 5, 7, 8, 13}) {
+            mpdata::Options o = options_of(Variant{2, fct, iga, rigid});
+            o.unit_density = unit;
+            auto r = tdc_test::random_case(37, 19, nz, 3, rigid, iga, 900u + nz + 16 * fct + 32 * iga + 64 * rigid);
+            if (unit) std::fill(r.t_g.begin(), r.t_g.end(), 1.0);
+            const mpdata::Cells s{r.L, o.zb};
+            const mpdata::StepInputs in{r.t_psi.data(), r.t_c1.data(), r.t_c2.data(), r.t_c3.data(), r.t_g.data()};
+            std::vector<double> scratch(mpdata::scratch_plan(o).arrays() * r.L.size(),
+                                        std::numeric_limits<double>::quiet_NaN());
+            const mpdata::Scratch t = mpdata::carve_scratch(o, r.L, scratch.data());
+            for (Box b : {Box{0, 37, 0, 19}, Box{3, 34, 3, 16}, Box{0, 37, 0, 3}, Box{0, 3, 3, 16}, Box{5, 6, 7, 8}}) {
+              std::vector<double> staged(r.L.size(), std::numeric_limits<double>::quiet_NaN()), marched = staged;
+              mpdata::CpuStages plain, march;
+              plain.march = false;
+              mpdata::advance_region(plain, s, o, b, in, t, staged.data());
+              mpdata::advance_region(march, s, o, b, in, t, marched.data());
+              ASSERT_EQ(0, std::memcmp(staged.data(), marched.data(), staged.size() * sizeof(double)))
+                  << "fct " << fct << " iga " << iga << " rigid " << rigid << " unit " << unit << " nz " << nz
+                  << " box " << b.i0 << ".." << b.i1 << " x " << b.j0 << ".." << b.j1 << " (" << mpdata::march_isa()
+                  << ")";
+            }
+          }
 }
 
 }  // namespace
