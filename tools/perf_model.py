@@ -516,7 +516,8 @@ def cmd_validate(m, a):
         if p.get("fits"):
             k = "fitted: " + p["fits"]
         else:
-            k = "check" + ("" if abs(err) <= 0.15 else ": MISSES 15 %")
+            k = "check" + ("" if abs(err) <= 0.15 else ": MISSES 15 %" + (" (known: see its 'misses')"
+                                                                           if p.get("misses") else ""))
         apps = str(r["applications"]) if "applications" in r else "-"
         print("%-13s %-12s %5d %5d %6s %5s %10.3f %10.3f %+7.1f%% %10.3f %+7.1f%%  %s" % (
             p["case"], p["grid"], p["gpus"], r["ranks"], p["tiles"], apps, p["ms"], r["total"], 100 * err,

