@@ -2,7 +2,8 @@
 # Two ranks of one CPU worker each against one rank of two workers on the same two cores (Taylor-
 # Green 64^3, 2x1 tiles): prints the ratio of their ms/step and fails only on the old pathology
 # (ranks whose polling threads shared one core: 23 times slower), not on the remaining gap (about 3
-# times, the spectral preconditioner's dense solve on rank 0; docs/performance.md, "Two ranks on CPUs").
+# times: StarPU-MPI's per-message cost against a small step, and the spectral solve's transposes;
+# docs/performance.md, "Two ranks on CPUs").
 # Usage: rank_overhead.sh TASKDYCORE_BINARY REPO_ROOT
 set -eu
 bin=$1; root=$2
