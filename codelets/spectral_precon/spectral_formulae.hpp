@@ -34,7 +34,7 @@ struct SpectralPlan {
   int m0 = 0, n0 = 0;          // the global x and y index of the part's cell (0, 0) (its modes)
   int lc = 0;                  // length of a vertical cycle; nz / lc cycles
   int bx = 0, by = 0, bz = 0;  // log2 of nx, ny and lc
-  double scale = 0.0;          // 1 / (64 nx ny lc): the six transforms' factor
+  double scale = 0.0;          // 1 / (64 nx ny lc) of the whole domain: the six transforms' factor
   double d = 1.0;              // the operator's factor d
   double rest = 0.0;           // c0 + 2 (ae + an + cz): 0 for laplc (singular, constants per lattice)
   long cos_x = 0, sin_x = 0, cos_y = 0, sin_y = 0, cos_z = 0, sin_z = 0;  // exp(-2 pi i k / n), k < n / 2

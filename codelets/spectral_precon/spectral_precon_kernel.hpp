@@ -23,11 +23,10 @@ std::string spectral_unsupported(int nx, int ny, int nz, const ColumnCouplings& 
 SpectralPlan make_spectral_plan(int nx, int ny, int nz, const ColumnCouplings& h, const std::vector<double>& coef,
                                 std::vector<double>& tables);
 
-// A tile's interior as a view (the tile is the whole domain), and a dense nx x ny x nz array's.
+// A tile's interior as a view (the tile is the whole domain).
 inline SpectralView tile_view(const TileLayout& L, const double* a) {
   return SpectralView{const_cast<double*>(a) + L.at(0, 0, 0), L.sx(), long(L.plane())};
 }
-inline SpectralView dense_view(const SpectralPlan& p, double* a) { return SpectralView{a, p.nx, long(p.nx) * p.ny}; }
 
 // One pass along `axis` (2: the vertical cycles, with the inverse symbol between two transforms),
 // in -> out (in may be out): the solve is the passes along 0, 1, 2, 1, 0.

@@ -49,11 +49,6 @@ SpectralStage spectral_stage(const SlabGeometry& g, const TileLayout& L, int n, 
   return s;
 }
 
-long spectral_stage_scratch(const SlabGeometry& g, const SpectralStage& s) {
-  if (s.n_passes == 0) return 0;
-  return s.on_slab ? g.slab(s.index).cells() : g.tile(s.index).cells();
-}
-
 namespace {
 
 // A dense array or a tile seen in the domain's cell coordinates.

@@ -77,9 +77,6 @@ struct SpectralStage {
 int spectral_stage_count(const SlabGeometry& g);
 SpectralStage spectral_stage(const SlabGeometry& g, const TileLayout& L, int n, int index);
 
-// Doubles of the scratch array a stage on a tile or slab needs (0: none).
-long spectral_stage_scratch(const SlabGeometry& g, const SpectralStage& s);
-
 // The stage's work; returns at once when the state says done >= p.skip_from (p: the whole domain's
 // plan). `in`/`out`: the tile (one pointer) or the part's pieces (tile t: its piece of every slab;
 // slab s: every tile's piece of it, in index order).
