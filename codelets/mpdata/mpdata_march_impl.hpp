@@ -52,16 +52,21 @@ struct DensityPlanes<UnitDensity> {
   static UnitDensity at(const double*, const TileLayout&, int, ZBoundary) { return {}; }
 };
 
-// Calls f with the lids as compile-time constants (std::true_type / std::false_type), so that the
-// formulae's lid selects fold away in the loops (GCC vectorises no select on a scalar condition).
+// Calls f with two flags as compile-time constants (std::true_type / std::false_type), so that the
+// selects on them fold away in the loops (GCC vectorises no select on a scalar condition).
 template <class F>
-void with_lids(Lids l, F&& f) {
+void with_flags(bool a, bool b, F&& f) {
   using T = std::true_type;
   using N = std::false_type;
-  if (l.below)
-    l.above ? f(T{}, T{}) : f(T{}, N{});
+  if (a)
+    b ? f(T{}, T{}) : f(T{}, N{});
   else
-    l.above ? f(N{}, T{}) : f(N{}, N{});
+    b ? f(N{}, T{}) : f(N{}, N{});
+}
+// The lids (below, above) as such constants.
+template <class F>
+void with_lids(Lids l, F&& f) {
+  with_flags(l.below, l.above, f);
 }
 
 // Stage kernels over one plane: `out` points at column (0, 0) of a plane with row stride `row`.
@@ -227,12 +232,7 @@ void step2_march(const Cells& s, const Options& o, Box box, const double* psi0, 
     else
       march<F, I, UnitDensity>(s.L, s.zb, o.eps, box, psi0, c1, c2, c3, g, out, work);
   };
-  using T = std::true_type;
-  using N = std::false_type;
-  if (o.fct)
-    o.iga ? go(T{}, T{}) : go(T{}, N{});
-  else
-    o.iga ? go(N{}, T{}) : go(N{}, N{});
+  with_flags(o.fct, o.iga, go);
 }
 
 }  // namespace TDC_MARCH_NS
