@@ -77,17 +77,6 @@ TileStrips::TileStrips(const Decomposition& d, int rank) : handles_(4 * d.tiles(
 
 TileStrips::~TileStrips() { unregister_all(handles_); }
 
-TileVectors::TileVectors(const Decomposition& d, int rank, int doubles) : handles_(d.tiles(), nullptr) {
-  (void)rank;
-  for (int t = 0; t < d.tiles(); ++t) {
-    starpu_vector_data_register(&handles_[t], -1, 0, doubles, sizeof(double));
-    starpu_mpi_data_register(handles_[t], next_data_tag(), d.owner(t));
-    place(d, handles_[t], t);
-  }
-}
-
-TileVectors::~TileVectors() { unregister_all(handles_); }
-
 TileHeldVectors::TileHeldVectors(const Decomposition& d, const std::vector<int>& tiles,
                                  const std::vector<long>& doubles)
     : handles_(tiles.size(), nullptr) {
@@ -99,6 +88,19 @@ TileHeldVectors::TileHeldVectors(const Decomposition& d, const std::vector<int>&
 }
 
 TileHeldVectors::~TileHeldVectors() { unregister_all(handles_); }
+
+namespace {
+std::vector<int> every_tile(const Decomposition& d) {
+  std::vector<int> t(d.tiles());
+  for (int i = 0; i < d.tiles(); ++i) t[i] = i;
+  return t;
+}
+}  // namespace
+
+TileVectors::TileVectors(const Decomposition& d, int rank, int doubles)
+    : TileHeldVectors(d, every_tile(d), std::vector<long>(d.tiles(), doubles)) {
+  (void)rank;  // StarPU allocates each where it is first written; only its owner matters
+}
 
 RankZeroVector::RankZeroVector(int rank, int doubles) : RankZeroVector(rank, std::vector<double>(doubles, 0.0)) {}
 

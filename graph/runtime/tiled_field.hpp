@@ -50,21 +50,8 @@ class TileStrips {
   std::vector<starpu_data_handle_t> handles_;
 };
 
-// A small vector of doubles per tile (per-tile partial results), owned with the tile.
-class TileVectors {
- public:
-  TileVectors(const Decomposition& d, int rank, int doubles);
-  ~TileVectors();
-  TileVectors(const TileVectors&) = delete;
-  TileVectors& operator=(const TileVectors&) = delete;
-  starpu_data_handle_t handle(int tile) const { return handles_[tile]; }
-
- private:
-  std::vector<starpu_data_handle_t> handles_;
-};
-
 // Vectors of doubles, vector i held with tile tiles[i] (its owner rank, its home GPU); StarPU
-// allocates each where it is first written: the pieces a transpose moves between tiles.
+// allocates each where it is first written: per-tile partials, the pieces a transpose moves.
 class TileHeldVectors {
  public:
   TileHeldVectors(const Decomposition& d, const std::vector<int>& tiles, const std::vector<long>& doubles);
@@ -75,6 +62,12 @@ class TileHeldVectors {
 
  private:
   std::vector<starpu_data_handle_t> handles_;
+};
+
+// A small vector of doubles per tile (per-tile partial results), owned with the tile.
+class TileVectors : public TileHeldVectors {
+ public:
+  TileVectors(const Decomposition& d, int rank, int doubles);
 };
 
 // A small vector owned by rank 0, its host copy there (other ranks receive it on demand): solver
