@@ -10,6 +10,10 @@ if command -v ccache >/dev/null 2>&1; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
   export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(dirname "$root")}
 fi
+# pkg-config's answers are cached: a new StarPU prefix (another version or patch) needs a fresh configure.
+if [ -f "$build/CMakeCache.txt" ] && ! grep -qx "STARPU_PREFIX:INTERNAL=$prefix" "$build/CMakeCache.txt"; then
+  rm -f "$build/CMakeCache.txt"
+fi
 cmake -S "$root" -B "$build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@" >/dev/null
 cmake --build "$build" -j"$(nproc)" 2>&1 | grep -vE '^\[ *[0-9]+%\]' || true
 test -x "$build/taskdycore" || { echo "build failed" >&2; exit 1; }

@@ -2,7 +2,7 @@
 # Sets up everything taskdycore needs on a fresh Debian 12 machine:
 #   1. Debian packages (compilers, CMake, OpenMPI, HDF5, hwloc, FxT, GoogleTest, toml11, CLI11, fmt, Python tools);
 #   2. StarPU (version in deps.env) from Debian's source package, with CUDA (when nvcc exists), FxT
-#      and MPI, patched for CUDA 13, installed into a prefix outside the clone that is reused when it
+#      and MPI, patched (tools/patches/), installed into a prefix outside the clone that is reused when it
 #      already holds the same version, patch and options.
 # Prints the StarPU prefix on its last line. Idempotent: a second run takes seconds.
 set -euo pipefail
@@ -51,9 +51,12 @@ if [ $need_src -eq 1 ]; then
   (cd "$work" && apt-get source -q "starpu=$STARPU_DEBIAN_VERSION" >/dev/null 2>&1)
   src=$(find "$work" -maxdepth 1 -type d -name "starpu-$STARPU_VERSION*" | head -n1)
   [ -n "$src" ] || { log "apt-get source starpu failed"; exit 1; }
-  if [ "$STARPU_CUDA" = yes ]; then
-    (cd "$src" && patch -p1 -s < "$here/patches/starpu-$STARPU_VERSION-cuda13.patch")
-  fi
+  # tools/patches/: CUDA 13 build fixes (with CUDA only) and a yielding MPI progress thread
+  # (STARPU_MPI_PROGRESS_YIELD, which graph/runtime/runtime.cpp sets where a rank's threads outnumber its cores).
+  for p in "$here/patches/starpu-$STARPU_VERSION-"*.patch; do
+    case "$p" in *-cuda13.patch) [ "$STARPU_CUDA" = yes ] || continue ;; esac
+    (cd "$src" && patch -p1 -s < "$p")
+  done
   cuda_opts=(--disable-cuda)
   if [ "$STARPU_CUDA" = yes ]; then
     cuda_opts=(--enable-cuda --with-cuda-dir="$CUDA_HOME" --enable-maxcudadev=8)

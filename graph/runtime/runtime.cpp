@@ -87,7 +87,10 @@ const std::vector<int>& cpus_of_this_rank() {
   static const std::vector<int> cpus = [] {
     const std::vector<int> mine = allowed_cpus(), node = allowed_cpus(getppid());
     const int ranks = local_ranks(), share = std::max(1, int(node.size()) / ranks);
-    if (ranks == 1 || int(mine.size()) >= share) return mine;  // StarPU follows the binding itself
+    // StarPU follows the launcher's binding itself, unless the launcher bound nothing (mpirun
+    // --bind-to none): then every rank would bind its workers from PU 0 on.
+    const bool unbound = mine.size() == node.size();
+    if (ranks == 1 || (int(mine.size()) >= share && !unbound)) return mine;
     const int first = std::min(int(node.size()) - share, (local_rank() % ranks) * share);
     std::vector<int> slice(node.begin() + first, node.begin() + first + share);
     if (!std::getenv("STARPU_WORKERS_CPUID") && !std::getenv("STARPU_WORKERS_COREID")) {
@@ -117,6 +120,22 @@ void default_workers(const std::vector<int>& cpus) {
   if (!std::getenv("STARPU_NCPU")) setenv("STARPU_NCPU", std::to_string(cpus.size()).c_str(), 1);
   if (!std::getenv("STARPU_MPI_THREAD_CPUID") && !std::getenv("STARPU_MPI_THREAD_COREID"))
     setenv("STARPU_MPI_NOBIND", "1", 0);
+}
+
+// StarPU-MPI's progress thread polls while any request is pending, which in a step graph (receives
+// posted ahead of their tasks) is always. Where the rank's workers leave it no core of its own, it
+// yields the core after each polling pass (STARPU_MPI_PROGRESS_YIELD, tools/patches/): spinning, it
+// took four fifths of the CPU time of 2 ranks on 2 cores from their workers (docs/performance.md,
+// "Two ranks on CPUs"). The worker counts are StarPU's defaults unless set; the cores are the rank's
+// share of the launcher's where ranks were left free to share them (mpirun --bind-to none).
+void progress_thread_yields_where_oversubscribed(const std::vector<int>& cpus) {
+  const int node_share = std::max(1, int(allowed_cpus(getppid()).size()) / local_ranks());
+  const int cores = std::min(int(cpus.size()), node_share);
+  const char* ncpu = std::getenv("STARPU_NCPU");
+  const char* ncuda = std::getenv("STARPU_NCUDA");
+  const int cuda = ncuda ? std::max(0, std::atoi(ncuda)) : gpu_count();
+  const int cpu = ncpu ? std::max(0, std::atoi(ncpu)) : std::max(1, cores - cuda - 1);
+  if (cpu + cuda + 1 > cores) setenv("STARPU_MPI_PROGRESS_YIELD", "1", 0);
 }
 
 // Perf-model calibration lives per build (kernels and StarPU version) and per machine (StarPU names
@@ -161,6 +180,7 @@ Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
   setenv("STARPU_SILENT", "1", 0);
   const std::vector<int>& cpus = cpus_of_this_rank();
   default_workers(cpus);
+  progress_thread_yields_where_oversubscribed(cpus);
   const bool calibrating = default_calibration_home();
   if (!o.trace_dir.empty()) {
     std::filesystem::create_directories(o.trace_dir);
@@ -268,6 +288,9 @@ std::string runtime_info(const Runtime& rt) {
      << (mpi_cpu                               ? std::string("bound to CPU ") + mpi_cpu
          : mpi_nobind && std::atoi(mpi_nobind) ? std::string("not bound (no CPU is free of workers)")
                                                : std::string("on a CPU StarPU keeps free of workers"))
+     << (std::getenv("STARPU_MPI_PROGRESS_YIELD") && std::atoi(std::getenv("STARPU_MPI_PROGRESS_YIELD"))
+             ? "; yields its core after each polling pass"
+             : "")
      << "\n";
   os << "  task-submitting thread (main): not bound; this rank's CPUs: " << join(cpus_of_this_rank()) << "\n";
   if (const char* dir = std::getenv("STARPU_PERF_MODEL_DIR")) os << "performance models: " << dir << "\n";
