@@ -2,7 +2,7 @@
 # Two ranks of one CPU worker each against one rank of two workers on the same two cores: Taylor-Green
 # 64^3 (1x2 tiles, the default case otherwise), steady-state ms/step (the difference of an N- and a
 # 2N-step run, over N), alternating the launches round by round, and the ratio of the medians (issue
-# goal: at most 1.3). Both launches must give the same velocity bits.
+# goal: at most 1.3). CPU workers only. Both launches must give the same velocity bits.
 #
 #   tools/ranks_vs_workers.sh [--exe EXE] [--steps N] [--rounds R] [--cpus 0,1]
 set -euo pipefail
@@ -22,9 +22,9 @@ args=(run cases/taylor_green.toml --set output.fields=false --set output.checkpo
 run() {  # MODE STEPS: the run's total ms (steps x ms/step) and velocity checksum
   local dir="$out/$1-$2"
   if [ "$1" = one ]; then
-    STARPU_NCPU=2 taskset -c "$cpus" timeout 600 "$exe" "${args[@]}" --set time.steps="$2" --out "$dir" > "$dir.log" 2>&1
+    STARPU_NCUDA=0 STARPU_NCPU=2 taskset -c "$cpus" timeout 600 "$exe" "${args[@]}" --set time.steps="$2" --out "$dir" > "$dir.log" 2>&1
   else
-    taskset -c "$cpus" timeout 600 mpirun -np 2 -x STARPU_NCPU=1 "$exe" "${args[@]}" --set time.steps="$2" --out "$dir" > "$dir.log" 2>&1
+    taskset -c "$cpus" timeout 600 mpirun -np 2 -x STARPU_NCPU=1 -x STARPU_NCUDA=0 "$exe" "${args[@]}" --set time.steps="$2" --out "$dir" > "$dir.log" 2>&1
   fi
   python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print(s['ms_per_step'] * s['steps_this_run'], s['velocity_checksum'])" "$dir/summary.json"
 }
