@@ -16,6 +16,7 @@ while [ $# -gt 0 ]; do
     *) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
+[ -x "$exe" ] || exe=$(command -v "$exe") || { echo "ranks_vs_workers: no program $exe (--exe)" >&2; exit 2; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 args=(run cases/taylor_green.toml --set output.fields=false --set output.checkpoint=false --set tiles.x=1 --set tiles.y=2 --force)

@@ -6,7 +6,7 @@
 #   tools/scaling.sh [--exe EXE] [--gpus "1 2 4"] [--per-gpu 256x256x256] [--strong 512x512x256]
 #                    [--steps N] [--ranks on|off] [--layout rows|2d] OUT
 #
-# Weak: the per-GPU grid times the tile layout, a tile per GPU: 1xG by default (tiles span x, so the
+# Weak: the per-GPU grid (and the case's domain) times the tile layout, a tile per GPU: 1xG by default (tiles span x, so the
 # spectral preconditioner needs two transposes a solve, not four), or --layout 2d (2x1, 2x2, 4x2).
 # Strong: the --strong grid on each GPU count. Steady state: the difference of an N-step and a 2N-step
 # run, divided by N, so that start-up (allocation, the first upload, perf-model calibration) drops
@@ -40,11 +40,20 @@ IFS=x read -r sx sy sz <<< "$strong"
 printf '#!/bin/sh\nexport CUDA_VISIBLE_DEVICES=${OMPI_COMM_WORLD_LOCAL_RANK:-0}\nexec "$@"\n' > "$out/rank_gpu.sh"
 chmod +x "$out/rank_gpu.sh"
 
+# length CASE KEY FACTOR: the case file's grid length times FACTOR.
+length() {
+  python3 -c "import sys, tomllib; g = tomllib.load(open(sys.argv[1], 'rb'))['grid']; print(repr(g[sys.argv[2]] * int(sys.argv[3])))" \
+    "cases/$1.toml" "$2" "$3"
+}
+
 # steady NAME GPUS MODE(process|ranks) CASE NX NY NZ TX TY: prints the steady-state ms/step.
 steady() {
   local name=$1 g=$2 mode=$3 case=$4 nx=$5 ny=$6 nz=$7 tx=$8 ty=$9 n t=()
   local args=(run "cases/$case.toml" --set output.fields=false --set output.checkpoint=false --set diagnostics.interval=1000
               --set grid.nx="$nx" --set grid.ny="$ny" --set grid.nz="$nz" --set tiles.x="$tx" --set tiles.y="$ty" --force)
+  # Weak runs keep the cell size: the domain grows with the tiles (Taylor-Green's flow is periodic
+  # in 2 pi, so a longer domain holds copies of the same vortex).
+  [[ $name == *strong* ]] || args+=(--set grid.lx="$(length "$case" lx "$tx")" --set grid.ly="$(length "$case" ly "$ty")")
   [ "$case" = taylor_green ] && args+=(--set time.dt=0.005)
   [ "$case" = thermal_bubble ] && args+=(--set time.dt=0.5)
   for n in "$steps" $((2 * steps)); do

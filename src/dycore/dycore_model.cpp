@@ -289,8 +289,10 @@ void DycoreModel::size_solver_budget() {
   // and grow fast while a flow starts: twice the largest recent count + 10. With multigrid the counts
   // are small and steady (6-10 at 64^3..256^3) while a skipped V-cycle still costs its kernel
   // launches: 1.25 times the count + 4. The spectral inverse is exact, so its solves take 1 iteration
-  // (2 at round-off) from any start: the count + 2, and 4 before counts are known (a whole
-  // solver.max_iter of skipped tasks cost 2.2 ms a step at 256^3). A solve unfinished when its budget
+  // (2 at round-off) from any start: the count + 1 (the solve submits a pass more, which tests the
+  // last iteration's residual), and 4 before counts are known (a whole solver.max_iter of skipped
+  // tasks cost 2.2 ms a step at 256^3; over 4 GPUs a skipped pass still costs its chain of
+  // reductions, about 0.6 ms). A solve unfinished when its budget
   // ran out (-1) has outgrown it: the whole solver.max_iter until the window holds none.
   int largest = 0;
   bool outgrown = false;
@@ -300,7 +302,7 @@ void DycoreModel::size_solver_budget() {
   }
   const bool warming = int(solves_.size()) < kBudgetWarmup;
   const int want = outgrown                       ? cfg_.solver_budget
-                   : graph_->solver().spectral()  ? std::max(largest + 2, warming ? 4 : 0)
+                   : graph_->solver().spectral()  ? std::max(largest + 1, warming ? 4 : 0)
                    : warming                      ? cfg_.solver_budget
                    : graph_->solver().multigrid() ? largest + largest / 4 + 4
                                                   : 2 * largest + 10;
