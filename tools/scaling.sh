@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Weak and strong scaling over the GPUs of one node, in one process and with one rank per GPU:
 # Taylor-Green (spectral preconditioner), the thermal bubble and MPDATA alone. Prints one table:
-# ms/step in steady state, speed-up and efficiency against one GPU, and writes it to OUT/scaling.txt.
+# ms/step in steady state, speed-up and efficiency against one GPU, and the MB a step moved between
+# GPUs (one process: StarPU's bus counts) or sent between ranks (StarPU-MPI's counts), and writes it
+# to OUT/scaling.txt.
 #
 #   tools/scaling.sh [--exe EXE] [--gpus "1 2 4"] [--per-gpu 256x256x256] [--strong 512x512x256]
 #                    [--steps N] [--ranks on|off] [--layout rows|2d] OUT
@@ -11,8 +13,8 @@
 # Strong: the --strong grid on each GPU count. Steady state: the difference of an N-step and a 2N-step
 # run, divided by N, so that start-up (allocation, the first upload, perf-model calibration) drops
 # out. MPDATA: `bench mpdata --overlap on` (its own warm-up and median). One rank per GPU:
-# mpirun -np G, each rank seeing its GPU by local rank. For the bytes moved and the overlap, trace a
-# run (`taskdycore run ... --trace DIR`, then `tools/trace DIR --steps 4`).
+# mpirun -np G, each rank seeing its GPU by local rank. For the overlap of transfers with tasks, trace
+# a run (`taskdycore run ... --trace DIR`, then `tools/trace DIR --steps 4`).
 set -euo pipefail
 exe=taskdycore gpus="1 2 4" per=256x256x256 strong=512x512x256 steps=40 ranks=on tiling=rows
 while [ $# -gt 1 ]; do
@@ -46,7 +48,23 @@ length() {
     "cases/$1.toml" "$2" "$3"
 }
 
-# steady NAME GPUS MODE(process|ranks) CASE NX NY NZ TX TY: prints the steady-state ms/step.
+# moved LOG_OR_BUS_FILE: bytes moved in a run, StarPU's own counts: in one process the bytes copied
+# between GPUs (STARPU_BUS_STATS_FILE), over ranks the bytes the ranks sent (STARPU_MPI_STATS, in the log).
+moved() {
+  python3 - "$1" <<'PY'
+import re, sys
+text = open(sys.argv[1], errors="replace").read()
+ranks = re.findall(r"\[starpu_comm_stats\]\[\d+\] TOTAL:\s+([0-9.e+]+) B", text)
+if ranks:
+    print(sum(float(b) for b in ranks))
+else:
+    links = re.findall(r"^\s*(\S.*?) -> (\S.*?)\t([0-9.]+) GB", text, re.M)
+    print(sum(float(gb) * 2**30 for a, b, gb in links if a.startswith("CUDA") and b.startswith("CUDA")))
+PY
+}
+
+# steady NAME GPUS MODE(process|ranks) CASE NX NY NZ TX TY: prints the steady-state ms/step and the
+# MB moved a step (between GPUs in one process, between ranks over ranks), from an N- and a 2N-step run.
 steady() {
   local name=$1 g=$2 mode=$3 case=$4 nx=$5 ny=$6 nz=$7 tx=$8 ty=$9 n t=()
   local args=(run "cases/$case.toml" --set output.fields=false --set output.checkpoint=false --set diagnostics.interval=1000
@@ -56,17 +74,23 @@ steady() {
   [[ $name == *strong* ]] || args+=(--set grid.lx="$(length "$case" lx "$tx")" --set grid.ly="$(length "$case" ly "$ty")")
   [ "$case" = taylor_green ] && args+=(--set time.dt=0.005)
   [ "$case" = thermal_bubble ] && args+=(--set time.dt=0.5)
+  local b=()
   for n in "$steps" $((2 * steps)); do
     local dir="$out/$name-$n"
     if [ "$mode" = ranks ]; then
-      STARPU_NCPU=2 timeout 600 mpirun -np "$g" -x STARPU_NCPU -x STARPU_SILENT -x STARPU_HOME -x LD_LIBRARY_PATH \
-        "$out/rank_gpu.sh" "$(command -v "$exe")" "${args[@]}" --set time.steps="$n" --out "$dir" > "$dir.log" 2>&1 || { echo nan; return; }
+      STARPU_NCPU=2 STARPU_MPI_STATS=1 timeout 600 mpirun -np "$g" -x STARPU_NCPU -x STARPU_SILENT -x STARPU_HOME -x LD_LIBRARY_PATH \
+        -x STARPU_MPI_STATS "$out/rank_gpu.sh" "$(command -v "$exe")" "${args[@]}" --set time.steps="$n" --out "$dir" > "$dir.log" 2>&1 \
+        || { echo nan nan; return; }
+      b+=("$(moved "$dir.log")")
     else
-      STARPU_NCPU=2 STARPU_NCUDA="$g" timeout 600 "$exe" "${args[@]}" --set time.steps="$n" --out "$dir" > "$dir.log" 2>&1 || { echo nan; return; }
+      STARPU_NCPU=2 STARPU_NCUDA="$g" STARPU_BUS_STATS=1 STARPU_BUS_STATS_FILE="$dir.bus" timeout 600 "$exe" "${args[@]}" \
+        --set time.steps="$n" --out "$dir" > "$dir.log" 2>&1 || { echo nan nan; return; }
+      b+=("$(moved "$dir.bus")")
     fi
     t+=("$(python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print(s['ms_per_step'] * s['steps_this_run'])" "$dir/summary.json")")
   done
-  python3 -c "import sys; print('%.3f' % ((float(sys.argv[2]) - float(sys.argv[1])) / int(sys.argv[3])))" "${t[0]}" "${t[1]}" "$steps"
+  python3 -c "import sys; a = [float(x) for x in sys.argv[1:5]]; n = int(sys.argv[5]); print('%.3f %.1f' % ((a[1] - a[0]) / n, (a[3] - a[2]) / n / 2**20))" \
+    "${t[0]}" "${t[1]}" "${b[0]}" "${b[1]}" "$steps"
 }
 mpdata() {  # GPUS NX NY NZ TX TY
   STARPU_NCPU=2 STARPU_NCUDA=$1 timeout 300 "$exe" bench mpdata --grid "$2x$3x$4" --tiles "$5x$6" --overlap on --steps 20 \
@@ -85,9 +109,9 @@ print("  %s: %s" % (", ".join(keys), "the same bits in one process and over rank
 PY
 }
 table=$out/scaling.txt
-printf '%-15s %-8s %4s %-13s %-5s %9s %8s %10s\n' case mode GPUs grid tiles ms/step speed-up efficiency | tee "$table"
+printf '%-15s %-8s %4s %-13s %-5s %9s %8s %10s %11s\n' case mode GPUs grid tiles ms/step speed-up efficiency MB/step-moved | tee "$table"
 declare -A base
-row() {  # CASE MODE KIND(weak|strong) GPUS GRID TILES MS
+row() {  # CASE MODE KIND(weak|strong) GPUS GRID TILES MS [MB_MOVED]
   local key="$1/$3" eff sp
   [ "$4" = 1 ] && base[$key]=$7
   read -r sp eff < <(python3 -c "import sys
@@ -95,19 +119,22 @@ b, t, g, k = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), sys.argv[
 if t != t or b != b: print('nan nan')
 elif k == 'weak': print('%.2f %.2f' % (g * b / t, b / t))
 else: print('%.2f %.2f' % (b / t, b / t / g))" "${base[$key]:-nan}" "$7" "$4" "$3")
-  printf '%-15s %-8s %4s %-13s %-5s %9s %8s %10s\n' "$1" "$2-$3" "$4" "$5" "$6" "$7" "$sp" "$eff" | tee -a "$table"
+  printf '%-15s %-8s %4s %-13s %-5s %9s %8s %10s %11s\n' "$1" "$2-$3" "$4" "$5" "$6" "$7" "$sp" "$eff" "${8:--}" | tee -a "$table"
 }
 for g in $gpus; do
   [ "$g" -le "$have" ] || { echo "($g GPUs: the node has $have)" | tee -a "$table"; continue; }
   read -r tx ty <<< "$(layout "$g")"
   nx=$((px * tx)) ny=$((py * ty))
   for c in taylor_green thermal_bubble; do
-    row "$c" process weak "$g" "${nx}x${ny}x$pz" "${tx}x$ty" "$(steady "$c-weak-$g" "$g" process "$c" $nx $ny "$pz" "$tx" "$ty")"
+    read -r ms mb < <(steady "$c-weak-$g" "$g" process "$c" $nx $ny "$pz" "$tx" "$ty")
+    row "$c" process weak "$g" "${nx}x${ny}x$pz" "${tx}x$ty" "$ms" "$mb"
     if [ "$ranks" = on ] && [ "$g" -gt 1 ]; then
-      row "$c" ranks weak "$g" "${nx}x${ny}x$pz" "${tx}x$ty" "$(steady "$c-ranks-$g" "$g" ranks "$c" $nx $ny "$pz" "$tx" "$ty")"
+      read -r ms mb < <(steady "$c-ranks-$g" "$g" ranks "$c" $nx $ny "$pz" "$tx" "$ty")
+      row "$c" ranks weak "$g" "${nx}x${ny}x$pz" "${tx}x$ty" "$ms" "$mb"
       same_bits "$out/$c-weak-$g-$steps" "$out/$c-ranks-$g-$steps"
     fi
   done
   row mpdata process weak "$g" "${nx}x${ny}x$pz" "${tx}x$ty" "$(mpdata "$g" $nx $ny "$pz" "$tx" "$ty")"
-  row taylor_green process strong "$g" "$strong" "${tx}x$ty" "$(steady "tg-strong-$g" "$g" process taylor_green "$sx" "$sy" "$sz" "$tx" "$ty")"
+  read -r ms mb < <(steady "tg-strong-$g" "$g" process taylor_green "$sx" "$sy" "$sz" "$tx" "$ty")
+  row taylor_green process strong "$g" "$strong" "${tx}x$ty" "$ms" "$mb"
 done
