@@ -11,6 +11,11 @@
 
 namespace tdc {
 
+// gcr_precon sweeps a block of rows at a time, level by level (longer runs of contiguous memory for
+// the prefetchers: 0.39 against 0.53 ms per 64 x 32 x 64 tile from memory, the same from cache); the
+// block's e, which the backward sweep reads again, is kept to about half of a core's L2.
+constexpr std::size_t kPreconBlockBytes = std::size_t(512) << 10;
+
 std::size_t gcr_scratch_bytes(const TileLayout& L) {
   return std::size_t(sum_groups(cell_items(L))) * sizeof(Sums<kMaxGcrOld>);
 }
@@ -22,45 +27,52 @@ void gcr_precon_cpu(const TileLayout& L, const double* coef, const double* st, i
   const int nz = L.nz, nx = L.nx;
   const std::ptrdiff_t P = L.plane();
   RowItemReducer<1> red;
-  // Per column of the row: the running <r, r> (hi, lo) and max |r|; a zero row stands for the
-  // Thomas sweeps' values beyond the column.
-  std::vector<double> sum_hi(nx), sum_lo(nx), col_max(nx, 0.0), zero(nx, 0.0);
-  for (int j = 0; j < L.ny; ++j) {
+  // Per column of the block: the running <r, r> (hi, lo); per column position, max |r|; a zero row
+  // stands for the Thomas sweeps' values beyond the column.
+  const std::size_t row_bytes = std::size_t(nx) * nz * sizeof(double);
+  const int jb = int(std::max<std::size_t>(1, std::min<std::size_t>(L.ny, kPreconBlockBytes / row_bytes)));
+  std::vector<double> sum_hi(std::size_t(nx) * jb), sum_lo(sum_hi.size()), col_max(nx, 0.0), zero(nx, 0.0);
+  for (int j0 = 0; j0 < L.ny; j0 += jb) {
+    const int rows = std::min(jb, L.ny - j0);
     std::fill(sum_hi.begin(), sum_hi.end(), 0.0);
     std::fill(sum_lo.begin(), sum_lo.end(), 0.0);
-    const std::ptrdiff_t o0 = L.at(0, j, 0);
     for (int k = 0; k < nz; ++k) {
-      const std::ptrdiff_t o = o0 + P * k;
-      double* __restrict xo = x + o;
-      double* __restrict ro = r + o;
-      double* __restrict eo = e + o;
-      const double* __restrict po = p_last + o;
-      const double* __restrict qo = q_last + o;
-      const double* __restrict below = k >= s ? e + o - s * P : zero.data();
-      double* __restrict sh = sum_hi.data();
-      double* __restrict sl = sum_lo.data();
-      double* __restrict cm = col_max.data();
       const double inv_ad = tdc::coef(coef, kInvAd, nz, k), cprime = tdc::coef(coef, kCprime, nz, k),
                    inv_pivot = tdc::coef(coef, kInvPivot, nz, k);
-      for (int i = 0; i < nx; ++i) {
-        xo[i] = xo[i] + beta * po[i];
-        const double rs = ro[i] - beta * qo[i];
-        ro[i] = rs;
-        cm[i] = std::max(cm[i], std::fabs(rs));
-        const DD d = dd_add(DD{sh[i], sl[i]}, rs * rs);
-        sh[i] = d.hi;
-        sl[i] = d.lo;
-        eo[i] = (rs * inv_ad - cprime * below[i]) * inv_pivot;  // thomas_forward
+      for (int jj = 0; jj < rows; ++jj) {
+        const std::ptrdiff_t o = L.at(0, j0 + jj, k);
+        double* __restrict xo = x + o;
+        double* __restrict ro = r + o;
+        double* __restrict eo = e + o;
+        const double* __restrict po = p_last + o;
+        const double* __restrict qo = q_last + o;
+        const double* __restrict below = k >= s ? e + o - s * P : zero.data();
+        double* __restrict sh = sum_hi.data() + std::size_t(jj) * nx;
+        double* __restrict sl = sum_lo.data() + std::size_t(jj) * nx;
+        double* __restrict cm = col_max.data();
+        for (int i = 0; i < nx; ++i) {
+          xo[i] = xo[i] + beta * po[i];
+          const double rs = ro[i] - beta * qo[i];
+          ro[i] = rs;
+          cm[i] = std::max(cm[i], std::fabs(rs));
+          const DD d = dd_add(DD{sh[i], sl[i]}, rs * rs);
+          sh[i] = d.hi;
+          sl[i] = d.lo;
+          eo[i] = (rs * inv_ad - cprime * below[i]) * inv_pivot;  // thomas_forward
+        }
       }
     }
     for (int k = nz - 1; k >= 0; --k) {
-      const std::ptrdiff_t o = o0 + P * k;
-      double* __restrict eo = e + o;
-      const double* __restrict above = k + s < nz ? e + o + s * P : zero.data();
       const double phi = tdc::coef(coef, kPhi, nz, k);
-      for (int i = 0; i < nx; ++i) eo[i] = eo[i] - phi * above[i];  // thomas_backward
+      for (int jj = 0; jj < rows; ++jj) {
+        const std::ptrdiff_t o = L.at(0, j0 + jj, k);
+        double* __restrict eo = e + o;
+        const double* __restrict above = k + s < nz ? e + o + s * P : zero.data();
+        for (int i = 0; i < nx; ++i) eo[i] = eo[i] - phi * above[i];  // thomas_backward
+      }
     }
-    red.push_sums({sum_hi.data()}, {sum_lo.data()}, nx);
+    for (int jj = 0; jj < rows; ++jj)
+      red.push_sums({sum_hi.data() + std::size_t(jj) * nx}, {sum_lo.data() + std::size_t(jj) * nx}, nx);
   }
   red.finish(out);
   // A maximum is exact in any order (and std::max keeps the running value over a NaN, per column
