@@ -112,4 +112,56 @@ class RowItemReducer {
   int n_ = 0;
 };
 
+// The CPU form of ChunkedCellReducer (chunked cell items) for values produced a row at a time: the
+// values of a group's kChunkGroupCells cells are kept per sum, then item t of the group sums cells
+// t, t + kSumGroup, ... in order, all items at once (vectorised across t). The same items and trees.
+template <int N>
+class ChunkedRowReducer {
+ public:
+  // The next `count` cells' values v[n][c], in cell order.
+  void push_values(const double* const (&v)[N], int count) {
+    for (int c0 = 0; c0 < count;) {
+      const int take = int(std::min<long>(count - c0, kChunkGroupCells - n_));
+      for (int n = 0; n < N; ++n) std::copy(v[n] + c0, v[n] + c0 + take, val_[n] + n_);
+      n_ += take;
+      c0 += take;
+      if (n_ == kChunkGroupCells) flush();
+    }
+  }
+  void finish(double* out) {
+    if (n_) flush();
+    red_.finish(out);
+  }
+
+ private:
+  void flush() {
+    alignas(64) double hi[N][kSumGroup] = {}, lo[N][kSumGroup] = {};
+    for (int c = 0; c < kCellsPerItem; ++c) {
+      const int lim = int(std::max<long>(0, std::min<long>(kSumGroup, n_ - long(c) * kSumGroup)));
+      for (int n = 0; n < N; ++n) {
+        double* __restrict h = hi[n];
+        double* __restrict l = lo[n];
+        const double* __restrict x = val_[n] + c * kSumGroup;
+        for (int t = 0; t < lim; ++t) {
+          const DD d = dd_add(DD{h[t], l[t]}, x[t]);
+          h[t] = d.hi;
+          l[t] = d.lo;
+        }
+      }
+    }
+    const double* hp[N];
+    const double* lp[N];
+    for (int n = 0; n < N; ++n) {
+      hp[n] = hi[n];
+      lp[n] = lo[n];
+    }
+    red_.push_sums(hp, lp, kSumGroup);
+    n_ = 0;
+  }
+
+  alignas(64) double val_[N][kChunkGroupCells];
+  long n_ = 0;
+  RowItemReducer<N> red_;
+};
+
 }  // namespace tdc

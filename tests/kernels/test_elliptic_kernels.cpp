@@ -601,6 +601,52 @@ TEST(EllipticKernels, GcrKernelsGiveTheCellFormBitForBit) {
   EXPECT_EQ(cases, 60);
 }
 
+// dot_partial's cell-by-cell form (ChunkedCellReducer, one push per cell): the row-wise CPU kernels
+// that take its sums (dot_partial, elliptic_residual_dot) must give its bits.
+void dot_partial_reference(const TileLayout& L, const double* x, const double* y, const double* z, double* out) {
+  ChunkedCellReducer<2> red;
+  double x_max = 0.0;
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j)
+      for (int i = 0; i < L.nx; ++i) {
+        const std::ptrdiff_t o = L.at(i, j, k);
+        x_max = std::max(x_max, std::fabs(x[o]));
+        red.push({x[o] * y[o], x[o] * z[o]});
+      }
+  red.finish(out);
+  out[kMaxAbsAt] = x_max;
+  out[kMaxAbsAt + 1] = 0.0;
+}
+
+TEST(EllipticKernels, DotPartialAndResidualDotGiveTheCellFormBitForBit) {
+  // Partial chunk groups, rows that straddle groups, several groups.
+  const TileLayout shapes[] = {kL, TileLayout{64, 32, 9, 2}, TileLayout{5, 3, 7, 2}};
+  const ColumnCouplings h{0.7, 0.6, 0.5, 0.4, 2, 2, kWrapPeriodic};
+  const auto st = state_with(0.0, 0.0);
+  for (const TileLayout& L : shapes) {
+    auto field = [&](unsigned seed) {  // two magnitudes, as in GcrKernelsGiveTheCellFormBitForBit
+      auto f = tdc_test::random_values(L.size(), seed, -1.0, 1.0);
+      for (std::size_t n = 0; n < f.size(); n += 7) f[n] = std::ldexp(f[n], 30);
+      return f;
+    };
+    const auto x = field(40), y = field(41), z = field(42);
+    double out[2 * kMaxSums] = {}, ref[2 * kMaxSums] = {};
+    dot_partial_cpu(L, st.data(), 2, x.data(), y.data(), z.data(), out);
+    dot_partial_reference(L, x.data(), y.data(), z.data(), ref);
+    EXPECT_EQ(std::memcmp(out, ref, sizeof(out)), 0) << "dot_partial, nx " << L.nx;
+
+    const auto c = coefficients(kArea, h, h.s, L.nz);
+    const auto u = field(43), f = field(44);
+    std::vector<double> r(L.size(), 0.0), r_ref(L.size(), 0.0);
+    elliptic_residual_dot_cpu(L, h, c.data(), st.data(), 2, u.data(), f.data(), r.data(), out);
+    elliptic_apply_cpu(L, h, c.data(), st.data(), 2, u.data(), r_ref.data());
+    vector_update_cpu(VectorUpdateArgs{L, 2, -1, -1, 1.0, -1.0}, st.data(), f.data(), r_ref.data());
+    dot_partial_reference(L, r_ref.data(), r_ref.data(), r_ref.data(), ref);
+    EXPECT_EQ(std::memcmp(r.data(), r_ref.data(), r.size() * sizeof(double)), 0) << "elliptic_residual_dot r, nx " << L.nx;
+    EXPECT_EQ(std::memcmp(out, ref, sizeof(out)), 0) << "elliptic_residual_dot sums, nx " << L.nx;
+  }
+}
+
 TEST(EllipticKernels, SkippedOnceTheSolverIsDone) {
   const auto c = coefficients(kArea, kH);
   const auto done = state_with(1.0, 1.0, 2.0);
