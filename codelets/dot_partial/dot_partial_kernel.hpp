@@ -28,5 +28,7 @@ void dot_partial_cuda(const TileLayout& L, const double* st, int skip_from, cons
                       const double* z, void* groups, double* out, cudaStream_t stream, const double* skip = nullptr);
 #endif
 std::size_t dot_partial_scratch_bytes(const TileLayout& L);
+// dot_partial_cpu without the solver-state gate.
+void dot_partial_rows_cpu(const TileLayout& L, const double* x, const double* y, const double* z, double* out);
 
 }  // namespace tdc

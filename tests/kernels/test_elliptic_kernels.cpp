@@ -477,6 +477,176 @@ TEST(EllipticKernels, GcrKernelsEqualThePlainOperations) {
   EXPECT_NEAR(sum_of(out, 1), double(dot_ld(r, q_ref)), 1e-12 * std::fabs(double(dot_ld(r, q_ref))));
 }
 
+// The cell-by-cell form of the GCR kernels (the CUDA kernels' per-cell formulae, one item per cell or
+// column pushed into ItemReducer): the row-wise CPU kernels must give its bits, sums included.
+namespace gcr_reference {
+
+void precon(const TileLayout& L, const double* coef, const double* st, int s, double* x, double* r,
+            const double* p_last, const double* q_last, double* e, double* out) {
+  const double beta = st[state::kBeta];
+  const int nz = L.nz;
+  const std::ptrdiff_t P = L.plane();
+  ItemReducer<1> red;
+  std::vector<Sums<1>> row(L.nx);
+  double r_max = 0.0;
+  for (int j = 0; j < L.ny; ++j) {
+    std::fill(row.begin(), row.end(), Sums<1>{});
+    const std::ptrdiff_t o0 = L.at(0, j, 0);
+    for (int k = 0; k < nz; ++k)
+      for (int i = 0; i < L.nx; ++i) {
+        const std::ptrdiff_t o = o0 + P * k + i;
+        x[o] = x[o] + beta * p_last[o];
+        const double rs = r[o] - beta * q_last[o];
+        r[o] = rs;
+        r_max = std::max(r_max, std::fabs(rs));
+        row[i].v[0] = dd_add(row[i].v[0], rs * rs);
+        e[o] = thomas_forward(coef, nz, k, rs, k >= s ? e[o - s * P] : 0.0);
+      }
+    for (int k = nz - 1; k >= 0; --k)
+      for (int i = 0; i < L.nx; ++i) {
+        const std::ptrdiff_t o = o0 + P * k + i;
+        e[o] = thomas_backward(coef, nz, k, e[o], k + s < nz ? e[o + s * P] : 0.0);
+      }
+    for (int i = 0; i < L.nx; ++i) red.push(row[i]);
+  }
+  red.finish(out);
+  out[kMaxAbsAt] = r_max;
+  out[kMaxAbsAt + 1] = 0.0;
+}
+
+void apply(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* e, double* ae,
+           const GcrBasis& basis, double* out) {
+  ItemReducer<kMaxGcrOld> red;
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j)
+      for (int i = 0; i < L.nx; ++i) red.push(gcr_apply_cell(L, h, coef, e, ae, basis, i, j, k));
+  red.finish(out);
+}
+
+void direction(const TileLayout& L, const double* st, const double* e, const double* r, double* p_new, double* q_new,
+               const GcrBasis& basis, double* out) {
+  ItemReducer<2> red;
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j)
+      for (int i = 0; i < L.nx; ++i) red.push(gcr_direction_cell(L, st, e, r, p_new, q_new, basis, i, j, k));
+  red.finish(out);
+}
+
+}  // namespace gcr_reference
+
+TEST(EllipticKernels, GcrKernelsGiveTheCellFormBitForBit) {
+  // Odd shapes (partial groups and rows that straddle groups), a 64-wide one, one whose
+  // gcr_precon takes two blocks of rows (23 and 7); both strides and every vertical rule; every
+  // basis size.
+  const TileLayout shapes[] = {kL, TileLayout{64, 8, 12, 2}, TileLayout{5, 3, 7, 2}, TileLayout{40, 30, 70, 2}};
+  const ColumnCouplings rules[] = {ColumnCouplings{1.1, 0.9, 1.3, 1.3, 1, 1, kZeroFlux},
+                                   ColumnCouplings{0.25, 0.25, 0.25, 0.25, 2, 2, kWrapPeriodic},
+                                   ColumnCouplings{0.7, 0.6, 0.5, 0.4, 2, 2, kWrapMirror}};
+  int cases = 0;
+  for (const TileLayout& L : shapes)
+    for (const ColumnCouplings& h : rules) {
+      const auto c = coefficients(kArea, h, h.s, L.nz);
+      const auto st = state_with(0.0, 0.45);
+      // Every 7th value 2^30 times larger: small terms then lose part of their bits against the
+      // large ones in the double-double sums, so that any change in the order of the items or of
+      // the pairs shows in the sums' bits.
+      auto field = [&](unsigned seed) {
+        auto f = tdc_test::random_values(L.size(), seed, -1.0, 1.0);
+        for (std::size_t n = 0; n < f.size(); n += 7) f[n] = std::ldexp(f[n], 30);
+        return f;
+      };
+      auto same = [&](const std::vector<double>& a, const std::vector<double>& b) {
+        return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+      };
+      for (const bool with_nan : {false, true}) {
+        auto x = field(10), r = field(11), pl = field(12), ql = field(13), e = field(14);
+        // max |r| passes over a NaN on both (then the sum is NaN: the run without checks it)
+        if (with_nan) r[L.at(L.nx / 2, L.ny / 2, L.nz / 2)] = std::nan("");
+        auto x2 = x, r2 = r, e2 = e;
+        double out[2 * kMaxSums] = {}, out2[2 * kMaxSums] = {};
+        gcr_precon_cpu(L, c.data(), st.data(), h.s, x.data(), r.data(), pl.data(), ql.data(), e.data(), out);
+        gcr_reference::precon(L, c.data(), st.data(), h.s, x2.data(), r2.data(), pl.data(), ql.data(), e2.data(), out2);
+        EXPECT_TRUE(same(x, x2) && same(r, r2) && same(e, e2)) << "gcr_precon fields, nx " << L.nx << " s " << h.s;
+        EXPECT_EQ(std::memcmp(out, out2, sizeof(out)), 0) << "gcr_precon sums, nx " << L.nx << " s " << h.s;
+        if (!with_nan) EXPECT_FALSE(std::isnan(out[0]));
+      }
+      for (int m = 0; m <= kMaxGcrOld; ++m) {
+        std::vector<std::vector<double>> bp, bq;
+        GcrBasis basis;
+        basis.m = m;
+        for (int n = 0; n < m; ++n) {
+          bp.push_back(field(20 + n));
+          bq.push_back(field(30 + n));
+        }
+        for (int n = 0; n < m; ++n) {
+          basis.p[n] = bp[n].data();
+          basis.q[n] = bq[n].data();
+        }
+        const auto e = field(15), r = field(16);
+        std::vector<double> ae(L.size(), 0.0), ae2 = ae;
+        double out[2 * kMaxSums] = {}, out2[2 * kMaxSums] = {};
+        gcr_apply_cpu(L, h, c.data(), st.data(), e.data(), ae.data(), basis, out);
+        gcr_reference::apply(L, h, c.data(), e.data(), ae2.data(), basis, out2);
+        EXPECT_TRUE(same(ae, ae2)) << "gcr_apply A e, nx " << L.nx << " m " << m;
+        EXPECT_EQ(std::memcmp(out, out2, sizeof(out)), 0) << "gcr_apply sums, nx " << L.nx << " m " << m;
+        std::vector<double> pn(L.size(), 0.0), pn2 = pn;
+        auto qn2 = ae;
+        gcr_direction_cpu(L, st.data(), e.data(), r.data(), pn.data(), ae.data(), basis, out);
+        gcr_reference::direction(L, st.data(), e.data(), r.data(), pn2.data(), qn2.data(), basis, out2);
+        EXPECT_TRUE(same(pn, pn2) && same(ae, qn2)) << "gcr_direction p, q, nx " << L.nx << " m " << m;
+        EXPECT_EQ(std::memcmp(out, out2, sizeof(out)), 0) << "gcr_direction sums, nx " << L.nx << " m " << m;
+        ++cases;
+      }
+    }
+  EXPECT_EQ(cases, 60);
+}
+
+// dot_partial's cell-by-cell form (ChunkedCellReducer, one push per cell): the row-wise CPU kernels
+// that take its sums (dot_partial, elliptic_residual_dot) must give its bits.
+void dot_partial_reference(const TileLayout& L, const double* x, const double* y, const double* z, double* out) {
+  ChunkedCellReducer<2> red;
+  double x_max = 0.0;
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j)
+      for (int i = 0; i < L.nx; ++i) {
+        const std::ptrdiff_t o = L.at(i, j, k);
+        x_max = std::max(x_max, std::fabs(x[o]));
+        red.push({x[o] * y[o], x[o] * z[o]});
+      }
+  red.finish(out);
+  out[kMaxAbsAt] = x_max;
+  out[kMaxAbsAt + 1] = 0.0;
+}
+
+TEST(EllipticKernels, DotPartialAndResidualDotGiveTheCellFormBitForBit) {
+  // Partial chunk groups, rows that straddle groups, several groups.
+  const TileLayout shapes[] = {kL, TileLayout{64, 32, 9, 2}, TileLayout{5, 3, 7, 2}};
+  const ColumnCouplings h{0.7, 0.6, 0.5, 0.4, 2, 2, kWrapPeriodic};
+  const auto st = state_with(0.0, 0.0);
+  for (const TileLayout& L : shapes) {
+    auto field = [&](unsigned seed) {  // two magnitudes, as in GcrKernelsGiveTheCellFormBitForBit
+      auto f = tdc_test::random_values(L.size(), seed, -1.0, 1.0);
+      for (std::size_t n = 0; n < f.size(); n += 7) f[n] = std::ldexp(f[n], 30);
+      return f;
+    };
+    const auto x = field(40), y = field(41), z = field(42);
+    double out[2 * kMaxSums] = {}, ref[2 * kMaxSums] = {};
+    dot_partial_cpu(L, st.data(), 2, x.data(), y.data(), z.data(), out);
+    dot_partial_reference(L, x.data(), y.data(), z.data(), ref);
+    EXPECT_EQ(std::memcmp(out, ref, sizeof(out)), 0) << "dot_partial, nx " << L.nx;
+
+    const auto c = coefficients(kArea, h, h.s, L.nz);
+    const auto u = field(43), f = field(44);
+    std::vector<double> r(L.size(), 0.0), r_ref(L.size(), 0.0);
+    elliptic_residual_dot_cpu(L, h, c.data(), st.data(), 2, u.data(), f.data(), r.data(), out);
+    elliptic_apply_cpu(L, h, c.data(), st.data(), 2, u.data(), r_ref.data());
+    vector_update_cpu(VectorUpdateArgs{L, 2, -1, -1, 1.0, -1.0}, st.data(), f.data(), r_ref.data());
+    dot_partial_reference(L, r_ref.data(), r_ref.data(), r_ref.data(), ref);
+    EXPECT_EQ(std::memcmp(r.data(), r_ref.data(), r.size() * sizeof(double)), 0) << "elliptic_residual_dot r, nx " << L.nx;
+    EXPECT_EQ(std::memcmp(out, ref, sizeof(out)), 0) << "elliptic_residual_dot sums, nx " << L.nx;
+  }
+}
+
 TEST(EllipticKernels, SkippedOnceTheSolverIsDone) {
   const auto c = coefficients(kArea, kH);
   const auto done = state_with(1.0, 1.0, 2.0);
