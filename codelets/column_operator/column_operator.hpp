@@ -49,19 +49,22 @@ TDC_HD double coef(const double* c, int vec, int nz, int k) { return c[vec * nz 
 // that a kernel can form x on the fly. Offsets rather than indices: an accessor forms each address
 // from the cell's own, and the literal 0 of most calls folds away (index arithmetic, not the values,
 // bounded the fused multigrid sweeps on the GPU).
+// The levels the couplings of level k reach, s above (cb) and s below (cc), by the vertical rule.
+// With zero flux beyond a lid the level itself: its zero coefficient makes the value irrelevant.
+TDC_HD int level_above(const ColumnCouplings& h, int nz, int k) {
+  const int u = k + h.s;
+  return u < nz ? u : h.z_wrap == kWrapPeriodic ? u - nz : h.z_wrap == kWrapMirror ? 2 * nz - 1 - u : k;
+}
+TDC_HD int level_below(const ColumnCouplings& h, int nz, int k) {
+  const int d = k - h.s;
+  return d >= 0 ? d : h.z_wrap == kWrapPeriodic ? d + nz : h.z_wrap == kWrapMirror ? h.s - k - 1 : k;
+}
+
 template <class X>
 TDC_HD double apply_cell_from(const TileLayout& L, const ColumnCouplings& h, const double* c, int i, int j, int k,
                               X&& x_at) {
   const int nz = L.nz;
-  // With zero flux the zero coefficient makes the clamped value irrelevant.
-  const int ku = k + h.s < nz ? k + h.s
-                              : (h.z_wrap == kWrapPeriodic ? k + h.s - nz
-                                 : h.z_wrap == kWrapMirror ? 2 * nz - 1 - (k + h.s)
-                                                           : k);
-  const int kd = k >= h.s ? k - h.s
-                          : (h.z_wrap == kWrapPeriodic ? k - h.s + nz
-                             : h.z_wrap == kWrapMirror ? h.s - k - 1
-                                                       : k);
+  const int ku = level_above(h, nz, k), kd = level_below(h, nz, k);
   const double v = coef(c, kC0, nz, k) * x_at(0, 0, k) + coef(c, kCb, nz, k) * x_at(0, 0, ku) +
                    coef(c, kCc, nz, k) * x_at(0, 0, kd) + h.ae * x_at(h.h, 0, k) + h.aw * x_at(-h.h, 0, k) +
                    h.an * x_at(0, h.h, k) + h.as * x_at(0, -h.h, k);

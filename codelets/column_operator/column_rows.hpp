@@ -10,14 +10,7 @@ namespace tdc {
 inline void apply_row(const TileLayout& L, const ColumnCouplings& h, const double* c, const double* x, int j, int k,
                       double* __restrict y) {
   const int nz = L.nz;
-  const int ku = k + h.s < nz ? k + h.s
-                              : (h.z_wrap == kWrapPeriodic ? k + h.s - nz
-                                 : h.z_wrap == kWrapMirror ? 2 * nz - 1 - (k + h.s)
-                                                           : k);
-  const int kd = k >= h.s ? k - h.s
-                          : (h.z_wrap == kWrapPeriodic ? k - h.s + nz
-                             : h.z_wrap == kWrapMirror ? h.s - k - 1
-                                                       : k);
+  const int ku = level_above(h, nz, k), kd = level_below(h, nz, k);
   const double* __restrict xc = x + L.at(0, j, k);
   const double* __restrict xu = x + L.at(0, j, ku);
   const double* __restrict xd = x + L.at(0, j, kd);

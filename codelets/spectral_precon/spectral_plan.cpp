@@ -10,16 +10,6 @@ namespace {
 
 bool power_of_two(int n) { return n >= 2 && n <= kMaxSpectralLength && (n & (n - 1)) == 0; }
 
-// The vertical neighbours of level k, by apply_cell_from's rule.
-int level_up(const ColumnCouplings& h, int nz, int k) {
-  const int u = k + h.s;
-  return u < nz ? u : h.z_wrap == kWrapPeriodic ? u - nz : 2 * nz - 1 - u;
-}
-int level_down(const ColumnCouplings& h, int nz, int k) {
-  const int d = k - h.s;
-  return d >= 0 ? d : h.z_wrap == kWrapPeriodic ? d + nz : h.s - k - 1;
-}
-
 // The levels in cycle order (each cycle walked from its lowest level), or empty with `why` set.
 std::vector<int> vertical_cycles(const ColumnCouplings& h, int nz, int& lc, std::string& why) {
   std::vector<int> order;
@@ -36,7 +26,7 @@ std::vector<int> vertical_cycles(const ColumnCouplings& h, int nz, int& lc, std:
       seen[cur] = true;
       order.push_back(cur);
       ++len;
-      const int up = level_up(h, nz, cur), down = level_down(h, nz, cur);
+      const int up = level_above(h, nz, cur), down = level_below(h, nz, cur);
       const int next = prev < 0 || up != prev ? up : down;
       if ((next != up && next != down) || (prev >= 0 && prev != up && prev != down)) {
         why = "the vertical couplings do not form cycles";
