@@ -198,7 +198,8 @@ class Model:
         self.lat["network"] = self.lat["staged"]
         r = cal["reduction_latency_us"]
         self.red_lat = {k: _v(r[k]) * 1e-3 for k in ("one_gpu_one_tile", "one_gpu_two_tiles",
-                                                       "two_gpus_one_process", "two_ranks")}
+                                                       "two_gpus_one_process", "two_ranks", "four_gpus_one_process")
+                        if k in r}
         self.fitted = fitted
         self._mpdata()
         self._spectral_inputs()
@@ -303,6 +304,8 @@ class Model:
         """Latency a reduction adds over the 1-GPU, 1-tile one (which the 1-GPU times contain)."""
         if lay.ranks > 1:
             k = "two_ranks"
+        elif lay.gpus >= 4 and "four_gpus_one_process" in self.red_lat:
+            k = "four_gpus_one_process"
         elif lay.gpus > 1:
             k = "two_gpus_one_process"
         elif lay.ntiles > 1:
