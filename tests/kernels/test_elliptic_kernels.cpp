@@ -747,6 +747,91 @@ TEST(EllipticKernels, LineKernelsGiveTheCellFormBitForBit) {
   EXPECT_EQ(cases, 120);
 }
 
+// The former cell-by-cell form of pcg_fused_apply and pcg_start (one item per cell into
+// ItemReducer): the row-wise CPU kernels must give its bits.
+namespace fused_reference {
+
+void start(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* u, const double* f,
+           double* r, double* p, double* q) {
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j)
+      for (int i = 0; i < L.nx; ++i) {
+        const std::ptrdiff_t o = L.at(i, j, k);
+        r[o] = axpby(1.0, f[o], -1.0, apply_cell(L, h, coef, u, i, j, k));
+        p[o] = q[o] = axpby(0.0, f[o], 0.0, 0.0);
+      }
+}
+
+void apply(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st, double* u, double* p,
+           const double* z, double* q, double* out, bool z_periodic) {
+  const double alpha = st[state::kAlpha], beta = st[state::kBeta];
+  const bool finishing = st[state::kDone] >= 1.0;
+  ItemReducer<1> red;
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j)
+      for (int i = 0; i < L.nx; ++i) {
+        const std::ptrdiff_t o = L.at(i, j, k);
+        u[o] = u[o] + alpha * p[o];
+        if (finishing) continue;
+        const double ps = z[o] + beta * p[o];
+        p[o] = ps;
+        const double az = z_periodic ? apply_cell_from(L, h, coef, i, j, k, PeriodicAt(L, z, i, j, k))
+                                     : apply_cell(L, h, coef, z, i, j, k);
+        const double qs = az + beta * q[o];
+        q[o] = qs;
+        Sums<1> s{};
+        s.v[0] = dd_add(s.v[0], ps * qs);
+        red.push(s);
+      }
+  red.finish(out);
+}
+
+}  // namespace fused_reference
+
+TEST(EllipticKernels, PcgFusedGivesTheCellFormBitForBit) {
+  const TileLayout shapes[] = {kL, TileLayout{64, 8, 12, 2}, TileLayout{5, 3, 7, 2}, TileLayout{40, 30, 70, 2}};
+  const ColumnCouplings rules[] = {ColumnCouplings{1.1, 0.9, 1.3, 1.3, 1, 1, kZeroFlux},
+                                   ColumnCouplings{0.25, 0.25, 0.25, 0.25, 2, 2, kWrapPeriodic},
+                                   ColumnCouplings{0.7, 0.6, 0.5, 0.4, 2, 2, kWrapMirror}};
+  auto same = [](const std::vector<double>& a, const std::vector<double>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+  };
+  int cases = 0;
+  for (const TileLayout& L : shapes)
+    for (const ColumnCouplings& h : rules) {
+      const auto c = coefficients(kArea, h, h.s, L.nz);
+      auto field = [&](unsigned seed) {  // two magnitudes, as in GcrKernelsGiveTheCellFormBitForBit
+        auto f = tdc_test::random_values(L.size(), seed, -1.0, 1.0);
+        for (std::size_t n = 0; n < f.size(); n += 7) f[n] = std::ldexp(f[n], 30);
+        return f;
+      };
+      {
+        const auto u = field(70), f = field(71);
+        auto r = field(72), p = field(73), q = field(74);
+        auto r2 = r, p2 = p, q2 = q;
+        pcg_start_cpu(L, h, c.data(), u.data(), f.data(), r.data(), p.data(), q.data());
+        fused_reference::start(L, h, c.data(), u.data(), f.data(), r2.data(), p2.data(), q2.data());
+        EXPECT_TRUE(same(r, r2) && same(p, p2) && same(q, q2)) << "pcg_start, nx " << L.nx << " s " << h.s;
+      }
+      for (const double done : {0.0, 1.0})
+        for (const bool periodic : {false, true}) {
+          const auto st = state_with(0.37, 0.45, done);
+          auto u = field(75), p = field(76), q = field(77);
+          const auto z = field(78);
+          auto u2 = u, p2 = p, q2 = q;
+          double out[2 * kMaxSums] = {}, out2[2 * kMaxSums] = {};
+          pcg_fused_apply_cpu(L, h, c.data(), st.data(), u.data(), p.data(), z.data(), q.data(), out, periodic);
+          fused_reference::apply(L, h, c.data(), st.data(), u2.data(), p2.data(), z.data(), q2.data(), out2, periodic);
+          EXPECT_TRUE(same(u, u2) && same(p, p2) && same(q, q2))
+              << "pcg_fused_apply fields, nx " << L.nx << " s " << h.s << " periodic " << periodic;
+          EXPECT_EQ(std::memcmp(out, out2, sizeof(out)), 0)
+              << "pcg_fused_apply sums, nx " << L.nx << " s " << h.s << " periodic " << periodic;
+          ++cases;
+        }
+    }
+  EXPECT_EQ(cases, 48);
+}
+
 // dot_partial's cell-by-cell form (ChunkedCellReducer, one push per cell): the row-wise CPU kernels
 // that take its sums (dot_partial, elliptic_residual_dot) must give its bits.
 void dot_partial_reference(const TileLayout& L, const double* x, const double* y, const double* z, double* out) {
