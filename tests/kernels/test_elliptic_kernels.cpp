@@ -601,6 +601,237 @@ TEST(EllipticKernels, GcrKernelsGiveTheCellFormBitForBit) {
   EXPECT_EQ(cases, 60);
 }
 
+// The former per-column, per-cell form of the PCG line kernels (apply_cell, one Sums item at a time
+// into ItemReducer, the GPU kernels' items): the row-wise CPU kernels must give its bits.
+namespace line_reference {
+
+void step(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st, const double* ap,
+          double* r, double* z, double* out) {
+  const double alpha = st[state::kAlpha];
+  const bool first = st[state::kIter] == 0.0;
+  const int nz = L.nz, s = h.s;
+  const std::ptrdiff_t P = L.plane();
+  ItemReducer<2> red;
+  std::vector<Sums<2>> row(L.nx);
+  double r_max = 0.0;
+  for (int j = 0; j < L.ny; ++j) {
+    std::fill(row.begin(), row.end(), Sums<2>{});
+    const std::ptrdiff_t o0 = L.at(0, j, 0);
+    for (int k = 0; k < nz; ++k)
+      for (int i = 0; i < L.nx; ++i) {
+        const std::ptrdiff_t o = o0 + P * k + i;
+        if (!first) r[o] = r[o] - alpha * ap[o];
+        const double rs = r[o];
+        r_max = std::max(r_max, std::fabs(rs));
+        row[i].v[0] = dd_add(row[i].v[0], rs * rs);
+        z[o] = thomas_forward(coef, nz, k, rs, k >= s ? z[o - s * P] : 0.0);
+      }
+    for (int k = nz - 1; k >= 0; --k)
+      for (int i = 0; i < L.nx; ++i) {
+        const std::ptrdiff_t o = o0 + P * k + i;
+        const double zs = thomas_backward(coef, nz, k, z[o], k + s < nz ? z[o + s * P] : 0.0);
+        z[o] = zs;
+        row[i].v[1] = dd_add(row[i].v[1], zs * r[o]);
+      }
+    for (int i = 0; i < L.nx; ++i) red.push(row[i]);
+  }
+  red.finish(out);
+  out[kMaxAbsAt] = r_max;
+  out[kMaxAbsAt + 1] = 0.0;
+}
+
+void direction(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st, double* u,
+               const double* p, const double* z, double* p_next, double* ap_next, double* out, bool periodic) {
+  const double alpha = st[state::kAlpha], alpha_prev = st[state::kAlphaPrev], beta = st[state::kBeta];
+  const bool first = st[state::kIter] == 0.0, finishing = st[state::kDone] >= 1.0;
+  const LineUpdate up = line_u_update(st);
+  if (up.now)
+    for (int k = 0; k < L.nz; ++k)
+      for (int j = 0; j < L.ny; ++j)
+        for (int i = 0; i < L.nx; ++i) {
+          const std::ptrdiff_t o = L.at(i, j, k);
+          if (up.two && up.newest)
+            u[o] = (u[o] + alpha_prev * p_next[o]) + alpha * p[o];
+          else if (up.two)
+            u[o] = u[o] + alpha_prev * p_next[o];
+          else
+            u[o] = u[o] + alpha * p[o];
+        }
+  if (finishing) return;
+  const int w = periodic ? 0 : h.h;
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = -w; j < L.ny + w; ++j)
+      for (int i = -w; i < L.nx + w; ++i) {
+        const bool x_in = i >= 0 && i < L.nx, y_in = j >= 0 && j < L.ny;
+        if (!x_in && !y_in) continue;  // no corners
+        const std::ptrdiff_t o = L.at(i, j, k);
+        p_next[o] = first ? z[o] : z[o] + beta * p[o];
+      }
+  const DirectionGroups g = direction_groups(L);
+  ItemReducer<1> red;
+  for (int gz = 0; gz < g.z; ++gz)
+    for (int gy = 0; gy < g.y; ++gy)
+      for (int gx = 0; gx < g.x; ++gx) {
+        std::vector<Sums<1>> items(kSumGroup);
+        for (int k = gz * kDirectionLevels; k < std::min(L.nz, (gz + 1) * kDirectionLevels); ++k)
+          for (int t = 0; t < kSumGroup; ++t) {
+            const int i = gx * kDirectionBlockX + t % kDirectionBlockX, j = gy * kDirectionBlockY + t / kDirectionBlockX;
+            if (i >= L.nx || j >= L.ny) continue;
+            const std::ptrdiff_t o = L.at(i, j, k);
+            ap_next[o] = periodic ? apply_cell_from(L, h, coef, i, j, k, PeriodicAt(L, p_next, i, j, k))
+                                  : apply_cell(L, h, coef, p_next, i, j, k);
+            items[t].v[0] = dd_add(items[t].v[0], p_next[o] * ap_next[o]);
+          }
+        for (const auto& item : items) red.push(item);
+      }
+  red.finish(out);
+}
+
+}  // namespace line_reference
+
+TEST(EllipticKernels, LineKernelsGiveTheCellFormBitForBit) {
+  // Partial groups, several x-blocks, y-blocks and level chunks, a step over two blocks of rows
+  // (23 and 7), a 3-wide tile (every cell near an x edge); both strides, every vertical rule,
+  // periodic images and ghost rings; the first iteration, each pending u update and a finishing one.
+  const TileLayout shapes[] = {kL, TileLayout{64, 8, 12, 2}, TileLayout{5, 3, 7, 2}, TileLayout{40, 30, 70, 2}};
+  const ColumnCouplings rules[] = {ColumnCouplings{1.1, 0.9, 1.3, 1.3, 1, 1, kZeroFlux},
+                                   ColumnCouplings{0.25, 0.25, 0.25, 0.25, 2, 2, kWrapPeriodic},
+                                   ColumnCouplings{0.7, 0.6, 0.5, 0.4, 2, 2, kWrapMirror}};
+  auto same = [](const std::vector<double>& a, const std::vector<double>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+  };
+  int cases = 0;
+  for (const TileLayout& L : shapes)
+    for (const ColumnCouplings& h : rules) {
+      const auto c = coefficients(kArea, h, h.s, L.nz);
+      auto field = [&](unsigned seed) {  // two magnitudes, as in GcrKernelsGiveTheCellFormBitForBit
+        auto f = tdc_test::random_values(L.size(), seed, -1.0, 1.0);
+        for (std::size_t n = 0; n < f.size(); n += 7) f[n] = std::ldexp(f[n], 30);
+        return f;
+      };
+      // iteration, done, breakdown: the first, an odd one (no update), an even one (both terms), a
+      // finishing odd one (the newest term), one after a breakdown (the older term only)
+      const double iters[][3] = {{0, 0, 0}, {3, 0, 0}, {4, 0, 0}, {5, 1, 0}, {6, 1, 1}};
+      for (const auto& it : iters)
+        for (const bool periodic : {false, true}) {
+          auto st = state_with(0.37, 0.45, it[1]);
+          st[state::kIter] = it[0];
+          st[state::kBreakdown] = it[2];
+          st[state::kAlphaPrev] = -0.29;
+          const auto ap = field(50);
+          auto r = field(51), z = field(52);
+          if (periodic && it[0] == 3) r[L.at(L.nx / 2, L.ny / 2, L.nz / 2)] = std::nan("");  // max |r| over a NaN
+          auto r2 = r, z2 = z;
+          double out[2 * kMaxSums] = {}, out2[2 * kMaxSums] = {};
+          if (it[1] < 1.0) {
+            pcg_line_step_cpu(L, h, c.data(), st.data(), ap.data(), r.data(), z.data(), out);
+            line_reference::step(L, h, c.data(), st.data(), ap.data(), r2.data(), z2.data(), out2);
+            EXPECT_TRUE(same(r, r2) && same(z, z2)) << "pcg_line_step fields, nx " << L.nx << " s " << h.s;
+            EXPECT_EQ(std::memcmp(out, out2, sizeof(out)), 0) << "pcg_line_step sums, nx " << L.nx << " s " << h.s;
+          }
+          auto u = field(53), pn = field(54), apn = field(55);
+          const auto p = field(56), zd = field(57);
+          auto u2 = u, pn2 = pn, apn2 = apn;
+          pcg_line_direction_cpu(L, h, c.data(), st.data(), u.data(), p.data(), zd.data(), pn.data(), apn.data(), out,
+                                 periodic);
+          line_reference::direction(L, h, c.data(), st.data(), u2.data(), p.data(), zd.data(), pn2.data(),
+                                    apn2.data(), out2, periodic);
+          EXPECT_TRUE(same(u, u2) && same(pn, pn2) && same(apn, apn2))
+              << "pcg_line_direction fields, nx " << L.nx << " s " << h.s << " periodic " << periodic;
+          EXPECT_EQ(std::memcmp(out, out2, sizeof(out)), 0)
+              << "pcg_line_direction sums, nx " << L.nx << " s " << h.s << " periodic " << periodic;
+          if (it[1] < 1.0) EXPECT_FALSE(std::isnan(out[0]));
+          ++cases;
+        }
+    }
+  EXPECT_EQ(cases, 120);
+}
+
+// The former cell-by-cell form of pcg_fused_apply and pcg_start (one item per cell into
+// ItemReducer): the row-wise CPU kernels must give its bits.
+namespace fused_reference {
+
+void start(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* u, const double* f,
+           double* r, double* p, double* q) {
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j)
+      for (int i = 0; i < L.nx; ++i) {
+        const std::ptrdiff_t o = L.at(i, j, k);
+        r[o] = axpby(1.0, f[o], -1.0, apply_cell(L, h, coef, u, i, j, k));
+        p[o] = q[o] = axpby(0.0, f[o], 0.0, 0.0);
+      }
+}
+
+void apply(const TileLayout& L, const ColumnCouplings& h, const double* coef, const double* st, double* u, double* p,
+           const double* z, double* q, double* out, bool z_periodic) {
+  const double alpha = st[state::kAlpha], beta = st[state::kBeta];
+  const bool finishing = st[state::kDone] >= 1.0;
+  ItemReducer<1> red;
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j)
+      for (int i = 0; i < L.nx; ++i) {
+        const std::ptrdiff_t o = L.at(i, j, k);
+        u[o] = u[o] + alpha * p[o];
+        if (finishing) continue;
+        const double ps = z[o] + beta * p[o];
+        p[o] = ps;
+        const double az = z_periodic ? apply_cell_from(L, h, coef, i, j, k, PeriodicAt(L, z, i, j, k))
+                                     : apply_cell(L, h, coef, z, i, j, k);
+        const double qs = az + beta * q[o];
+        q[o] = qs;
+        Sums<1> s{};
+        s.v[0] = dd_add(s.v[0], ps * qs);
+        red.push(s);
+      }
+  red.finish(out);
+}
+
+}  // namespace fused_reference
+
+TEST(EllipticKernels, PcgFusedGivesTheCellFormBitForBit) {
+  const TileLayout shapes[] = {kL, TileLayout{64, 8, 12, 2}, TileLayout{5, 3, 7, 2}, TileLayout{40, 30, 70, 2}};
+  const ColumnCouplings rules[] = {ColumnCouplings{1.1, 0.9, 1.3, 1.3, 1, 1, kZeroFlux},
+                                   ColumnCouplings{0.25, 0.25, 0.25, 0.25, 2, 2, kWrapPeriodic},
+                                   ColumnCouplings{0.7, 0.6, 0.5, 0.4, 2, 2, kWrapMirror}};
+  auto same = [](const std::vector<double>& a, const std::vector<double>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+  };
+  int cases = 0;
+  for (const TileLayout& L : shapes)
+    for (const ColumnCouplings& h : rules) {
+      const auto c = coefficients(kArea, h, h.s, L.nz);
+      auto field = [&](unsigned seed) {  // two magnitudes, as in GcrKernelsGiveTheCellFormBitForBit
+        auto f = tdc_test::random_values(L.size(), seed, -1.0, 1.0);
+        for (std::size_t n = 0; n < f.size(); n += 7) f[n] = std::ldexp(f[n], 30);
+        return f;
+      };
+      {
+        const auto u = field(70), f = field(71);
+        auto r = field(72), p = field(73), q = field(74);
+        auto r2 = r, p2 = p, q2 = q;
+        pcg_start_cpu(L, h, c.data(), u.data(), f.data(), r.data(), p.data(), q.data());
+        fused_reference::start(L, h, c.data(), u.data(), f.data(), r2.data(), p2.data(), q2.data());
+        EXPECT_TRUE(same(r, r2) && same(p, p2) && same(q, q2)) << "pcg_start, nx " << L.nx << " s " << h.s;
+      }
+      for (const double done : {0.0, 1.0})
+        for (const bool periodic : {false, true}) {
+          const auto st = state_with(0.37, 0.45, done);
+          auto u = field(75), p = field(76), q = field(77);
+          const auto z = field(78);
+          auto u2 = u, p2 = p, q2 = q;
+          double out[2 * kMaxSums] = {}, out2[2 * kMaxSums] = {};
+          pcg_fused_apply_cpu(L, h, c.data(), st.data(), u.data(), p.data(), z.data(), q.data(), out, periodic);
+          fused_reference::apply(L, h, c.data(), st.data(), u2.data(), p2.data(), z.data(), q2.data(), out2, periodic);
+          EXPECT_TRUE(same(u, u2) && same(p, p2) && same(q, q2))
+              << "pcg_fused_apply fields, nx " << L.nx << " s " << h.s << " periodic " << periodic;
+          EXPECT_EQ(std::memcmp(out, out2, sizeof(out)), 0)
+              << "pcg_fused_apply sums, nx " << L.nx << " s " << h.s << " periodic " << periodic;
+          ++cases;
+        }
+    }
+  EXPECT_EQ(cases, 48);
+}
+
 // dot_partial's cell-by-cell form (ChunkedCellReducer, one push per cell): the row-wise CPU kernels
 // that take its sums (dot_partial, elliptic_residual_dot) must give its bits.
 void dot_partial_reference(const TileLayout& L, const double* x, const double* y, const double* z, double* out) {

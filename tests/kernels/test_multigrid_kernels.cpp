@@ -114,6 +114,76 @@ TEST(MultigridKernels, JacobiIsTheDampedResidualUpdate) {
   EXPECT_EQ(untouched[kF.at(3, 3, 3)], 5.0);
 }
 
+// The former cell-by-cell CPU forms (multigrid_kernel.hpp's cell formulae, which the CUDA kernels
+// run): the row-wise CPU kernels must give their bits.
+namespace mg_reference {
+
+void restrict_residual(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* coef,
+                       const double* r, const double* z, double* rc) {
+  for (int K = 0; K < C.nz; ++K)
+    for (int J = 0; J < C.ny; ++J)
+      for (int I = 0; I < C.nx; ++I) rc[C.at(I, J, K)] = restrict_residual_cell(F, h, coef, r, z, I, J, K);
+}
+void prolong_add(const TileLayout& F, const TileLayout& C, const ColumnCouplings& h, const double* zc, double* z) {
+  for (int k = 0; k < F.nz; ++k)
+    for (int j = 0; j < F.ny; ++j)
+      for (int i = 0; i < F.nx; ++i)
+        z[F.at(i, j, k)] += zc[C.at(coarse_of_fine(i, h.h), coarse_of_fine(j, h.h), coarse_of_fine(k, h.s))];
+}
+void jacobi(const TileLayout& L, const ColumnCouplings& h, const double* coef, double omega, bool first,
+            const double* r, const double* z_in, double* z_out) {
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j)
+      for (int i = 0; i < L.nx; ++i) {
+        const std::ptrdiff_t o = L.at(i, j, k);
+        z_out[o] = first ? jacobi_first(coef, L.nz, k, omega, r[o]) : jacobi_cell(L, h, coef, omega, r, z_in, i, j, k);
+      }
+}
+
+}  // namespace mg_reference
+
+TEST(MultigridKernels, RowFormsGiveTheCellFormBitForBit) {
+  // Both strides (laplc's 2 and the 7-point operator's 1), every vertical rule, and a second pair of
+  // tiles with rows that are not multiples of the vector width; two magnitudes in the fields, so that
+  // a change in the order of the restriction's sum shows.
+  const TileLayout fine[] = {kF, TileLayout{36, 12, 20, 2}};
+  const TileLayout coarse[] = {kC, TileLayout{18, 6, 10, 2}};
+  const ColumnCouplings rules[] = {kLaplc, ColumnCouplings{1.1, 0.9, 1.3, 1.2, 1, 1, kZeroFlux},
+                                   ColumnCouplings{0.7, 0.6, 0.5, 0.4, 2, 2, kWrapMirror}};
+  const auto st = std::vector<double>(state_doubles(1), 0.0);
+  auto same = [](const std::vector<double>& a, const std::vector<double>& b) {
+    return std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+  };
+  int cases = 0;
+  for (int n = 0; n < 2; ++n)
+    for (const ColumnCouplings& h : rules) {
+      const TileLayout &F = fine[n], &C = coarse[n];
+      auto field = [](const TileLayout& L, unsigned seed) {
+        auto f = tdc_test::random_values(L.size(), seed);
+        for (std::size_t m = 0; m < f.size(); m += 7) f[m] = std::ldexp(f[m], 30);
+        return f;
+      };
+      const auto c = laplc_coefficients(F.nz);
+      const auto r = field(F, 60), z = field(F, 61), zc = field(C, 62);
+      std::vector<double> rc = field(C, 63), rc2 = rc;
+      mg_restrict_residual_cpu(F, C, h, c.data(), st.data(), 2, r.data(), z.data(), rc.data());
+      mg_reference::restrict_residual(F, C, h, c.data(), r.data(), z.data(), rc2.data());
+      EXPECT_TRUE(same(rc, rc2)) << "restriction, nx " << F.nx << " h " << h.h;
+      auto zp = z, zp2 = z;
+      mg_prolong_add_cpu(F, C, h, st.data(), 2, zc.data(), zp.data());
+      mg_reference::prolong_add(F, C, h, zc.data(), zp2.data());
+      EXPECT_TRUE(same(zp, zp2)) << "prolongation, nx " << F.nx << " h " << h.h;
+      for (const bool first : {true, false}) {
+        auto zo = field(F, 64), zo2 = zo;
+        mg_jacobi_cpu(F, h, c.data(), st.data(), 2, 0.8, first, r.data(), z.data(), zo.data());
+        mg_reference::jacobi(F, h, c.data(), 0.8, first, r.data(), z.data(), zo2.data());
+        EXPECT_TRUE(same(zo, zo2)) << "jacobi, nx " << F.nx << " h " << h.h << " first " << first;
+      }
+      ++cases;
+    }
+  EXPECT_EQ(cases, 6);
+}
+
 #if defined(TASKDYCORE_HAVE_CUDA)
 using Dev = tdc_test::DeviceArray;
 
