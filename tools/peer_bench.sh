@@ -142,7 +142,9 @@ run() {
   } | tee "$out/header.txt"
   printf 'round\tcase\tgrid\tours\tpeer\tunit\tratio\n' >"$tsv"
   export STARPU_NCPU=$threads STARPU_NCUDA=0 STARPU_SILENT=1 OMP_NUM_THREADS=$threads
-  export STARPU_HOME=${STARPU_HOME:-/tmp/starpu-home-peer-bench}
+  # Perf models: taskdycore's own calibration directory for its build (the cache, keyed by commit)
+  # unless STARPU_HOME is set. A directory shared between builds misleads dmdas with another build's
+  # kernel times (88 against 39 ms a GCR(3) step at 64^3).
   local r g c
   printf '%-5s %-16s %-11s %12s %12s %7s\n' round case grid taskdycore libmpdata++ ratio
   for ((r = 1; r <= rounds; r++)); do
