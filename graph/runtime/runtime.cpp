@@ -175,7 +175,11 @@ std::string oversubscription_warning(int cpu_workers, int cuda_workers, int core
 }
 
 Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
-  setenv("STARPU_SCHED", o.scheduler.c_str(), 0);
+  // dmdas places GPU work by its perf models and data; on CPU workers alone those models (noisy on a
+  // busy node) cost more than they save: lws ran the dycore's steps 3-25 % faster on 2 cores
+  // (docs/performance.md, "Tiles and workers on the CPU").
+  const std::string scheduler = o.scheduler != "auto" ? o.scheduler : gpu_count() > 0 ? "dmdas" : "lws";
+  setenv("STARPU_SCHED", scheduler.c_str(), 0);
   // StarPU's own messages only on request (--verbose or STARPU_SILENT=0); what matters is said by us.
   setenv("STARPU_SILENT", "1", 0);
   const std::vector<int>& cpus = cpus_of_this_rank();

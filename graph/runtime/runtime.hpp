@@ -6,7 +6,7 @@
 namespace tdc {
 
 struct RuntimeOptions {
-  std::string scheduler = "dmdas";  // taken unless STARPU_SCHED is set in the environment
+  std::string scheduler = "auto";  // taken unless STARPU_SCHED is set; auto: dmdas beside GPUs, lws without
   std::string trace_dir;            // non-empty: record an FxT trace there
   bool cpu_tasks_with_gpu = false;  // CPU workers may take GPU-capable tasks although GPUs are present
   bool tile_placement = true;       // beside two GPUs or more, a tile's tasks run on its home GPU

@@ -43,7 +43,7 @@ struct AdvectionConfig {
   int diagnostics_interval =
       10;  // steps between diagnostics records (0: none)                    // steps between checkpoints (0: at the end and on SIGINT/SIGTERM only)
   double progress_seconds = 5.0;
-  std::string scheduler = "dmdas";
+  std::string scheduler = "auto";
   bool cpu_tasks_with_gpu = false;  // let CPU workers take GPU-capable tasks beside GPUs
   bool tile_placement = true;   // runtime.placement = "tiles"
 };

@@ -74,7 +74,7 @@ struct DycoreConfig {
   int fields_interval = 0;        // and every this many steps (0: the final state only)
   bool write_checkpoint = true;   // checkpoint.h5 at the end (and on SIGINT/SIGTERM), for --restart
   int checkpoint_interval = 0;    // and every this many steps (0: at the end only)
-  std::string scheduler = "dmdas";
+  std::string scheduler = "auto";
   bool cpu_tasks_with_gpu = false;
   bool tile_placement = true;  // runtime.placement = "tiles"
 };

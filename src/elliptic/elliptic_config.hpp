@@ -28,7 +28,7 @@ struct EllipticConfig {
   int tiles_x = 1, tiles_y = 1;
   KrylovSettings solver;
   bool write_fields = true;
-  std::string scheduler = "dmdas";
+  std::string scheduler = "auto";
   bool cpu_tasks_with_gpu = false;
   bool tile_placement = true;   // runtime.placement = "tiles"
 };

@@ -75,7 +75,7 @@ void read_tiles(Reader& r, int& tiles_x, int& tiles_y) {
 }
 
 void read_runtime(Reader& r, std::string& scheduler, bool& cpu_tasks_with_gpu, bool& tile_placement) {
-  scheduler = r.choice("runtime.scheduler", "dmdas", {"dmdas", "dmda", "lws", "ws", "eager", "prio", "random"});
+  scheduler = r.choice("runtime.scheduler", "auto", {"auto", "dmdas", "dmda", "lws", "ws", "eager", "prio", "random"});
   cpu_tasks_with_gpu = r.boolean("runtime.cpu_tasks_with_gpu", false);
   tile_placement = r.choice("runtime.placement", "tiles", {"tiles", "scheduler"}) == "tiles";
 }

@@ -29,7 +29,7 @@ void read_grid(Reader& r, Grid& g, bool lz = true);
 ZBoundary read_z_boundary(Reader& r, const char* fallback);
 // tiles.x and tiles.y (default 1 each).
 void read_tiles(Reader& r, int& tiles_x, int& tiles_y);
-// runtime.scheduler (default dmdas), runtime.cpu_tasks_with_gpu (default false) and runtime.placement
+// runtime.scheduler (default auto: dmdas beside GPUs, lws on CPUs alone), runtime.cpu_tasks_with_gpu (default false) and runtime.placement
 // ("tiles", the default: beside two GPUs or more each tile's tasks run on its home GPU; "scheduler").
 void read_runtime(Reader& r, std::string& scheduler, bool& cpu_tasks_with_gpu, bool& tile_placement);
 // Tiles must be positive in number and divide the grid.
