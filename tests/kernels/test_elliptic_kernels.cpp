@@ -56,6 +56,27 @@ std::vector<double> coefficients(double area, const ColumnCouplings& h, int stri
 const ColumnCouplings kH{1.1, 0.9, 1.3, 1.3};
 const double kArea = 0.7;
 
+// The shapes and vertical rules the row-form tests sweep: odd shapes (partial groups, rows that
+// straddle groups), a 64-wide one, one whose sweeps take two blocks of rows (23 and 7), a 3-wide
+// tile (every cell near an x edge); both strides and every vertical rule.
+const TileLayout kRowShapes[] = {kL, TileLayout{64, 8, 12, 2}, TileLayout{5, 3, 7, 2}, TileLayout{40, 30, 70, 2}};
+const ColumnCouplings kRowRules[] = {ColumnCouplings{1.1, 0.9, 1.3, 1.3, 1, 1, kZeroFlux},
+                                     ColumnCouplings{0.25, 0.25, 0.25, 0.25, 2, 2, kWrapPeriodic},
+                                     ColumnCouplings{0.7, 0.6, 0.5, 0.4, 2, 2, kWrapMirror}};
+
+bool bitwise_same(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+// Random values with every 7th 2^30 times larger: small terms then lose part of their bits against
+// the large ones in the double-double sums, so that any change in the order of the items or of the
+// pairs shows in the sums' bits.
+std::vector<double> two_magnitudes(std::size_t n, unsigned seed) {
+  auto f = tdc_test::random_values(n, seed, -1.0, 1.0);
+  for (std::size_t m = 0; m < f.size(); m += 7) f[m] = std::ldexp(f[m], 30);
+  return f;
+}
+
 std::vector<double> state_with(double alpha, double beta, double done = 0.0) {
   std::vector<double> st(state_doubles(10), 0.0);
   st[state::kAlpha] = alpha;
@@ -538,26 +559,12 @@ TEST(EllipticKernels, GcrKernelsGiveTheCellFormBitForBit) {
   // Odd shapes (partial groups and rows that straddle groups), a 64-wide one, one whose
   // gcr_precon takes two blocks of rows (23 and 7); both strides and every vertical rule; every
   // basis size.
-  const TileLayout shapes[] = {kL, TileLayout{64, 8, 12, 2}, TileLayout{5, 3, 7, 2}, TileLayout{40, 30, 70, 2}};
-  const ColumnCouplings rules[] = {ColumnCouplings{1.1, 0.9, 1.3, 1.3, 1, 1, kZeroFlux},
-                                   ColumnCouplings{0.25, 0.25, 0.25, 0.25, 2, 2, kWrapPeriodic},
-                                   ColumnCouplings{0.7, 0.6, 0.5, 0.4, 2, 2, kWrapMirror}};
   int cases = 0;
-  for (const TileLayout& L : shapes)
-    for (const ColumnCouplings& h : rules) {
+  for (const TileLayout& L : kRowShapes)
+    for (const ColumnCouplings& h : kRowRules) {
       const auto c = coefficients(kArea, h, h.s, L.nz);
       const auto st = state_with(0.0, 0.45);
-      // Every 7th value 2^30 times larger: small terms then lose part of their bits against the
-      // large ones in the double-double sums, so that any change in the order of the items or of
-      // the pairs shows in the sums' bits.
-      auto field = [&](unsigned seed) {
-        auto f = tdc_test::random_values(L.size(), seed, -1.0, 1.0);
-        for (std::size_t n = 0; n < f.size(); n += 7) f[n] = std::ldexp(f[n], 30);
-        return f;
-      };
-      auto same = [&](const std::vector<double>& a, const std::vector<double>& b) {
-        return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-      };
+      auto field = [&](unsigned seed) { return two_magnitudes(L.size(), seed); };
       for (const bool with_nan : {false, true}) {
         auto x = field(10), r = field(11), pl = field(12), ql = field(13), e = field(14);
         // max |r| passes over a NaN on both (then the sum is NaN: the run without checks it)
@@ -566,7 +573,8 @@ TEST(EllipticKernels, GcrKernelsGiveTheCellFormBitForBit) {
         double out[2 * kMaxSums] = {}, out2[2 * kMaxSums] = {};
         gcr_precon_cpu(L, c.data(), st.data(), h.s, x.data(), r.data(), pl.data(), ql.data(), e.data(), out);
         gcr_reference::precon(L, c.data(), st.data(), h.s, x2.data(), r2.data(), pl.data(), ql.data(), e2.data(), out2);
-        EXPECT_TRUE(same(x, x2) && same(r, r2) && same(e, e2)) << "gcr_precon fields, nx " << L.nx << " s " << h.s;
+        EXPECT_TRUE(bitwise_same(x, x2) && bitwise_same(r, r2) && bitwise_same(e, e2))
+            << "gcr_precon fields, nx " << L.nx << " s " << h.s;
         EXPECT_EQ(std::memcmp(out, out2, sizeof(out)), 0) << "gcr_precon sums, nx " << L.nx << " s " << h.s;
         if (!with_nan) EXPECT_FALSE(std::isnan(out[0]));
       }
@@ -587,13 +595,13 @@ TEST(EllipticKernels, GcrKernelsGiveTheCellFormBitForBit) {
         double out[2 * kMaxSums] = {}, out2[2 * kMaxSums] = {};
         gcr_apply_cpu(L, h, c.data(), st.data(), e.data(), ae.data(), basis, out);
         gcr_reference::apply(L, h, c.data(), e.data(), ae2.data(), basis, out2);
-        EXPECT_TRUE(same(ae, ae2)) << "gcr_apply A e, nx " << L.nx << " m " << m;
+        EXPECT_TRUE(bitwise_same(ae, ae2)) << "gcr_apply A e, nx " << L.nx << " m " << m;
         EXPECT_EQ(std::memcmp(out, out2, sizeof(out)), 0) << "gcr_apply sums, nx " << L.nx << " m " << m;
         std::vector<double> pn(L.size(), 0.0), pn2 = pn;
         auto qn2 = ae;
         gcr_direction_cpu(L, st.data(), e.data(), r.data(), pn.data(), ae.data(), basis, out);
         gcr_reference::direction(L, st.data(), e.data(), r.data(), pn2.data(), qn2.data(), basis, out2);
-        EXPECT_TRUE(same(pn, pn2) && same(ae, qn2)) << "gcr_direction p, q, nx " << L.nx << " m " << m;
+        EXPECT_TRUE(bitwise_same(pn, pn2) && bitwise_same(ae, qn2)) << "gcr_direction p, q, nx " << L.nx << " m " << m;
         EXPECT_EQ(std::memcmp(out, out2, sizeof(out)), 0) << "gcr_direction sums, nx " << L.nx << " m " << m;
         ++cases;
       }
@@ -675,7 +683,8 @@ void direction(const TileLayout& L, const ColumnCouplings& h, const double* coef
         std::vector<Sums<1>> items(kSumGroup);
         for (int k = gz * kDirectionLevels; k < std::min(L.nz, (gz + 1) * kDirectionLevels); ++k)
           for (int t = 0; t < kSumGroup; ++t) {
-            const int i = gx * kDirectionBlockX + t % kDirectionBlockX, j = gy * kDirectionBlockY + t / kDirectionBlockX;
+            const int i = gx * kDirectionBlockX + t % kDirectionBlockX,
+                      j = gy * kDirectionBlockY + t / kDirectionBlockX;
             if (i >= L.nx || j >= L.ny) continue;
             const std::ptrdiff_t o = L.at(i, j, k);
             ap_next[o] = periodic ? apply_cell_from(L, h, coef, i, j, k, PeriodicAt(L, p_next, i, j, k))
@@ -693,22 +702,11 @@ TEST(EllipticKernels, LineKernelsGiveTheCellFormBitForBit) {
   // Partial groups, several x-blocks, y-blocks and level chunks, a step over two blocks of rows
   // (23 and 7), a 3-wide tile (every cell near an x edge); both strides, every vertical rule,
   // periodic images and ghost rings; the first iteration, each pending u update and a finishing one.
-  const TileLayout shapes[] = {kL, TileLayout{64, 8, 12, 2}, TileLayout{5, 3, 7, 2}, TileLayout{40, 30, 70, 2}};
-  const ColumnCouplings rules[] = {ColumnCouplings{1.1, 0.9, 1.3, 1.3, 1, 1, kZeroFlux},
-                                   ColumnCouplings{0.25, 0.25, 0.25, 0.25, 2, 2, kWrapPeriodic},
-                                   ColumnCouplings{0.7, 0.6, 0.5, 0.4, 2, 2, kWrapMirror}};
-  auto same = [](const std::vector<double>& a, const std::vector<double>& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-  };
   int cases = 0;
-  for (const TileLayout& L : shapes)
-    for (const ColumnCouplings& h : rules) {
+  for (const TileLayout& L : kRowShapes)
+    for (const ColumnCouplings& h : kRowRules) {
       const auto c = coefficients(kArea, h, h.s, L.nz);
-      auto field = [&](unsigned seed) {  // two magnitudes, as in GcrKernelsGiveTheCellFormBitForBit
-        auto f = tdc_test::random_values(L.size(), seed, -1.0, 1.0);
-        for (std::size_t n = 0; n < f.size(); n += 7) f[n] = std::ldexp(f[n], 30);
-        return f;
-      };
+      auto field = [&](unsigned seed) { return two_magnitudes(L.size(), seed); };
       // iteration, done, breakdown: the first, an odd one (no update), an even one (both terms), a
       // finishing odd one (the newest term), one after a breakdown (the older term only)
       const double iters[][3] = {{0, 0, 0}, {3, 0, 0}, {4, 0, 0}, {5, 1, 0}, {6, 1, 1}};
@@ -726,7 +724,8 @@ TEST(EllipticKernels, LineKernelsGiveTheCellFormBitForBit) {
           if (it[1] < 1.0) {
             pcg_line_step_cpu(L, h, c.data(), st.data(), ap.data(), r.data(), z.data(), out);
             line_reference::step(L, h, c.data(), st.data(), ap.data(), r2.data(), z2.data(), out2);
-            EXPECT_TRUE(same(r, r2) && same(z, z2)) << "pcg_line_step fields, nx " << L.nx << " s " << h.s;
+            EXPECT_TRUE(bitwise_same(r, r2) && bitwise_same(z, z2))
+                << "pcg_line_step fields, nx " << L.nx << " s " << h.s;
             EXPECT_EQ(std::memcmp(out, out2, sizeof(out)), 0) << "pcg_line_step sums, nx " << L.nx << " s " << h.s;
           }
           auto u = field(53), pn = field(54), apn = field(55);
@@ -734,9 +733,9 @@ TEST(EllipticKernels, LineKernelsGiveTheCellFormBitForBit) {
           auto u2 = u, pn2 = pn, apn2 = apn;
           pcg_line_direction_cpu(L, h, c.data(), st.data(), u.data(), p.data(), zd.data(), pn.data(), apn.data(), out,
                                  periodic);
-          line_reference::direction(L, h, c.data(), st.data(), u2.data(), p.data(), zd.data(), pn2.data(),
-                                    apn2.data(), out2, periodic);
-          EXPECT_TRUE(same(u, u2) && same(pn, pn2) && same(apn, apn2))
+          line_reference::direction(L, h, c.data(), st.data(), u2.data(), p.data(), zd.data(), pn2.data(), apn2.data(),
+                                    out2, periodic);
+          EXPECT_TRUE(bitwise_same(u, u2) && bitwise_same(pn, pn2) && bitwise_same(apn, apn2))
               << "pcg_line_direction fields, nx " << L.nx << " s " << h.s << " periodic " << periodic;
           EXPECT_EQ(std::memcmp(out, out2, sizeof(out)), 0)
               << "pcg_line_direction sums, nx " << L.nx << " s " << h.s << " periodic " << periodic;
@@ -789,29 +788,19 @@ void apply(const TileLayout& L, const ColumnCouplings& h, const double* coef, co
 }  // namespace fused_reference
 
 TEST(EllipticKernels, PcgFusedGivesTheCellFormBitForBit) {
-  const TileLayout shapes[] = {kL, TileLayout{64, 8, 12, 2}, TileLayout{5, 3, 7, 2}, TileLayout{40, 30, 70, 2}};
-  const ColumnCouplings rules[] = {ColumnCouplings{1.1, 0.9, 1.3, 1.3, 1, 1, kZeroFlux},
-                                   ColumnCouplings{0.25, 0.25, 0.25, 0.25, 2, 2, kWrapPeriodic},
-                                   ColumnCouplings{0.7, 0.6, 0.5, 0.4, 2, 2, kWrapMirror}};
-  auto same = [](const std::vector<double>& a, const std::vector<double>& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-  };
   int cases = 0;
-  for (const TileLayout& L : shapes)
-    for (const ColumnCouplings& h : rules) {
+  for (const TileLayout& L : kRowShapes)
+    for (const ColumnCouplings& h : kRowRules) {
       const auto c = coefficients(kArea, h, h.s, L.nz);
-      auto field = [&](unsigned seed) {  // two magnitudes, as in GcrKernelsGiveTheCellFormBitForBit
-        auto f = tdc_test::random_values(L.size(), seed, -1.0, 1.0);
-        for (std::size_t n = 0; n < f.size(); n += 7) f[n] = std::ldexp(f[n], 30);
-        return f;
-      };
+      auto field = [&](unsigned seed) { return two_magnitudes(L.size(), seed); };
       {
         const auto u = field(70), f = field(71);
         auto r = field(72), p = field(73), q = field(74);
         auto r2 = r, p2 = p, q2 = q;
         pcg_start_cpu(L, h, c.data(), u.data(), f.data(), r.data(), p.data(), q.data());
         fused_reference::start(L, h, c.data(), u.data(), f.data(), r2.data(), p2.data(), q2.data());
-        EXPECT_TRUE(same(r, r2) && same(p, p2) && same(q, q2)) << "pcg_start, nx " << L.nx << " s " << h.s;
+        EXPECT_TRUE(bitwise_same(r, r2) && bitwise_same(p, p2) && bitwise_same(q, q2))
+            << "pcg_start, nx " << L.nx << " s " << h.s;
       }
       for (const double done : {0.0, 1.0})
         for (const bool periodic : {false, true}) {
@@ -822,7 +811,7 @@ TEST(EllipticKernels, PcgFusedGivesTheCellFormBitForBit) {
           double out[2 * kMaxSums] = {}, out2[2 * kMaxSums] = {};
           pcg_fused_apply_cpu(L, h, c.data(), st.data(), u.data(), p.data(), z.data(), q.data(), out, periodic);
           fused_reference::apply(L, h, c.data(), st.data(), u2.data(), p2.data(), z.data(), q2.data(), out2, periodic);
-          EXPECT_TRUE(same(u, u2) && same(p, p2) && same(q, q2))
+          EXPECT_TRUE(bitwise_same(u, u2) && bitwise_same(p, p2) && bitwise_same(q, q2))
               << "pcg_fused_apply fields, nx " << L.nx << " s " << h.s << " periodic " << periodic;
           EXPECT_EQ(std::memcmp(out, out2, sizeof(out)), 0)
               << "pcg_fused_apply sums, nx " << L.nx << " s " << h.s << " periodic " << periodic;
@@ -855,11 +844,7 @@ TEST(EllipticKernels, DotPartialAndResidualDotGiveTheCellFormBitForBit) {
   const ColumnCouplings h{0.7, 0.6, 0.5, 0.4, 2, 2, kWrapPeriodic};
   const auto st = state_with(0.0, 0.0);
   for (const TileLayout& L : shapes) {
-    auto field = [&](unsigned seed) {  // two magnitudes, as in GcrKernelsGiveTheCellFormBitForBit
-      auto f = tdc_test::random_values(L.size(), seed, -1.0, 1.0);
-      for (std::size_t n = 0; n < f.size(); n += 7) f[n] = std::ldexp(f[n], 30);
-      return f;
-    };
+    auto field = [&](unsigned seed) { return two_magnitudes(L.size(), seed); };
     const auto x = field(40), y = field(41), z = field(42);
     double out[2 * kMaxSums] = {}, ref[2 * kMaxSums] = {};
     dot_partial_cpu(L, st.data(), 2, x.data(), y.data(), z.data(), out);
@@ -873,7 +858,8 @@ TEST(EllipticKernels, DotPartialAndResidualDotGiveTheCellFormBitForBit) {
     elliptic_apply_cpu(L, h, c.data(), st.data(), 2, u.data(), r_ref.data());
     vector_update_cpu(VectorUpdateArgs{L, 2, -1, -1, 1.0, -1.0}, st.data(), f.data(), r_ref.data());
     dot_partial_reference(L, r_ref.data(), r_ref.data(), r_ref.data(), ref);
-    EXPECT_EQ(std::memcmp(r.data(), r_ref.data(), r.size() * sizeof(double)), 0) << "elliptic_residual_dot r, nx " << L.nx;
+    EXPECT_EQ(std::memcmp(r.data(), r_ref.data(), r.size() * sizeof(double)), 0)
+        << "elliptic_residual_dot r, nx " << L.nx;
     EXPECT_EQ(std::memcmp(out, ref, sizeof(out)), 0) << "elliptic_residual_dot sums, nx " << L.nx;
   }
 }
