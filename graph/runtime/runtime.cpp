@@ -126,11 +126,9 @@ void default_workers(const std::vector<int>& cpus) {
 // posted ahead of their tasks) is always. Where the rank's workers leave it no core of its own, it
 // yields the core after each polling pass (STARPU_MPI_PROGRESS_YIELD, tools/patches/): spinning, it
 // took four fifths of the CPU time of 2 ranks on 2 cores from their workers (docs/performance.md,
-// "Two ranks on CPUs"). The worker counts are StarPU's defaults unless set; the cores are the rank's
-// share of the launcher's where ranks were left free to share them (mpirun --bind-to none).
+// "Two ranks on CPUs"). The worker counts are StarPU's defaults unless set.
 void progress_thread_yields_where_oversubscribed(const std::vector<int>& cpus) {
-  const int node_share = std::max(1, int(allowed_cpus(getppid()).size()) / local_ranks());
-  const int cores = std::min(int(cpus.size()), node_share);
+  const int cores = int(cpus.size());
   const char* ncpu = std::getenv("STARPU_NCPU");
   const char* ncuda = std::getenv("STARPU_NCUDA");
   const int cuda = ncuda ? std::max(0, std::atoi(ncuda)) : gpu_count();
@@ -177,7 +175,7 @@ std::string oversubscription_warning(int cpu_workers, int cuda_workers, int core
 Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
   // dmdas places GPU work by its perf models and data; on CPU workers alone those models (noisy on a
   // busy node) cost more than they save: lws ran the dycore's steps 3-25 % faster on 2 cores
-  // (docs/performance.md, "Tiles and workers on the CPU").
+  // (docs/performance.md, "CPU against libmpdata++").
   const std::string scheduler = o.scheduler != "auto" ? o.scheduler : gpu_count() > 0 ? "dmdas" : "lws";
   setenv("STARPU_SCHED", scheduler.c_str(), 0);
   // StarPU's own messages only on request (--verbose or STARPU_SILENT=0); what matters is said by us.
