@@ -8,9 +8,7 @@ exe=$1; root=$2
 py=/usr/bin/python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export STARPU_NCPU=${STARPU_NCPU:-2} STARPU_SILENT=1 STARPU_FXT_TRACE=0
-passed=0; failed=0
-pass() { echo "ok: $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+. "$(dirname "$0")/checks.sh"
 small=(--set grid.nx=16 --set grid.ny=16 --set grid.nz=16 --set time.dt=0.08 --set time.steps=4
        --set diagnostics.interval=2 --set output.fields_interval=2 --set case.initial='"taylor_green_modified"')
 "$exe" run "$root/cases/taylor_green.toml" "${small[@]}" --out "$tmp/a" > "$tmp/a.log" 2>&1 || fail "run a"
@@ -39,5 +37,4 @@ out=$($py "$root/tools/compare_vorticity.py" "$tmp/c/fields.h5" <(echo) 2>&1); r
 $py "$root/tools/compare_vorticity.py" "$tmp/a/fields.h5" "$tmp/d/fields.h5" --json "$tmp/ad.json" > /dev/null &&
   $py -c "import json,sys; r=json.load(open(sys.argv[1])); assert len(r)==1 and r[0]['time']==0" "$tmp/ad.json" &&
   pass "only shared record times are compared" || fail "record matching"
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+checks_done

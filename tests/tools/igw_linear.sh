@@ -10,9 +10,7 @@ exe=$1; root=$2
 py=/usr/bin/python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export STARPU_NCPU=${STARPU_NCPU:-2} STARPU_SILENT=1 STARPU_FXT_TRACE=0
-passed=0; failed=0
-pass() { echo "ok: $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+. "$(dirname "$0")/checks.sh"
 case=$root/cases/inertia_gravity_waves.toml
 coarse=(--set grid.nx=150 --set grid.nz=20 --set time.dt=20.0 --set time.steps=150)
 "$exe" run "$case" "${coarse[@]}" --out "$tmp/c" > "$tmp/c.log" 2>&1 || fail "coarse run: $(tail -3 "$tmp/c.log")"
@@ -48,5 +46,4 @@ PY
   --set solver.preconditioner='"line"' --out "$tmp/b" > /dev/null 2>&1
 $py "$root/tools/igw_linear.py" "$tmp/b" > /dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && pass "a bubble run is refused (exit 2)" || fail "bubble run: exit $rc"
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+checks_done

@@ -12,9 +12,7 @@ set -u
 root=$1
 model=(python3 "$root/tools/perf_model.py")
 cal=$root/tools/perf_model_calibration.json
-passed=0; failed=0
-pass() { echo "ok: $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+. "$(dirname "$0")/checks.sh"
 
 "${model[@]}" --help >/dev/null 2>&1 && pass "--help" || fail "--help"
 for c in predict scan validate; do
@@ -112,5 +110,4 @@ if "${model[@]}" predict --case mpdata --grid 256x256 --gpus 1 >/dev/null 2>&1; 
   fail "a 2D grid was accepted"
 else pass "a malformed grid is refused"; fi
 
-echo "perf_model: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+checks_done perf_model

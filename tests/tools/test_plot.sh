@@ -7,9 +7,7 @@ root=$1
 plot=$root/tools/plot
 py=/usr/bin/python3
 tmp=${KEEP_TMP:-$(mktemp -d)}; [ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$tmp"' EXIT
-passed=0; failed=0
-pass() { echo "ok: $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+. "$(dirname "$0")/checks.sh"
 
 run=$tmp/run; mkdir -p "$run"
 cat > "$run/diagnostics.csv" <<'CSV'
@@ -105,5 +103,4 @@ expect_refusal "--slice" "$run" --slice w=1 --out "$tmp/bad"
 expect_refusal "malformed CSV" "$tmp/badcsv"
 if [ -e "$tmp/bad" ]; then fail "bad calls created $tmp/bad: $(ls "$tmp/bad")"; else pass "bad calls wrote nothing"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+checks_done
