@@ -34,7 +34,9 @@ std::vector<starpu_data_handle_t> tile_handles(const Decomposition& d, const Til
 
 }  // namespace
 
-const char* to_string(KrylovMethod m) { return m == KrylovMethod::Pcg ? "pcg" : "gcr"; }
+const char* to_string(KrylovMethod m) {
+  return m == KrylovMethod::Pcg ? "pcg" : m == KrylovMethod::Gcr ? "gcr" : "direct";
+}
 const char* to_string(Preconditioner p) {
   return p == Preconditioner::Line ? "line" : p == Preconditioner::Multigrid ? "multigrid" : "spectral";
 }
@@ -50,6 +52,10 @@ EllipticSolver::EllipticSolver(const Decomposition& d, int rank, const ColumnCou
   if (d.tiles() > kMaxCombineTiles) throw std::invalid_argument("elliptic solver: more tiles than kMaxCombineTiles");
   if (s.method == KrylovMethod::Gcr && (s.restart < 1 || s.restart > kMaxGcrDirections))
     throw std::invalid_argument("elliptic solver: GCR restart length out of range");
+  if (s.method == KrylovMethod::Direct && s.preconditioner != Preconditioner::Spectral)
+    throw std::invalid_argument("elliptic solver: the direct solve needs the spectral preconditioner (an exact inverse)");
+  if (s.method == KrylovMethod::Direct && 2 * d.tiles() > kMaxCombineTiles)
+    throw std::invalid_argument("elliptic solver: the direct solve's check combines at most kMaxCombineTiles / 2 tiles");
   if (s.preconditioner == Preconditioner::Multigrid && (s.method != KrylovMethod::Pcg || hierarchy.empty()))
     throw std::invalid_argument("elliptic solver: the multigrid preconditioner needs PCG and a level hierarchy");
   args_.L = L;
@@ -68,7 +74,10 @@ EllipticSolver::EllipticSolver(const Decomposition& d, int rank, const ColumnCou
     spectral_ = std::make_unique<SpectralPreconditioner>(d, rank, h, level_coefficients);
   r_ = std::make_unique<TiledField>("solver_r", d, rank);
   z_ = std::make_unique<TiledField>("solver_z", d, rank);
-  if (s.method == KrylovMethod::Pcg) {
+  if (s.method == KrylovMethod::Direct) {
+    running_ = std::make_unique<RankZeroVector>(rank, state_size_);
+    start_partials_ = std::make_unique<TileVectors>(d, rank, 2 * kMaxSums);
+  } else if (s.method == KrylovMethod::Pcg) {
     p_ = std::make_unique<TiledField>("solver_p", d, rank);
     q_ = std::make_unique<TiledField>("solver_q", d, rank);
     if (line_form()) ap_ = std::make_unique<TiledField>("solver_ap", d, rank);
@@ -94,6 +103,17 @@ ScalarsArgs EllipticSolver::scalars_args(int op, int sums, const std::vector<int
 
 void EllipticSolver::submit_scalars(int op, int sums, const std::vector<int>& slots, int new_slot) {
   insert_solver_scalars(scalars_args(op, sums, slots, new_slot), state_->handle(), tile_handles(d_, *partials_));
+}
+
+void EllipticSolver::submit_reset() {
+  ScalarsArgs reset;
+  reset.op = ScalarOp::Reset;
+  reset.tol_rel = s_.tol_rel;
+  reset.tol_abs = s_.tol_abs;
+  reset.tol_max = s_.tol_max;
+  reset.max_iter = s_.max_iter;
+  reset.state_size = state_size_;
+  insert_solver_scalars(reset, state_->handle(), {});
 }
 
 void EllipticSolver::zero(const TiledField& y, const TiledField& any_finite) {
@@ -296,14 +316,7 @@ void EllipticSolver::gcr_iteration(const TiledField& x) {
 }
 
 void EllipticSolver::submit_start(const TiledField& u, const TiledField& f) {
-  ScalarsArgs reset;
-  reset.op = ScalarOp::Reset;
-  reset.tol_rel = s_.tol_rel;
-  reset.tol_abs = s_.tol_abs;
-  reset.tol_max = s_.tol_max;
-  reset.max_iter = s_.max_iter;
-  reset.state_size = state_size_;
-  insert_solver_scalars(reset, state_->handle(), {});
+  submit_reset();
   line_iteration_ = 0;
   precon_calls_ = 0;
   if (line_form()) {
@@ -362,7 +375,37 @@ void EllipticSolver::submit_iterations(const TiledField& u, int count) {
   for (int n = 0; n < count; ++n) submit_iteration(u);
 }
 
+void EllipticSolver::submit_direct(const TiledField& u, const TiledField& f) {
+  submit_reset();
+  submit_halo_exchange(d_, u, *strips_);
+  EllipticTaskArgs a = args_;
+  a.skip_from = 3;  // never: running_ always says running
+  for (int t = 0; t < d_.tiles(); ++t)
+    insert_elliptic_residual_dot(a, coef_->handle(), running_->handle(), u.handle(t), f.handle(t), r_->handle(t),
+                                 scratch_->handle(), start_partials_->handle(t), kPrioBody);
+  spectral_->submit(running_->handle(), 3, *r_, *z_);
+  const VectorUpdateArgs add{d_.layout(), 3, -1, -1, 1.0, 1.0};  // u <- z + u
+  for (int t = 0; t < d_.tiles(); ++t)
+    insert_vector_update(add, running_->handle(), z_->handle(t), u.handle(t), kPrioBody);
+}
+
+void EllipticSolver::submit_check(const TiledField& u, const TiledField& f) {
+  if (!direct()) return;
+  EllipticTaskArgs a = args_;
+  a.skip_from = 3;
+  for (int t = 0; t < d_.tiles(); ++t)
+    insert_elliptic_residual_dot(a, coef_->handle(), running_->handle(), u.handle(t), f.handle(t), r_->handle(t),
+                                 scratch_->handle(), partials_->handle(t), kPrioBody);
+  std::vector<starpu_data_handle_t> both = tile_handles(d_, *start_partials_);
+  for (starpu_data_handle_t h : tile_handles(d_, *partials_)) both.push_back(h);
+  insert_solver_scalars(scalars_args(int(ScalarOp::Direct), 1), state_->handle(), both);
+}
+
 void EllipticSolver::submit_solve(const TiledField& u, const TiledField& f, int iterations) {
+  if (direct()) {
+    submit_direct(u, f);
+    return;
+  }
   submit_start(u, f);
   // Fused PCG needs one more pass than iterations to finish (the pending u update).
   submit_iterations(u, std::min(iterations, s_.max_iter) + 1);
@@ -370,6 +413,15 @@ void EllipticSolver::submit_solve(const TiledField& u, const TiledField& f, int 
 
 SolveResult EllipticSolver::solve(const TiledField& u, const TiledField& f) {
   const auto t0 = std::chrono::steady_clock::now();
+  if (direct()) {
+    submit_direct(u, f);
+    submit_halo_exchange(d_, u, *strips_);
+    submit_check(u, f);
+    SolveResult res = read_state();
+    starpu_mpi_wait_for_all(MPI_COMM_WORLD);
+    res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return res;
+  }
   submit_start(u, f);
   // Submit in batches; the state tells when to stop. The host checks a copy of the state taken after
   // batch n while batch n + 1 is already submitted, so the workers never wait for the host's check.

@@ -20,7 +20,9 @@
 
 namespace tdc {
 
-enum class KrylovMethod { Pcg, Gcr };
+// Direct: one application of an exact inverse (the spectral preconditioner), u += A^+ (f - A u), with
+// no reduction on the step's path: the residual it leaves is checked by tasks that follow it.
+enum class KrylovMethod { Pcg, Gcr, Direct };
 enum class Preconditioner { Line, Multigrid, Spectral };
 
 struct KrylovSettings {
@@ -64,18 +66,24 @@ class EllipticSolver {
   void submit_solve(const TiledField& u, const TiledField& f, int iterations);
   // Collective: the latest solve's result (waits for it).
   SolveResult read_state();
+  // After u's halo exchange that follows submit_solve: the direct solve's check (r = f - A u, then the
+  // state records ||r_0||, ||r|| and max |r|, one iteration); nothing for the iterative methods, whose
+  // state already holds their stopping test. Off the step's path: nothing of the step reads its output.
+  void submit_check(const TiledField& u, const TiledField& f);
   // A copy of the state as a task (for diagnostics read later), into a rank-0 vector of
   // state_size() doubles; result_of() reads such a copy.
   void submit_state_copy(starpu_data_handle_t dst, int priority) const;
   int state_size() const { return state_size_; }
   // Tasks one iteration submits per tile, about (for submission windows).
   int tasks_per_iteration() const {
+    if (direct()) return 5 + spectral_->tasks_per_tile();  // the whole solve and its check
     if (mg_) return (s_.fused ? 7 : 10) + mg_->tasks_per_tile();
     if (spectral_) return (s_.fused ? 7 : 10) + spectral_->tasks_per_tile();
     return s_.fused ? 6 : 10;
   }
   bool multigrid() const { return mg_ != nullptr; }
   bool spectral() const { return spectral_ != nullptr; }
+  bool direct() const { return s_.method == KrylovMethod::Direct; }
   // The max-norm tolerance of the solves submitted from now on (KrylovSettings::tol_max).
   double max_norm_tolerance() const { return s_.tol_max; }
   void set_max_norm_tolerance(double tol) { s_.tol_max = tol; }
@@ -90,6 +98,7 @@ class EllipticSolver {
 
  private:
   SolveResult result_of(const double* state) const;
+  void submit_reset();  // a new solve's state: zeros, the tolerances and the iteration limit
   void submit_start(const TiledField& u, const TiledField& f);
   void submit_iteration(const TiledField& u);
   // `count` iterations: one task for them all in the line form on a single tile, else one by one.
@@ -114,6 +123,9 @@ class EllipticSolver {
   bool one_tile() const { return d_.tiles() == 1 && d_.ranks() == 1; }
   bool line_form() const { return s_.method == KrylovMethod::Pcg && s_.fused && !mg_ && !spectral_; }
   void gcr_iteration(const TiledField& x);
+  // u += A^+ (f - A u): the residual, the spectral stages and the update, reading running_ (never
+  // written), so that nothing waits for the previous solve's check.
+  void submit_direct(const TiledField& u, const TiledField& f);
 
   const Decomposition& d_;
   int rank_;
@@ -124,6 +136,8 @@ class EllipticSolver {
   std::unique_ptr<RankZeroVector> state_copies_[2];  // solve(): the state after a batch, read while the next runs
   std::unique_ptr<TileStrips> strips_;
   std::unique_ptr<TileVectors> partials_;
+  std::unique_ptr<RankZeroVector> running_;        // direct: a state that always says running
+  std::unique_ptr<TileVectors> start_partials_;    // direct: <r_0, r_0> per tile, for the check
   std::unique_ptr<ScratchBuffer> scratch_;
   std::unique_ptr<TiledField> r_, z_, p_, q_;
   std::unique_ptr<TiledField> ap_;  // line form: A p, from the direction step to the next step

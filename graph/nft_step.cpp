@@ -159,6 +159,7 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
   }
   solver_->submit_solve(*f.p, *f.rhs, s_.solver_budget);
   submit_halo_exchange(d_, *f.p, *f.p_strips);
+  solver_->submit_check(*f.p, *f.rhs);
   for (int t = 0; t < d_.tiles(); ++t) {
     const starpu_data_handle_t v[3] = {f.vel[0][next]->handle(t), f.vel[1][next]->handle(t), f.vel[2][next]->handle(t)};
     if (env.stratified)

@@ -6,7 +6,7 @@
 # to OUT/scaling.txt.
 #
 #   tools/scaling.sh [--exe EXE] [--gpus "1 2 4"] [--per-gpu 256x256x256] [--strong 512x512x256]
-#                    [--steps N] [--ranks on|off] [--layout rows|2d] OUT
+#                    [--steps N] [--ranks on|off] [--mpdata on|off] [--layout rows|2d] [--set KEY=VALUE ...] OUT
 #
 # Weak: the per-GPU grid (and the case's domain) times the tile layout, a tile per GPU: 1xG by default (tiles span x, so the
 # spectral preconditioner needs two transposes a solve, not four), or --layout 2d (2x1, 2x2, 4x2).
@@ -14,9 +14,10 @@
 # run, divided by N, so that start-up (allocation, the first upload, perf-model calibration) drops
 # out. MPDATA: `bench mpdata --overlap on` (its own warm-up and median). One rank per GPU:
 # mpirun -np G, each rank seeing its GPU by local rank. For the overlap of transfers with tasks, trace
-# a run (`taskdycore run ... --trace DIR`, then `tools/trace DIR --steps 4`).
+# a run (`taskdycore run ... --trace DIR`, then `tools/trace DIR --steps 4`). --set passes a case key to
+# every dycore run (say solver.method=pcg, to compare solvers with one build).
 set -euo pipefail
-exe=taskdycore gpus="1 2 4" per=256x256x256 strong=512x512x256 steps=40 ranks=on tiling=rows
+exe=taskdycore gpus="1 2 4" per=256x256x256 strong=512x512x256 steps=40 ranks=on tiling=rows with_mpdata=on sets=()
 while [ $# -gt 1 ]; do
   case $1 in
     --exe) exe=$2; shift 2 ;;
@@ -26,10 +27,12 @@ while [ $# -gt 1 ]; do
     --steps) steps=$2; shift 2 ;;
     --ranks) ranks=$2; shift 2 ;;
     --layout) tiling=$2; shift 2 ;;
+    --mpdata) with_mpdata=$2; shift 2 ;;
+    --set) sets+=(--set "$2"); shift 2 ;;
     *) echo "scaling: unknown option $1" >&2; exit 2 ;;
   esac
 done
-[ $# -eq 1 ] || { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -eq 1 ] || { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 out=$1; mkdir -p "$out"
 have=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 STARPU_SILENT=${STARPU_SILENT:-1}
@@ -74,6 +77,7 @@ steady() {
   [[ $name == *strong* ]] || args+=(--set grid.lx="$(length "$case" lx "$tx")" --set grid.ly="$(length "$case" ly "$ty")")
   [ "$case" = taylor_green ] && args+=(--set time.dt=0.005)
   [ "$case" = thermal_bubble ] && args+=(--set time.dt=0.5)
+  args+=(${sets[@]+"${sets[@]}"})
   local b=()
   for n in "$steps" $((2 * steps)); do
     local dir="$out/$name-$n"
@@ -134,7 +138,7 @@ for g in $gpus; do
       same_bits "$out/$c-weak-$g-$steps" "$out/$c-ranks-$g-$steps"
     fi
   done
-  row mpdata process weak "$g" "${nx}x${ny}x$pz" "${tx}x$ty" "$(mpdata "$g" $nx $ny "$pz" "$tx" "$ty")"
+  [ "$with_mpdata" = on ] && row mpdata process weak "$g" "${nx}x${ny}x$pz" "${tx}x$ty" "$(mpdata "$g" $nx $ny "$pz" "$tx" "$ty")"
   read -r ms mb < <(steady "tg-strong-$g" "$g" process taylor_green "$sx" "$sy" "$sz" "$tx" "$ty")
   row taylor_green process strong "$g" "$strong" "${tx}x$ty" "$ms" "$mb"
 done

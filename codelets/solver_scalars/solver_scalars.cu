@@ -16,7 +16,7 @@ __global__ void scalars_kernel(ScalarsArgs a, double* st, PartialPointers ptrs) 
 
 void solver_scalars_cuda(const ScalarsArgs& a, double* st, const double* const* partials, cudaStream_t stream) {
   PartialPointers ptrs{};
-  for (int t = 0; t < a.tiles; ++t) ptrs.p[t] = partials[t];
+  for (int t = 0; t < partial_count(a); ++t) ptrs.p[t] = partials[t];
   scalars_kernel<<<1, 1, 0, stream>>>(a, st, ptrs);
   TDC_CUDA_CHECK(cudaGetLastError());
 }

@@ -6,12 +6,12 @@
 namespace tdc {
 namespace {
 
-// Buffers: state (W or RW), then one partial vector per tile.
+// Buffers: state (W or RW), then the partial vectors (partial_count: one per tile, two for Direct).
 struct SolverScalars : CodeletSpec<ScalarsArgs> {
   static constexpr const char* name = "solver_scalars";
   static constexpr bool variable_buffers = true;
   static void gather(const Args& a, Buffers b, const double** p) {
-    for (int t = 0; t < a.tiles; ++t) p[t] = b.vector(1 + t);
+    for (int t = 0; t < partial_count(a); ++t) p[t] = b.vector(1 + t);
   }
   static void cpu(const Args& a, Buffers b) {
     const double* p[kMaxCombineTiles];
@@ -29,7 +29,8 @@ struct SolverScalars : CodeletSpec<ScalarsArgs> {
 
 void insert_solver_scalars(const ScalarsArgs& a, starpu_data_handle_t state,
                            const std::vector<starpu_data_handle_t>& partials) {
-  if (partials.size() != std::size_t(a.tiles) || a.tiles > kMaxCombineTiles || (a.tiles < 1 && a.op != ScalarOp::Reset))
+  if (partials.size() != std::size_t(partial_count(a)) || partials.size() > std::size_t(kMaxCombineTiles) ||
+      (a.tiles < 1 && a.op != ScalarOp::Reset))
     throw std::logic_error("solver_scalars: tile count does not match its partials");
   std::vector<starpu_data_descr> d;
   d.push_back({state, a.op == ScalarOp::Reset ? STARPU_W : STARPU_RW});

@@ -24,9 +24,11 @@ enum class ScalarOp : int {
   Reset,           // a new solve: zeros, tolerances and the iteration limit (reads no partials)
   PcgLineApply,    // PcgFusedApply for the line form (codelets/pcg_line: u's update deferred): a breakdown
                    // finishes through one more direction step, which adds the older pending term only
+  Direct,          // the direct solve's check: sum <r_0,r_0> (partials of tiles 0..T-1), then <r,r> and
+                   // max |r> after the correction (tiles T..2T-1): record both, one iteration, done
 };
 
-constexpr int kMaxCombineTiles = 256;  // tiles per solver (the CUDA kernel takes the pointers by value)
+constexpr int kMaxCombineTiles = 256;  // partials per task (the CUDA kernel takes the pointers by value)
 
 struct ScalarsArgs {
   ScalarOp op = ScalarOp::PcgFusedPrecon;
@@ -39,6 +41,11 @@ struct ScalarsArgs {
   int max_iter = 0;                   // Reset
   int state_size = 0;                 // Reset: doubles in the state
 };
+
+// Partial vectors the op reads: one per tile, two per tile for Direct (before and after), none for Reset.
+TDC_HD int partial_count(const ScalarsArgs& a) {
+  return a.op == ScalarOp::Reset ? 0 : a.op == ScalarOp::Direct ? 2 * a.tiles : a.tiles;
+}
 
 void solver_scalars_cpu(const ScalarsArgs& a, double* st, const double* const* partials);
 #if defined(TASKDYCORE_HAVE_CUDA)

@@ -133,6 +133,16 @@ TDC_HD void solver_scalars_update(const ScalarsArgs& a, double* st, const double
       return;
     }
     case ScalarOp::Reset: return;
+    case ScalarOp::Direct: {
+      const double res0 = sqrt(tile_total(a, partials, 0));
+      st[kRes0] = res0;
+      st[kHistory] = res0;
+      st[kIter] = 1.0;
+      const double* const* after = partials + a.tiles;
+      record_residual(st, sqrt(tile_total(a, after, 0)), tile_max(a, after));
+      st[kDone] = 2.0;
+      return;
+    }
     case ScalarOp::GcrBeta: {
       const double qq = tile_total(a, partials, 0), rq = tile_total(a, partials, 1);
       if (!(qq > 0.0)) {  // the new direction vanished: nothing left to reduce

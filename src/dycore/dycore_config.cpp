@@ -120,11 +120,12 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   // Boussinesq on a Cartesian grid: G = 1; anelastic: G = rho_0 (DycoreModel fills the array so)
   c.mpdata.unit_density = !c.environment.anelastic;
   KrylovSettings& k = c.solver;
-  k.method = r.choice("solver.method", "gcr", {"pcg", "gcr"}) == "pcg" ? KrylovMethod::Pcg : KrylovMethod::Gcr;
+  const std::string method = r.choice("solver.method", "gcr", {"pcg", "gcr", "direct"});
+  k.method = method == "pcg" ? KrylovMethod::Pcg : method == "gcr" ? KrylovMethod::Gcr : KrylovMethod::Direct;
   if (k.method == KrylovMethod::Pcg)
     k.fused = r.boolean("solver.fused", true);
   else
-    r.reject_if_set("solver.fused", "by solver.method = \"gcr\" (only PCG has a fused form)");
+    r.reject_if_set("solver.fused", "by solver.method = \"" + method + "\" (only PCG has a fused form)");
   k.restart = int(r.integer("solver.restart", 3));
   c.divergence_tolerance = r.number("solver.divergence_tolerance", c.divergence_tolerance);
   c.solver_budget = int(r.integer("solver.max_iter", c.solver_budget));
@@ -244,6 +245,8 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
           "must be between 1 and " + std::to_string(kMaxGcrDirections));
   require(c.divergence_tolerance > 0, "solver.divergence_tolerance", "must be positive");
   require(c.solver_budget >= 1, "solver.max_iter", "must be positive");
+  require(k.method != KrylovMethod::Direct || k.preconditioner == Preconditioner::Spectral, "solver.method",
+          "\"direct\" applies the exact spectral inverse: it needs solver.preconditioner = \"spectral\"");
   if (k.preconditioner == Preconditioner::Multigrid) {
     require(k.method == KrylovMethod::Pcg, "solver.preconditioner", "\"multigrid\" needs solver.method = \"pcg\"");
     require(k.multigrid.coarse_sweeps >= 1, "solver.multigrid_coarse_sweeps", "must be positive");

@@ -96,7 +96,7 @@ TEST(TaylorGreen, BitwiseIndependentOfTilesForEachSolver) {
 
 TEST(TaylorGreen, SpectralPreconditionerSolvesInOneIterationBitwiseForAnyTiles) {
   const auto mg = run({"solver.method=\"pcg\"", "solver.preconditioner=\"multigrid\""});
-  for (const char* method : {"solver.method=\"pcg\"", "solver.method=\"gcr\""}) {
+  for (const char* method : {"solver.method=\"pcg\"", "solver.method=\"gcr\"", "solver.method=\"direct\""}) {
     SCOPED_TRACE(method);
     const std::vector<std::string> spectral = {method, "solver.preconditioner=\"spectral\""};
     auto with = [&](std::vector<std::string> more) {
@@ -123,6 +123,32 @@ TEST(TaylorGreen, SpectralPreconditionerSolvesInOneIterationBitwiseForAnyTiles) 
 TEST(TaylorGreen, SpectralPreconditionerRefusesGridsItCannotInvert) {
   EXPECT_THROW(config({"solver.method=\"pcg\"", "solver.preconditioner=\"spectral\"", "grid.nx=24"}), tdc::ConfigError);
   EXPECT_THROW(config({"solver.preconditioner=\"spectral\"", "grid.nz=12"}), tdc::ConfigError);  // GCR too
+  try {  // the direct solve is the spectral inverse applied once: nothing else to apply
+    config({"solver.method=\"direct\"", "solver.preconditioner=\"multigrid\""});
+    ADD_FAILURE() << "direct without the spectral inverse was accepted";
+  } catch (const tdc::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("solver.method"), std::string::npos) << e.what();
+  }
+}
+
+TEST(TaylorGreen, DirectSolveMatchesPcgAndReportsAToleranceItCannotMeet) {
+  const std::vector<std::string> direct = {"solver.method=\"direct\"", "solver.preconditioner=\"spectral\""};
+  const auto pcg = run({"solver.method=\"pcg\"", "solver.preconditioner=\"spectral\""});
+  const auto ref = run(direct);
+  // A tolerance under round-off: the check after each correction must say so (the step is not redone).
+  auto strict = direct;
+  strict.push_back("solver.divergence_tolerance=1e-30");
+  const auto unmet = run(strict);
+  if (tdc_test::g_runtime->rank() != 0) return;
+  // PCG's one iteration scales the same correction by alpha = <r, z> / <z, A z> = 1 + O(eps).
+  const auto a = ref["validation"]["kinetic_energy"]["value"].get<std::vector<double>>();
+  const auto b = pcg["validation"]["kinetic_energy"]["value"].get<std::vector<double>>();
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t n = 0; n < a.size(); ++n) EXPECT_NEAR(a[n], b[n], 1e-13);
+  EXPECT_EQ(ref["solver"]["method"], "direct");
+  EXPECT_TRUE(ref["solver"]["converged_every_step"].get<bool>());
+  EXPECT_FALSE(unmet["solver"]["converged_every_step"].get<bool>());
+  EXPECT_FALSE(unmet["solver"]["unconverged_steps"].empty());
 }
 
 }  // namespace

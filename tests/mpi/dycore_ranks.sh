@@ -5,11 +5,12 @@ set -eu
 bin=$1; root=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
-# Three solvers: GCR with line solves on an uneven grid, and PCG and GCR with the spectral inverse
-# (its gather/solve/scatter across tiles owned by different ranks) on a power-of-two grid.
+# Four solvers: GCR with line solves on an uneven grid, and PCG, GCR and the direct solve with the
+# spectral inverse (its transposes across tiles owned by different ranks) on a power-of-two grid.
 configs=(
   "gcr --set solver.method=gcr --set solver.preconditioner=line --set grid.nx=48 --set grid.ny=36 --set tiles.x=4 --set tiles.y=3"
-  "spectral --set grid.nx=32 --set grid.ny=32 --set tiles.x=4 --set tiles.y=2"
+  "spectral --set solver.method=pcg --set grid.nx=32 --set grid.ny=32 --set tiles.x=4 --set tiles.y=2"
+  "direct --set solver.method=direct --set grid.nx=32 --set grid.ny=32 --set tiles.x=1 --set tiles.y=4"
   "gcr_spectral --set solver.method=gcr --set grid.nx=32 --set grid.ny=32 --set tiles.x=2 --set tiles.y=4")
 for config in "${configs[@]}"; do
   set -- $config; name=$1; shift
