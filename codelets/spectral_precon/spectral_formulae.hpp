@@ -10,7 +10,9 @@
 // the "line" preconditioner made exact for every horizontal mode at once (the FFT + vertical solve of
 // the classic fast elliptic solvers, here with the vertical solve diagonal too). Where sigma is 0 (the
 // operator's null space: constants per lattice) the inverse is 0, so M is A's pseudo-inverse,
-// symmetric and positive semi-definite as PCG needs.
+// symmetric and positive semi-definite as PCG needs. Where the level vectors vary with height, the x
+// and y transforms stay and the vertical pass solves each mode's cycles directly
+// (spectral_column_solve.hpp).
 //
 // A Hartley transform of two real lines a, b at once: X = FFT(a + i b) (radix 2, in place, the input
 // in bit-reversed order), then with X[m] = p + i q and X[n - m] = u + i v,

@@ -254,6 +254,13 @@ TEST(Stratified, AnelasticWavesWithTheSpectralPreconditionerTakeOneIterationOnAn
   EXPECT_TRUE(one["validation"]["divergence_below_tolerance"].get<bool>()) << one["validation"]["max_divergence"];
   EXPECT_EQ(across_x["velocity_checksum"], one["velocity_checksum"]);
   EXPECT_EQ(across_y["velocity_checksum"], one["velocity_checksum"]);
+  try {  // a grid the transforms cannot take is still refused, naming the key
+    with({"grid.nx=48"});
+    ADD_FAILURE() << "nx = 48 accepted";
+  } catch (const tdc::ConfigError& e) {
+    EXPECT_EQ(e.key(), "solver.preconditioner");
+    EXPECT_NE(std::string(e.what()).find("powers of two"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Stratified, BadKeysNameThemselves) {
