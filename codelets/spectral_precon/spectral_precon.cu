@@ -195,7 +195,7 @@ __global__ void __launch_bounds__(kColumnThreads)
   const long l = long(blockIdx.x) * kColumnThreads + threadIdx.x;
   if (l >= line_count(p, 2)) return;
   double phi[1 << Bits], v[1 << Bits];
-  column_solve(p, tab, int(l), in, out, phi, v);
+  column_solve<1>(p, tab, int(l), in, out, phi, v);
 }
 
 template <int Bits>
