@@ -1,7 +1,10 @@
-// The spectral preconditioner of PCG: z = A^{-1} r exactly (to round-off) for a separable operator,
-// laplc on a uniform, horizontally periodic grid with periodic or rigid-lid vertical boundaries (the
-// dynamical core's pressure problem), by Hartley transforms along x, y and the vertical cycles
-// (codelets/spectral_precon/spectral_formulae.hpp). PCG then stops after one iteration.
+// The spectral preconditioner of PCG: z = A^{-1} r exactly (to round-off) for a horizontally
+// homogeneous operator, laplc on a uniform, horizontally periodic grid with periodic or rigid-lid
+// vertical boundaries (the dynamical core's pressure problem, stratified and anelastic too), by
+// Hartley transforms along x and y and, per horizontal mode, the vertical cycles: transformed where
+// the level coefficients are constant (codelets/spectral_precon/spectral_formulae.hpp), solved
+// directly where they vary with height (spectral_column_solve.hpp). PCG then stops after one
+// iteration.
 //
 // A single tile is solved as one task on its own arrays. Several tiles are never gathered: the passes
 // run on the tiles and on slabs (one per tile where the grid allows, each held with a tile), and

@@ -6,8 +6,9 @@
 #               iteration a step).
 #   anelastic:  physics.equations = "anelastic" (rho_0(z) the isentrope of theta_0 = 300 K, MPDATA
 #               with G = rho_0) in environment.profile = "constant_n", N = 0.01 1/s, PCG with the
-#               multigrid preconditioner (the spectral inverse refuses height-varying coefficients;
-#               the line preconditioner needs ~70 iterations a step on a cubic grid).
+#               multigrid preconditioner, or the one TDC_ANELASTIC_PRECONDITIONER names ("spectral":
+#               the exact inverse with its direct vertical solve, one iteration a step; the line
+#               preconditioner needs ~70 iterations a step on a cubic grid).
 # Usage (from the repository root, on a GPU machine): tools/anelastic_speed.sh [TASKDYCORE]
 #   TASKDYCORE defaults to build/taskdycore (with tools/make_bundle.sh's bundle: source bundle/env.sh,
 #   then pass taskdycore). Output under ${OUT:-/tmp}/anelastic_speed; prints both ms/step, their
@@ -22,7 +23,8 @@ common=(cases/thermal_bubble.toml --set grid.nx=256 --set grid.ny=256 --set grid
 # shellcheck disable=SC2206  # word splitting of the extra settings is wanted
 extra=(${TDC_SPEED_SET:-})
 anelastic=(--set physics.equations='"anelastic"' --set environment.profile='"constant_n"'
-           --set environment.brunt_vaisala=0.01 --set solver.preconditioner='"multigrid"')
+           --set environment.brunt_vaisala=0.01
+           --set solver.preconditioner="\"${TDC_ANELASTIC_PRECONDITIONER:-multigrid}\"")
 export STARPU_NCPU=${STARPU_NCPU-0}
 "$exe" run "${common[@]}" "${extra[@]}" --out "$out/boussinesq" > "$out/boussinesq.log" 2>&1 ||
   { echo "Boussinesq run failed (exit $?): $out/boussinesq.log" >&2; tail -5 "$out/boussinesq.log" >&2; exit 1; }

@@ -10,7 +10,9 @@
 // the "line" preconditioner made exact for every horizontal mode at once (the FFT + vertical solve of
 // the classic fast elliptic solvers, here with the vertical solve diagonal too). Where sigma is 0 (the
 // operator's null space: constants per lattice) the inverse is 0, so M is A's pseudo-inverse,
-// symmetric and positive semi-definite as PCG needs.
+// symmetric and positive semi-definite as PCG needs. Where the level vectors vary with height, the x
+// and y transforms stay and the vertical pass solves each mode's cycles directly
+// (spectral_column_solve.hpp).
 //
 // A Hartley transform of two real lines a, b at once: X = FFT(a + i b) (radix 2, in place, the input
 // in bit-reversed order), then with X[m] = p + i q and X[n - m] = u + i v,
@@ -40,6 +42,12 @@ struct SpectralPlan {
   long cos_x = 0, sin_x = 0, cos_y = 0, sin_y = 0, cos_z = 0, sin_z = 0;  // exp(-2 pi i k / n), k < n / 2
   long mu_x = 0, mu_y = 0, mu_z = 0;  // each axis's eigenvalues: a (2 cos(2 pi m h / n) - 2)
   long level = 0;                     // the level at cycle c, position t: level[c lc + t]
+  // Level coefficients that vary with height (or unequal up and down couplings): the vertical pass
+  // solves each cycle's rows directly (spectral_column_solve.hpp) instead of transforming it.
+  int columns = 0;                  // 1: the direct vertical solve
+  int null_chains = 0;              // 1: every row sums to 0, so each cycle's constants are null at lam = 0
+  long row_lower = 0, row_upper = 0;  // the coupling to position t - 1 and t + 1, at [c lc + t]
+  long row_diag = 0, row_scale = 0;   // c0 + 2 (ae + an), and scale / d of the row
   long table_doubles = 0;
   int skip_from = 2;  // the solver's skip protocol (solver_state.hpp)
 };

@@ -55,6 +55,15 @@ bool constant(const std::vector<double>& c, int vec, int nz) {
   return true;
 }
 
+// Whether the vertical part is a symmetric circulant on every cycle (constant level vectors, equal
+// up and down couplings), so that the vertical transform and the symbol invert it; else each cycle
+// is solved directly (spectral_column_solve.hpp).
+bool transformable_vertically(const std::vector<double>& coef, int nz) {
+  for (int v : {kC0, kCb, kCc, kD})
+    if (!constant(coef, v, nz)) return false;
+  return coef[std::size_t(kCb) * nz] == coef[std::size_t(kCc) * nz];
+}
+
 }  // namespace
 
 std::string spectral_unsupported(int nx, int ny, int nz, const ColumnCouplings& h, const std::vector<double>& coef) {
@@ -64,10 +73,8 @@ std::string spectral_unsupported(int nx, int ny, int nz, const ColumnCouplings& 
   if (nx % h.h != 0 || ny % h.h != 0) return "nx and ny must be multiples of the horizontal stride";
   if (h.ae != h.aw || h.an != h.as) return "the horizontal couplings are not symmetric";
   if (coef.size() != std::size_t(kLevelVectors) * nz) return "the level coefficients do not match nz";
-  for (int v : {kC0, kCb, kCc, kD})
-    if (!constant(coef, v, nz)) return "the level coefficients vary with height";
-  if (coef[std::size_t(kCb) * nz] != coef[std::size_t(kCc) * nz]) return "the vertical couplings are not symmetric";
-  if (coef[std::size_t(kD) * nz] == 0.0) return "the operator's factor d is 0";
+  for (int k = 0; k < nz; ++k)
+    if (coef[std::size_t(kD) * nz + k] == 0.0) return "the operator's factor d is 0 at level " + std::to_string(k);
   if (h.z_wrap != kWrapPeriodic && h.z_wrap != kWrapMirror) return "the vertical rule must be periodic or mirror";
   int lc = 0;
   std::string why;
@@ -88,11 +95,22 @@ SpectralPlan make_spectral_plan(int nx, int ny, int nz, const ColumnCouplings& h
   p.bx = spectral_log2(nx);
   p.by = spectral_log2(ny);
   p.bz = spectral_log2(p.lc);
-  p.scale = 1.0 / (64.0 * double(nx) * double(ny) * double(p.lc));
-  p.d = coef[std::size_t(kD) * nz];
+  p.columns = transformable_vertically(coef, nz) ? 0 : 1;
   const double c0 = coef[std::size_t(kC0) * nz], cz = coef[std::size_t(kCb) * nz];
-  p.rest = c0 + 2.0 * (h.ae + h.an + cz);
-  if (std::fabs(p.rest) <= 1e-12 * std::fabs(c0)) p.rest = 0.0;  // a pure Laplacian: its null space is exact
+  if (!p.columns) {
+    p.scale = 1.0 / (64.0 * double(nx) * double(ny) * double(p.lc));
+    p.d = coef[std::size_t(kD) * nz];
+    p.rest = c0 + 2.0 * (h.ae + h.an + cz);
+    if (std::fabs(p.rest) <= 1e-12 * std::fabs(c0)) p.rest = 0.0;  // a pure Laplacian: its null space is exact
+  } else {
+    p.scale = 1.0 / (16.0 * double(nx) * double(ny));  // the four horizontal transforms' factor
+    p.null_chains = 1;
+    for (int k = 0; k < nz; ++k) {
+      auto at = [&](int v) { return coef[std::size_t(v) * nz + k]; };
+      const double row_sum = ((at(kC0) + 2.0 * (h.ae + h.an)) + at(kCb)) + at(kCc);
+      if (std::fabs(row_sum) > 1e-12 * std::fabs(at(kC0))) p.null_chains = 0;
+    }
+  }
   tab.clear();
   const long double two_pi = 6.283185307179586476925286766559L;
   auto twiddles = [&](int n, long& cos_at, long& sin_at) {
@@ -117,6 +135,29 @@ SpectralPlan make_spectral_plan(int nx, int ny, int nz, const ColumnCouplings& h
   eigenvalues(p.lc, 1, cz, p.mu_z);
   p.level = long(tab.size());
   for (int k : order) tab.push_back(double(k));
+  if (p.columns) {
+    // Row t of a cycle in cycle order: which of its couplings reaches position t + 1 (the mirror
+    // turns a chain around at the lids; a cycle of 2 has one neighbour, both couplings reach it).
+    std::vector<double> lower, upper, diag, scale;
+    for (std::size_t g = 0; g < order.size(); ++g) {
+      const int k = order[g], t = int(g % p.lc);
+      const int next = order[g - t + (t + 1) % p.lc];
+      auto at = [&](int v) { return coef[std::size_t(v) * nz + k]; };
+      const bool up_is_next = level_above(h, nz, k) == next;
+      upper.push_back(up_is_next ? at(kCb) : at(kCc));
+      lower.push_back(up_is_next ? at(kCc) : at(kCb));
+      diag.push_back(at(kC0) + 2.0 * (h.ae + h.an));
+      scale.push_back(p.scale / at(kD));
+    }
+    auto append = [&](const std::vector<double>& v, long& at) {
+      at = long(tab.size());
+      tab.insert(tab.end(), v.begin(), v.end());
+    };
+    append(lower, p.row_lower);
+    append(upper, p.row_upper);
+    append(diag, p.row_diag);
+    append(scale, p.row_scale);
+  }
   p.table_doubles = long(tab.size());
   return p;
 }

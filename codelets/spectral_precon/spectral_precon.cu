@@ -6,6 +6,7 @@
 #include "../residual_dot/residual_dot_kernel.hpp"
 #include "../solver_scalars/solver_scalars_update.hpp"
 #include "../solver_scalars/solver_state.hpp"
+#include "spectral_column_solve.hpp"
 #include "spectral_precon_kernel.hpp"
 
 namespace tdc {
@@ -182,6 +183,50 @@ void launch_pass(const SpectralPlan& p, const double* tab, const double* st, con
   }
 }
 
+// The vertical pass of a plan with varying level coefficients (spectral_column_solve.hpp): one thread
+// per line, its 2 lc doubles of scratch in local memory; neighbouring threads take neighbouring
+// columns, so that the loads and stores of one level coalesce.
+constexpr int kColumnThreads = 128;
+template <int Bits>
+__global__ void __launch_bounds__(kColumnThreads)
+    column_pass_kernel(SpectralPlan p, const double* __restrict__ tab, const double* __restrict__ st,
+                       const double* __restrict__ skip, SpectralView in, SpectralView out) {
+  if (solver_skips(st, p.skip_from) || (skip && *skip >= 1.0)) return;  // (the gate tests the same)
+  const long l = long(blockIdx.x) * kColumnThreads + threadIdx.x;
+  if (l >= line_count(p, 2)) return;
+  double phi[1 << Bits], v[1 << Bits];
+  column_solve<1>(p, tab, int(l), in, out, phi, v);
+}
+
+template <int Bits>
+void launch_columns(const SpectralPlan& p, const double* tab, const double* st, const double* skip, SpectralView in,
+                    SpectralView out, cudaStream_t stream) {
+  const long lines = line_count(p, 2);
+  column_pass_kernel<Bits>
+      <<<unsigned((lines + kColumnThreads - 1) / kColumnThreads), kColumnThreads, 0, stream>>>(p, tab, st, skip, in,
+                                                                                               out);
+  TDC_CUDA_CHECK(cudaGetLastError());
+}
+
+// The vertical pass: the transform with the symbol, or the direct solve of every cycle.
+void vertical_pass(const SpectralPlan& p, const double* tab, const double* st, const double* skip, SpectralView in,
+                   SpectralView out, cudaStream_t stream) {
+  if (!p.columns) return launch_pass<2, true>(p, tab, st, skip, in, out, stream);
+  switch (p.bz) {
+    case 1: return launch_columns<1>(p, tab, st, skip, in, out, stream);
+    case 2: return launch_columns<2>(p, tab, st, skip, in, out, stream);
+    case 3: return launch_columns<3>(p, tab, st, skip, in, out, stream);
+    case 4: return launch_columns<4>(p, tab, st, skip, in, out, stream);
+    case 5: return launch_columns<5>(p, tab, st, skip, in, out, stream);
+    case 6: return launch_columns<6>(p, tab, st, skip, in, out, stream);
+    case 7: return launch_columns<7>(p, tab, st, skip, in, out, stream);
+    case 8: return launch_columns<8>(p, tab, st, skip, in, out, stream);
+    case 9: return launch_columns<9>(p, tab, st, skip, in, out, stream);
+    case 10: return launch_columns<10>(p, tab, st, skip, in, out, stream);
+    default: throw std::invalid_argument("spectral_precon: cycle length out of range");
+  }
+}
+
 // The five passes: x (r -> z), y, the cycles with the symbol, y, x (all in z). Each kernel also
 // returns at once when `skip` (if given) is >= 1, as the gate around them does: the same with the
 // gates off (TASKDYCORE_GATED_GRAPHS=off).
@@ -189,7 +234,7 @@ void solve_passes(const SpectralPlan& p, const double* tab, const double* st, Sp
                   cudaStream_t stream, const double* skip = nullptr) {
   launch_pass<0, false>(p, tab, st, skip, r, z, stream);
   launch_pass<1, false>(p, tab, st, skip, z, z, stream);
-  launch_pass<2, true>(p, tab, st, skip, z, z, stream);
+  vertical_pass(p, tab, st, skip, z, z, stream);
   launch_pass<1, false>(p, tab, st, skip, z, z, stream);
   launch_pass<0, false>(p, tab, st, skip, z, z, stream);
 }
@@ -201,7 +246,8 @@ __global__ void mark_skip(const double* st, double* partial, int skip_from) {
 }
 
 std::string plan_key(const SpectralPlan& p) {
-  return gate_key(p.nx, p.ny, p.nz, p.m0, p.n0, p.lc, p.scale, p.d, p.rest, p.table_doubles, p.skip_from);
+  return gate_key(p.nx, p.ny, p.nz, p.m0, p.n0, p.lc, p.scale, p.d, p.rest, p.columns, p.null_chains, p.table_doubles,
+                  p.skip_from);
 }
 
 }  // namespace
@@ -210,7 +256,7 @@ void spectral_pass_cuda(const SpectralPlan& p, const double* tab, const double* 
                         SpectralView out, cudaStream_t stream) {
   if (axis == 0) launch_pass<0, false>(p, tab, st, nullptr, in, out, stream);
   if (axis == 1) launch_pass<1, false>(p, tab, st, nullptr, in, out, stream);
-  if (axis == 2) launch_pass<2, true>(p, tab, st, nullptr, in, out, stream);
+  if (axis == 2) vertical_pass(p, tab, st, nullptr, in, out, stream);
 }
 
 void spectral_solve_cuda(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z,

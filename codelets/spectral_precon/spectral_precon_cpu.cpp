@@ -4,6 +4,7 @@
 #include "../residual_dot/residual_dot_kernel.hpp"
 #include "../solver_scalars/solver_scalars_update.hpp"
 #include "../solver_scalars/solver_state.hpp"
+#include "spectral_column_solve.hpp"
 #include "spectral_precon_kernel.hpp"
 
 namespace tdc {
@@ -53,17 +54,36 @@ void hartley_pass(const SpectralPlan& p, const double* tab, int axis, bool scale
   }
 }
 
+// The vertical pass of a plan with varying level coefficients: each line's cycle solved directly,
+// kLanes neighbouring columns at a time (a vector of them) where the part is that wide.
+constexpr int kLanes = 4;
+template <int W>
+void column_lines(const SpectralPlan& p, const double* tab, SpectralView in, SpectralView out) {
+  std::vector<double> phi(static_cast<std::size_t>(W) << p.bz), v(phi.size());
+  const long lines = line_count(p, 2);
+  for (long l = 0; l < lines; l += W) column_solve<W>(p, tab, int(l), in, out, phi.data(), v.data());
+}
+void column_pass(const SpectralPlan& p, const double* tab, SpectralView in, SpectralView out) {
+  if (p.nx % kLanes == 0)
+    column_lines<kLanes>(p, tab, in, out);
+  else
+    column_lines<1>(p, tab, in, out);
+}
+
 }  // namespace
 
 void spectral_pass_cpu(const SpectralPlan& p, const double* tab, int axis, SpectralView in, SpectralView out) {
-  hartley_pass(p, tab, axis, axis == 2, in, out);
+  if (axis == 2 && p.columns)
+    column_pass(p, tab, in, out);
+  else
+    hartley_pass(p, tab, axis, axis == 2, in, out);
 }
 
 void spectral_solve_cpu(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z) {
   if (solver_skips(st, p.skip_from)) return;
   hartley_pass(p, tab, 0, false, r, z);
   hartley_pass(p, tab, 1, false, z, z);
-  hartley_pass(p, tab, 2, true, z, z);
+  spectral_pass_cpu(p, tab, 2, z, z);
   hartley_pass(p, tab, 1, false, z, z);
   hartley_pass(p, tab, 0, false, z, z);
 }

@@ -1,6 +1,8 @@
-// spectral_precon: z = A^{-1} r for a separable column operator (spectral_formulae.hpp), plain CPU and
-// CUDA, no StarPU. Five passes of line-pair Hartley transforms: along x (r -> z), along y, along the
-// vertical cycles with the inverse symbol between two transforms, along y and along x (in z).
+// spectral_precon: z = A^{-1} r for a horizontally homogeneous column operator (spectral_formulae.hpp),
+// plain CPU and CUDA, no StarPU. Five passes: line-pair Hartley transforms along x (r -> z) and along
+// y; the vertical pass, along the cycles either with the inverse symbol between two transforms
+// (constant level coefficients) or with a direct solve per horizontal mode (spectral_column_solve.hpp);
+// then along y and along x (in z).
 #pragma once
 #include <string>
 #include <vector>
@@ -15,8 +17,9 @@
 namespace tdc {
 
 // Why the operator of a domain of nx x ny x nz cells has no spectral inverse here ("" when it has):
-// the couplings must be symmetric, the level vectors constant, the vertical rule periodic or mirror,
-// and nx, ny and the vertical cycles powers of two from 2 to kMaxSpectralLength.
+// the horizontal couplings must be symmetric, d nonzero on every level, the vertical rule periodic or
+// mirror, and nx, ny and the vertical cycles powers of two from 2 to kMaxSpectralLength. Level
+// vectors that vary with height, or unequal up and down couplings, take the direct vertical solve.
 std::string spectral_unsupported(int nx, int ny, int nz, const ColumnCouplings& h, const std::vector<double>& coef);
 // The plan and its tables (twiddles, per-axis eigenvalues, cycle levels); throws std::invalid_argument
 // with spectral_unsupported's reason.
@@ -28,8 +31,8 @@ inline SpectralView tile_view(const TileLayout& L, const double* a) {
   return SpectralView{const_cast<double*>(a) + L.at(0, 0, 0), L.sx(), long(L.plane())};
 }
 
-// One pass along `axis` (2: the vertical cycles, with the inverse symbol between two transforms),
-// in -> out (in may be out): the solve is the passes along 0, 1, 2, 1, 0.
+// One pass along `axis` (2: the vertical cycles, the inverse symbol between two transforms or the
+// direct solve), in -> out (in may be out): the solve is the passes along 0, 1, 2, 1, 0.
 void spectral_pass_cpu(const SpectralPlan& p, const double* tab, int axis, SpectralView in, SpectralView out);
 
 // z = M r (r is read, z written; may not alias); returns at once when the state says done >= skip_from.

@@ -63,7 +63,7 @@ struct SlabGeometry {
 SlabGeometry slab_geometry(int nx, int ny, int nz, int tiles_x, int tiles_y);
 
 // One task's work: on tile or slab `index`, read the tile (r) or the part's pieces, run `passes` (axes
-// in order; 2: the vertical pass with the symbol) and write the pieces or the tile (z).
+// in order; 2: the vertical pass) and write the pieces or the tile (z).
 struct SpectralStage {
   bool on_slab = false;
   int index = 0;

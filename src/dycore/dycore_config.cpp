@@ -264,6 +264,9 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
     require(multigrid_tiles_fit(c.grid.ny, c.tiles_y, k.multigrid.levels), "tiles.y", std::to_string(c.tiles_y) + fit);
   }
   if (k.preconditioner == Preconditioner::Spectral) {
+    // The operator the solver inverts: the stratified and anelastic ones vary with height, which the
+    // spectral inverse takes (its vertical pass solves each mode's cycles directly); the grid's sizes
+    // and the vertical rule are what it can refuse.
     const CollocatedLaplacian op = collocated_laplacian(
         c.grid, c.z_boundary,
         environment_vertical_weights(e, c.grid.nz, c.grid.lz / c.grid.nz, c.dt, c.theta0, c.gravity),

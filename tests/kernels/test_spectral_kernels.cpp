@@ -2,8 +2,10 @@
 // to round-off, is the pseudo-inverse of the singular laplc (A M r = r for r in A's range, M c = 0 for
 // the lattice constants), under periodic and rigid-lid (mirror) vertical rules and on grids whose three
 // sizes differ; operators it cannot invert are refused with a reason; the slab form on tiles gives the
-// whole solve's bits for any tile layout and slab count; and every CUDA form equals its CPU form bit
-// for bit (skipped without a device: run on the GPU machine).
+// whole solve's bits for any tile layout and slab count; level coefficients that vary with height
+// (stratified and anelastic laplc, unequal up and down couplings) take the direct solve of every
+// vertical cycle, with the same properties; and every CUDA form equals its CPU form bit for bit
+// (skipped without a device: run on the GPU machine).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -50,6 +52,45 @@ std::vector<double> coefficients(int nz, double shift) {
     c[kD * nz + k] = -1.0;
   }
   finish_thomas_vectors(c.data(), nz, 1.0, 2);
+  return c;
+}
+
+// Level coefficients that vary with height, as graph/collocated_laplacian.cpp builds the stratified
+// (vertical weights alpha) and anelastic (density rho) laplc: row k reaches k +- 2 with
+// az w(k +- 1) / rho_k, w = alpha rho, and d_k = -rho_k; its rows sum to 0 (singular) unless shifted.
+struct VerticalProfile {
+  const char* name;
+  double (*alpha)(double zeta), (*rho)(double zeta);  // of the height fraction zeta in [0, 1)
+};
+const VerticalProfile kProfiles[] = {
+    {"stratified", [](double z) { return 1.0 / (1.0 + 0.6 * z * z); }, [](double) { return 1.0; }},
+    {"anelastic", [](double) { return 1.0; }, [](double z) { return std::exp(-1.3 * z); }},
+    {"anelastic stratified", [](double z) { return 1.0 / (1.0 + 0.4 * z); }, [](double z) { return std::exp(-z); }},
+};
+std::vector<double> varying_coefficients(int nz, int z_wrap, const VerticalProfile& f, double shift) {
+  const double ax = 0.7, ay = 0.45, az = 0.3;
+  auto level = [&](int k) {  // a level beyond a lid: its periodic or mirror image
+    if (k >= 0 && k < nz) return k;
+    if (z_wrap == kWrapPeriodic) return (k + nz) % nz;
+    return k < 0 ? -1 - k : 2 * nz - 1 - k;
+  };
+  auto zeta = [&](int k) { return (k + 0.5) / nz; };
+  auto w = [&](int k) { return f.alpha(zeta(level(k))) * f.rho(zeta(level(k))); };
+  std::vector<double> c(std::size_t(kLevelVectors) * nz, 0.0);
+  for (int k = 0; k < nz; ++k) {
+    const double rho = f.rho(zeta(k)), up = az * w(k + 1) / rho, down = az * w(k - 1) / rho;
+    c[kCb * nz + k] = up;
+    c[kCc * nz + k] = down;
+    c[kC0 * nz + k] = -2.0 * (ax + ay) - (up + down) - shift;
+    c[kD * nz + k] = -rho;
+  }
+  finish_thomas_vectors(c.data(), nz, 1.0, 2);
+  return c;
+}
+// Constant levels whose up and down couplings differ (a nonsymmetric vertical part), shifted.
+std::vector<double> skewed_coefficients(int nz, double shift) {
+  auto c = coefficients(nz, shift);
+  for (int k = 0; k < nz; ++k) c[kCc * nz + k] = 0.2;
   return c;
 }
 
@@ -126,9 +167,12 @@ TEST(SpectralKernels, RefusesOperatorsItCannotInvert) {
   ColumnCouplings skew = couplings(kWrapPeriodic);
   skew.ae = 0.8;
   EXPECT_NE(spectral_unsupported(16, 16, 16, skew, c), "");
-  auto graded = c;
+  auto graded = c;  // varying with height: the direct vertical solve
   graded[kCb * 16 + 3] = graded[kCc * 16 + 3] = 0.31;
-  EXPECT_NE(spectral_unsupported(16, 16, 16, couplings(kWrapPeriodic), graded), "");
+  EXPECT_EQ(spectral_unsupported(16, 16, 16, couplings(kWrapPeriodic), graded), "");
+  auto vanishing = graded;  // a row the operator's factor d wipes out
+  vanishing[kD * 16 + 5] = 0.0;
+  EXPECT_NE(spectral_unsupported(16, 16, 16, couplings(kWrapPeriodic), vanishing), "");
   auto mirror12 = coefficients(12, 0.0);  // a mirror cycle of 12 levels
   EXPECT_NE(spectral_unsupported(16, 16, 12, couplings(kWrapMirror), mirror12), "");
   std::vector<double> tab;
@@ -146,6 +190,74 @@ TEST(SpectralKernels, CyclesFollowTheVerticalRule) {
   ASSERT_EQ(periodic.lc, 4);
   const std::vector<double> two_cycles(tab.begin() + periodic.level, tab.begin() + periodic.level + 8);
   EXPECT_EQ(two_cycles, (std::vector<double>{0, 2, 4, 6, 1, 3, 5, 7}));
+}
+
+// The shapes of the direct vertical solve's tests: cycles of 2 (nz = 4, periodic), 4, 8, 16 and 32.
+const TileLayout kColumnShapes[] = {{16, 8, 32, 2}, {8, 32, 16, 3}, {4, 4, 4, 2}, {32, 4, 8, 2}};
+
+double max_abs(const TileLayout& L, const std::vector<double>& a) {
+  return max_interior_diff(L, a, std::vector<double>(L.size(), 0.0));
+}
+
+TEST(SpectralColumns, TakesTheDirectSolveOnlyWhereTheVerticalVaries) {
+  std::vector<double> tab;
+  EXPECT_EQ(make_spectral_plan(8, 8, 16, couplings(kWrapMirror), coefficients(16, 0.0), tab).columns, 0);
+  EXPECT_EQ(make_spectral_plan(8, 8, 16, couplings(kWrapMirror), coefficients(16, 0.3), tab).columns, 0);
+  for (const VerticalProfile& f : kProfiles) {
+    const SpectralPlan p =
+        make_spectral_plan(8, 8, 16, couplings(kWrapMirror), varying_coefficients(16, kWrapMirror, f, 0.0), tab);
+    EXPECT_EQ(p.columns, 1) << f.name;
+    EXPECT_EQ(p.null_chains, 1) << f.name;
+    EXPECT_EQ(make_spectral_plan(8, 8, 16, couplings(kWrapMirror), varying_coefficients(16, kWrapMirror, f, 0.2), tab)
+                  .null_chains,
+              0)
+        << f.name;
+  }
+  EXPECT_EQ(make_spectral_plan(8, 8, 16, couplings(kWrapPeriodic), skewed_coefficients(16, 0.1), tab).columns, 1);
+}
+
+TEST(SpectralColumns, InvertsShiftedVaryingOperatorsToRoundOff) {
+  for (int wrap : {kWrapPeriodic, kWrapMirror})
+    for (const TileLayout& L : kColumnShapes) {
+      const auto h = couplings(wrap);
+      const auto x = random_field(L, 13);
+      std::vector<std::pair<std::string, std::vector<double>>> sets = {{"skewed", skewed_coefficients(L.nz, 0.25)}};
+      for (const VerticalProfile& f : kProfiles) sets.push_back({f.name, varying_coefficients(L.nz, wrap, f, 0.25)});
+      for (const auto& [name, c] : sets) {
+        const auto z = solve_cpu(L, h, c, apply(L, h, c, x));
+        EXPECT_LT(max_interior_diff(L, z, x), 1e-12 * max_abs(L, x))
+            << name << ", z_wrap " << wrap << ", " << L.nx << "x" << L.ny << "x" << L.nz;
+      }
+    }
+}
+
+// For the singular stratified and anelastic laplc: A M r = r for r in A's range, and M r has no
+// component in A's null space (the constants of each lattice (i, j even or odd) on each cycle), as
+// the pseudo-inverse.
+TEST(SpectralColumns, IsThePseudoInverseOfVaryingLaplacians) {
+  for (int wrap : {kWrapPeriodic, kWrapMirror})
+    for (const TileLayout& L : kColumnShapes)
+      for (const VerticalProfile& f : kProfiles) {
+        const auto h = couplings(wrap);
+        const auto c = varying_coefficients(L.nz, wrap, f, 0.0);
+        const auto r = apply(L, h, c, random_field(L, 17));
+        const auto z = solve_cpu(L, h, c, r);
+        const std::string what = std::string(f.name) + ", z_wrap " + std::to_string(wrap) + ", " +
+                                 std::to_string(L.nx) + "x" + std::to_string(L.ny) + "x" + std::to_string(L.nz);
+        EXPECT_LT(max_interior_diff(L, apply(L, h, c, z), r), 1e-12 * max_abs(L, r)) << what;
+        const int cycles = wrap == kWrapPeriodic ? 2 : 1;  // laplc's vertical stride 2
+        for (int a = 0; a < 4; ++a)
+          for (int cycle = 0; cycle < cycles; ++cycle) {
+            double sum = 0.0, size = 0.0;
+            for (int k = cycle; k < L.nz; k += cycles)
+              for (int j = a / 2; j < L.ny; j += 2)
+                for (int i = a % 2; i < L.nx; i += 2) {
+                  sum += z[L.at(i, j, k)];
+                  size += std::fabs(z[L.at(i, j, k)]);
+                }
+            EXPECT_LT(std::fabs(sum), 1e-13 * size) << what << ", lattice " << a << ", cycle " << cycle;
+          }
+      }
 }
 
 // The slab form's stages (spectral_slabs.hpp) on tiles cut from a whole-domain array, in the order
@@ -235,20 +347,25 @@ struct SlabProblem {
   SpectralPlan p;
   std::vector<double> r, whole;
 };
-SlabProblem slab_problem(const SlabShape& shape) {
+SlabProblem slab_problem(const SlabShape& shape, const std::vector<double>& c) {
   SlabProblem q;
   const auto h = couplings(shape.wrap);
-  const auto c = coefficients(shape.W.nz, 0.25);
   q.p = make_spectral_plan(shape.W.nx, shape.W.ny, shape.W.nz, h, c, q.tab);
   q.r = random_field(shape.W, 11);
   q.whole = solve_cpu(shape.W, h, c, q.r);
   return q;
 }
+SlabProblem slab_problem(const SlabShape& shape) { return slab_problem(shape, coefficients(shape.W.nz, 0.25)); }
+// The same shapes with the singular anelastic stratified laplc (the direct vertical solve).
+SlabProblem column_slab_problem(const SlabShape& shape) {
+  return slab_problem(shape, varying_coefficients(shape.W.nz, shape.wrap, kProfiles[2], 0.0));
+}
 
-TEST(SpectralKernels, SlabFormIsBitwiseTheWholeSolve) {
+
+void expect_slab_form_is_the_whole_solve(SlabProblem (*problem)(const SlabShape&)) {
   for (const SlabShape& shape : kSlabShapes) {
     const TileLayout& W = shape.W;
-    const SlabProblem q = slab_problem(shape);
+    const SlabProblem q = problem(shape);
     const auto& whole = q.whole;
     CpuSlabOps ops{q.tab.data(), kRunning.data()};
     for (const SlabCase& sc : shape.cases) {
@@ -262,6 +379,8 @@ TEST(SpectralKernels, SlabFormIsBitwiseTheWholeSolve) {
     }
   }
 }
+TEST(SpectralKernels, SlabFormIsBitwiseTheWholeSolve) { expect_slab_form_is_the_whole_solve(slab_problem); }
+TEST(SpectralColumns, SlabFormIsBitwiseTheWholeSolve) { expect_slab_form_is_the_whole_solve(column_slab_problem); }
 
 #if defined(TASKDYCORE_HAVE_CUDA)
 // Bitwise equality, reported by its first difference and size (and any CUDA error) rather than by
@@ -279,6 +398,46 @@ void expect_same(const std::vector<double>& cpu, const std::vector<double>& gpu,
                         << "), max |diff| " << most << ", CUDA: " << cudaGetErrorString(cudaGetLastError());
 }
 
+// The solve and the PCG step (and its skipped form) of one operator on the device against the CPU.
+void expect_solve_and_pcg_step_agree(const TileLayout& L, const ColumnCouplings& h, const std::vector<double>& c) {
+  std::vector<double> tab;
+  const SpectralPlan p = make_spectral_plan(L.nx, L.ny, L.nz, h, c, tab);
+  const auto r = random_field(L, 7), q = random_field(L, 8);
+  std::vector<double> st(state_doubles(4), 0.0);
+  st[state::kAlpha] = 0.375;
+  st[state::kMaxIter] = 4;
+  tdc_test::DeviceArray dtab(tab), dst(st), dr(r), dq(q), dz(L.size(), 0.0);
+  // The solve.
+  std::vector<double> z(L.size(), 0.0);
+  spectral_solve_cpu(p, tab.data(), st.data(), tile_view(L, r.data()), tile_view(L, z.data()));
+  spectral_solve_cuda(p, dtab.p, dst.p, tile_view(L, dr.p), tile_view(L, dz.p), nullptr);
+  expect_same(z, dz.host(), "solve, nx " + std::to_string(L.nx));
+  // The PCG step: r <- r - alpha q, z = M r, and the partials.
+  std::vector<double> rc = r, zc(L.size(), 0.0), out(2 * kMaxSums, 0.0);
+  spectral_pcg_precon_cpu(p, L, tab.data(), st.data(), q.data(), rc.data(), zc.data(), out.data());
+  tdc_test::DeviceArray dr2(r), dz2(L.size(), 0.0), dout(out.size(), 0.0),
+      groups(dot_partial_scratch_bytes(L) / sizeof(double) + 1, 0.0);
+  spectral_pcg_precon_cuda(p, L, dtab.p, dst.p, dq.p, dr2.p, dz2.p, groups.p, dout.p, nullptr);
+  expect_same(rc, dr2.host(), "pcg step r");
+  expect_same(zc, dz2.host(), "pcg step z");
+  expect_same(out, dout.host(), "pcg step partials");
+  EXPECT_NE(out[0], 0.0);
+  EXPECT_EQ(out[kSolveSkippedAt], 0.0);
+  EXPECT_NE(zc, std::vector<double>(L.size(), 0.0));
+  // When r already meets the stopping test, the step skips its solve (z untouched) on both.
+  std::vector<double> past = st;
+  past[state::kTolMax] = 1e9;
+  tdc_test::DeviceArray dpast(past), dr3(r), dz3(L.size(), 0.0), dout3(out.size(), 0.0);
+  std::vector<double> r3 = r, z3(L.size(), 0.0), out3(out.size(), 0.0);
+  spectral_pcg_precon_cpu(p, L, tab.data(), past.data(), q.data(), r3.data(), z3.data(), out3.data());
+  spectral_pcg_precon_cuda(p, L, dtab.p, dpast.p, dq.p, dr3.p, dz3.p, groups.p, dout3.p, nullptr);
+  EXPECT_EQ(out3[kSolveSkippedAt], 1.0);
+  EXPECT_EQ(z3, std::vector<double>(L.size(), 0.0));
+  expect_same(z3, dz3.host(), "skipped step z");
+  expect_same(r3, dr3.host(), "skipped step r");
+  expect_same(out3, dout3.host(), "skipped step partials");
+}
+
 // The solve and the PCG step on the device against the CPU, on shapes with one partial block, many
 // blocks, and each vertical rule.
 TEST(SpectralCpuCudaAgreement, SolveAndPcgStep) {
@@ -290,48 +449,25 @@ TEST(SpectralCpuCudaAgreement, SolveAndPcgStep) {
     double shift;
   };
   for (const Shape& s : {Shape{{32, 4, 8, 2}, kWrapPeriodic, 0.0}, Shape{{128, 32, 64, 2}, kWrapMirror, 0.0},
-                         Shape{{64, 64, 16, 3}, kWrapPeriodic, 0.5}, Shape{{16, 256, 8, 2}, kWrapMirror, 0.1}}) {
-    const TileLayout& L = s.L;
-    const auto h = couplings(s.wrap);
-    const auto c = coefficients(L.nz, s.shift);
-    std::vector<double> tab;
-    const SpectralPlan p = make_spectral_plan(L.nx, L.ny, L.nz, h, c, tab);
-    const auto r = random_field(L, 7), q = random_field(L, 8);
-    std::vector<double> st(state_doubles(4), 0.0);
-    st[state::kAlpha] = 0.375;
-    st[state::kMaxIter] = 4;
-    tdc_test::DeviceArray dtab(tab), dst(st), dr(r), dq(q), dz(L.size(), 0.0);
-    // The solve.
-    std::vector<double> z(L.size(), 0.0);
-    spectral_solve_cpu(p, tab.data(), st.data(), tile_view(L, r.data()), tile_view(L, z.data()));
-    spectral_solve_cuda(p, dtab.p, dst.p, tile_view(L, dr.p), tile_view(L, dz.p), nullptr);
-    expect_same(z, dz.host(), "solve, nx " + std::to_string(L.nx));
-    // The PCG step: r <- r - alpha q, z = M r, and the partials.
-    std::vector<double> rc = r, zc(L.size(), 0.0), out(2 * kMaxSums, 0.0);
-    spectral_pcg_precon_cpu(p, L, tab.data(), st.data(), q.data(), rc.data(), zc.data(), out.data());
-    tdc_test::DeviceArray dr2(r), dz2(L.size(), 0.0), dout(out.size(), 0.0),
-        groups(dot_partial_scratch_bytes(L) / sizeof(double) + 1, 0.0);
-    spectral_pcg_precon_cuda(p, L, dtab.p, dst.p, dq.p, dr2.p, dz2.p, groups.p, dout.p, nullptr);
-    expect_same(rc, dr2.host(), "pcg step r");
-    expect_same(zc, dz2.host(), "pcg step z");
-    expect_same(out, dout.host(), "pcg step partials");
-    EXPECT_NE(out[0], 0.0);
-    EXPECT_EQ(out[kSolveSkippedAt], 0.0);
-    EXPECT_NE(zc, std::vector<double>(L.size(), 0.0));
-    // When r already meets the stopping test, the step skips its solve (z untouched) on both.
-    std::vector<double> past = st;
-    past[state::kTolMax] = 1e9;
-    tdc_test::DeviceArray dpast(past), dr3(r), dz3(L.size(), 0.0), dout3(out.size(), 0.0);
-    std::vector<double> r3 = r, z3(L.size(), 0.0), out3(out.size(), 0.0);
-    spectral_pcg_precon_cpu(p, L, tab.data(), past.data(), q.data(), r3.data(), z3.data(), out3.data());
-    spectral_pcg_precon_cuda(p, L, dtab.p, dpast.p, dq.p, dr3.p, dz3.p, groups.p, dout3.p, nullptr);
-    EXPECT_EQ(out3[kSolveSkippedAt], 1.0);
-    EXPECT_EQ(z3, std::vector<double>(L.size(), 0.0));
-    expect_same(z3, dz3.host(), "skipped step z");
-    expect_same(r3, dr3.host(), "skipped step r");
-    expect_same(out3, dout3.host(), "skipped step partials");
-  }
+                         Shape{{64, 64, 16, 3}, kWrapPeriodic, 0.5}, Shape{{16, 256, 8, 2}, kWrapMirror, 0.1}})
+    expect_solve_and_pcg_step_agree(s.L, couplings(s.wrap), coefficients(s.L.nz, s.shift));
 }
+// The same with the direct vertical solve: varying levels (singular and shifted), a nonsymmetric
+// vertical part, cycles of 2 (nz = 4, periodic) and of 1024 levels.
+TEST(SpectralCpuCudaAgreement, ColumnSolveAndPcgStep) {
+  if (!tdc_test::have_device())
+    GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
+  expect_solve_and_pcg_step_agree({32, 4, 8, 2}, couplings(kWrapPeriodic),
+                                  varying_coefficients(8, kWrapPeriodic, kProfiles[0], 0.0));
+  expect_solve_and_pcg_step_agree({128, 32, 64, 2}, couplings(kWrapMirror),
+                                  varying_coefficients(64, kWrapMirror, kProfiles[1], 0.0));
+  expect_solve_and_pcg_step_agree({64, 64, 16, 3}, couplings(kWrapPeriodic),
+                                  varying_coefficients(16, kWrapPeriodic, kProfiles[2], 0.5));
+  expect_solve_and_pcg_step_agree({16, 8, 4, 2}, couplings(kWrapPeriodic), skewed_coefficients(4, 0.1));
+  expect_solve_and_pcg_step_agree({4, 4, 1024, 2}, couplings(kWrapMirror),
+                                  varying_coefficients(1024, kWrapMirror, kProfiles[2], 0.0));
+}
+
 struct CudaSlabOps {
   const double* tab;
   const double* st;
@@ -346,12 +482,10 @@ struct CudaSlabOps {
 };
 
 // The slab form's steps on the device against the whole CPU solve.
-TEST(SpectralCpuCudaAgreement, SlabForm) {
-  if (!tdc_test::have_device())
-    GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
+void expect_device_slab_form_is_the_whole_solve(SlabProblem (*problem)(const SlabShape&)) {
   for (const SlabShape& shape : kSlabShapes) {
     const TileLayout& W = shape.W;
-    const SlabProblem q = slab_problem(shape);
+    const SlabProblem q = problem(shape);
     tdc_test::DeviceArray dtab(q.tab), dst(kRunning);
     CudaSlabOps ops{dtab.p, dst.p};
     for (const SlabCase& sc : shape.cases) {
@@ -366,6 +500,16 @@ TEST(SpectralCpuCudaAgreement, SlabForm) {
       expect_same(wi, zi, "slab form, tiles " + std::to_string(sc.tiles_x) + "x" + std::to_string(sc.tiles_y));
     }
   }
+}
+TEST(SpectralCpuCudaAgreement, SlabForm) {
+  if (!tdc_test::have_device())
+    GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
+  expect_device_slab_form_is_the_whole_solve(slab_problem);
+}
+TEST(SpectralCpuCudaAgreement, ColumnSlabForm) {
+  if (!tdc_test::have_device())
+    GTEST_SKIP() << "no CUDA device on this machine: run the agreement tests on the GPU machine";
+  expect_device_slab_form_is_the_whole_solve(column_slab_problem);
 }
 #endif
 
