@@ -126,9 +126,9 @@ void EllipticSolver::zero(const TiledField& y, const TiledField& any_finite) {
     insert_vector_update(a, state_->handle(), any_finite.handle(t), y.handle(t), kPrioBody);
 }
 
-void EllipticSolver::residual(const TiledField& u, const TiledField& f, const TiledField& r) {
+void EllipticSolver::residual(const TiledField& u, const TiledField& f, const TiledField& r, bool ghosts_current) {
   // One pass per tile, which also leaves <r, r> and max |r| in the partials (GCR's first test reads them).
-  submit_halo_exchange(d_, u, *strips_);
+  if (!ghosts_current) submit_halo_exchange(d_, u, *strips_);
   EllipticTaskArgs a = args_;
   a.skip_from = 3;  // always
   for (int t = 0; t < d_.tiles(); ++t)
@@ -315,14 +315,14 @@ void EllipticSolver::gcr_iteration(const TiledField& x) {
   gcr_first_ = false;
 }
 
-void EllipticSolver::submit_start(const TiledField& u, const TiledField& f) {
+void EllipticSolver::submit_start(const TiledField& u, const TiledField& f, bool ghosts_current) {
   submit_reset();
   line_iteration_ = 0;
   precon_calls_ = 0;
   if (line_form()) {
-    residual(u, f, *r_);  // the line form needs r only (its first iteration reads no direction)
+    residual(u, f, *r_, ghosts_current);  // the line form needs r only (its first iteration reads no direction)
   } else if (s_.method == KrylovMethod::Pcg) {
-    submit_halo_exchange(d_, u, *strips_);  // r = f - A u and p = q = 0 in one pass
+    if (!ghosts_current) submit_halo_exchange(d_, u, *strips_);  // r = f - A u and p = q = 0 in one pass
     for (int t = 0; t < d_.tiles(); ++t)
       insert_pcg_start(args_, coef_->handle(), u.handle(t), f.handle(t), r_->handle(t), p_->handle(t), q_->handle(t),
                        kPrioBody);
@@ -337,7 +337,7 @@ void EllipticSolver::submit_start(const TiledField& u, const TiledField& f) {
       submit_scalars(int(ScalarOp::PcgInit), 2);
     }
   } else {
-    residual(u, f, *r_);  // with <r, r> and max |r|, which the spectral form's first iteration tests
+    residual(u, f, *r_, ghosts_current);  // with <r, r> and max |r|, which the spectral form's first iteration tests
     // gcr_precon's first iteration adds beta = 0 times slot 0's direction; every other slot is written
     // before it is read (a fresh direction), so only slot 0 must hold finite numbers (zeroing all of
     // them took 1 ms per solve at 256^3). The spectral form submits no update in a first iteration.
@@ -375,9 +375,9 @@ void EllipticSolver::submit_iterations(const TiledField& u, int count) {
   for (int n = 0; n < count; ++n) submit_iteration(u);
 }
 
-void EllipticSolver::submit_direct(const TiledField& u, const TiledField& f) {
+void EllipticSolver::submit_direct(const TiledField& u, const TiledField& f, bool ghosts_current) {
   submit_reset();
-  submit_halo_exchange(d_, u, *strips_);
+  if (!ghosts_current) submit_halo_exchange(d_, u, *strips_);
   EllipticTaskArgs a = args_;
   a.skip_from = 3;  // never: running_ always says running
   for (int t = 0; t < d_.tiles(); ++t)
@@ -401,12 +401,12 @@ void EllipticSolver::submit_check(const TiledField& u, const TiledField& f) {
   insert_solver_scalars(scalars_args(int(ScalarOp::Direct), 1), state_->handle(), both);
 }
 
-void EllipticSolver::submit_solve(const TiledField& u, const TiledField& f, int iterations) {
+void EllipticSolver::submit_solve(const TiledField& u, const TiledField& f, int iterations, bool ghosts_current) {
   if (direct()) {
-    submit_direct(u, f);
+    submit_direct(u, f, ghosts_current);
     return;
   }
-  submit_start(u, f);
+  submit_start(u, f, ghosts_current);
   // Fused PCG needs one more pass than iterations to finish (the pending u update).
   submit_iterations(u, std::min(iterations, s_.max_iter) + 1);
 }
@@ -414,7 +414,7 @@ void EllipticSolver::submit_solve(const TiledField& u, const TiledField& f, int 
 SolveResult EllipticSolver::solve(const TiledField& u, const TiledField& f) {
   const auto t0 = std::chrono::steady_clock::now();
   if (direct()) {
-    submit_direct(u, f);
+    submit_direct(u, f, false);
     submit_halo_exchange(d_, u, *strips_);
     submit_check(u, f);
     SolveResult res = read_state();

@@ -63,7 +63,9 @@ class EllipticSolver {
 
   // The same as tasks only, for a step graph: a solve of at most `iterations` iterations is submitted
   // and nothing waits; read_state() later tells how it went (it waits for the solve).
-  void submit_solve(const TiledField& u, const TiledField& f, int iterations);
+  // `ghosts_current`: u's ghost ring already holds its neighbours' values (a step graph exchanges p's
+  // halo after every solve), so the solve starts without an exchange.
+  void submit_solve(const TiledField& u, const TiledField& f, int iterations, bool ghosts_current = false);
   // Collective: the latest solve's result (waits for it).
   SolveResult read_state();
   // After u's halo exchange that follows submit_solve: the direct solve's check (r = f - A u, then the
@@ -94,12 +96,12 @@ class EllipticSolver {
 
   // r = f - A u (one pass; u's halo is exchanged first), leaving <r, r> and max |r| in the solver's
   // partials. For GCR's start, tests and the final residual check.
-  void residual(const TiledField& u, const TiledField& f, const TiledField& r);
+  void residual(const TiledField& u, const TiledField& f, const TiledField& r, bool ghosts_current = false);
 
  private:
   SolveResult result_of(const double* state) const;
   void submit_reset();  // a new solve's state: zeros, the tolerances and the iteration limit
-  void submit_start(const TiledField& u, const TiledField& f);
+  void submit_start(const TiledField& u, const TiledField& f, bool ghosts_current = false);
   void submit_iteration(const TiledField& u);
   // `count` iterations: one task for them all in the line form on a single tile, else one by one.
   void submit_iterations(const TiledField& u, int count);
@@ -125,7 +127,7 @@ class EllipticSolver {
   void gcr_iteration(const TiledField& x);
   // u += A^+ (f - A u): the residual, the spectral stages and the update, reading running_ (never
   // written), so that nothing waits for the previous solve's check.
-  void submit_direct(const TiledField& u, const TiledField& f);
+  void submit_direct(const TiledField& u, const TiledField& f, bool ghosts_current);
 
   const Decomposition& d_;
   int rank_;

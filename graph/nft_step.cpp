@@ -157,7 +157,9 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
       insert_snapshot_copy(f.p_tmp->handle(t), f.p_old->handle(t), kPrioBody);
     }
   }
-  solver_->submit_solve(*f.p, *f.rhs, s_.solver_budget);
+  // p's ghost ring is current (exchanged after the last solve, or rebuilt on a restart) unless the
+  // extrapolation above rewrote the interior.
+  solver_->submit_solve(*f.p, *f.rhs, s_.solver_budget, !s_.extrapolate_pressure);
   submit_halo_exchange(d_, *f.p, *f.p_strips);
   solver_->submit_check(*f.p, *f.rhs);
   for (int t = 0; t < d_.tiles(); ++t) {

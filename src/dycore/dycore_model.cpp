@@ -183,8 +183,10 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
       if (name == "startup_converged") startup_.converged = value != 0;
     }
   }
-  if (!restart)
-    for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f_.vel[q][0], *f_.vel_strips[q]);  // ghost rings
+  if (!restart) {  // ghost rings (p's too: the steps' solves start from its ring as it is)
+    for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f_.vel[q][0], *f_.vel_strips[q]);
+    submit_halo_exchange(d_, *f_.p, *f_.p_strips);
+  }
   if (modified && !restart) {
     startup_ = graph_->project_velocity(f_);
     // p^0 = 0 again (it held the projection's potential); the first steps' solves find the pressure.
