@@ -71,7 +71,7 @@ EllipticSolver::EllipticSolver(const Decomposition& d, int rank, const ColumnCou
   if (s.preconditioner == Preconditioner::Multigrid)
     mg_ = std::make_unique<MultigridPreconditioner>(d, rank, hierarchy, s.multigrid);
   if (s.preconditioner == Preconditioner::Spectral)
-    spectral_ = std::make_unique<SpectralPreconditioner>(d, rank, h, level_coefficients, s.spectral_slabs_per_tile);
+    spectral_ = std::make_unique<SpectralPreconditioner>(d, rank, h, level_coefficients);
   r_ = std::make_unique<TiledField>("solver_r", d, rank);
   z_ = std::make_unique<TiledField>("solver_z", d, rank);
   if (s.method == KrylovMethod::Direct) {

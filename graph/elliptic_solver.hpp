@@ -36,7 +36,6 @@ struct KrylovSettings {
   int check_every = 10;  // iterations submitted between two host checks of the state (not used by a
                          // single tile's line-form PCG, which stops on the device)
   Preconditioner preconditioner = Preconditioner::Line;  // Multigrid, Spectral: PCG only (fused or not)
-  int spectral_slabs_per_tile = 1;                        // Spectral on several tiles: see slab_geometry
   MultigridSettings multigrid;
 };
 

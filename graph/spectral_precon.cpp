@@ -12,8 +12,8 @@
 namespace tdc {
 
 SpectralPreconditioner::SpectralPreconditioner(const Decomposition& d, int rank, const ColumnCouplings& h,
-                                               const std::vector<double>& coef, int slabs_per_tile)
-    : d_(d), slabs_per_tile_(std::max(1, slabs_per_tile)) {
+                                               const std::vector<double>& coef)
+    : d_(d) {
   const TileLayout& L = d.layout();
   std::vector<double> tables;
   plan_ = make_spectral_plan(L.nx * d.tiles_x(), L.ny * d.tiles_y(), L.nz, h, coef, tables);
@@ -23,7 +23,7 @@ SpectralPreconditioner::SpectralPreconditioner(const Decomposition& d, int rank,
     throw std::invalid_argument("spectral preconditioner: tiles must be at least 2 cells wide in x and y");
   if (d.tiles() > kMaxSlabPieces)
     throw std::invalid_argument("spectral preconditioner: more than " + std::to_string(kMaxSlabPieces) + " tiles");
-  slabs_ = slab_geometry(plan_.nx, plan_.ny, plan_.nz, d.tiles_x(), d.tiles_y(), slabs_per_tile_);
+  slabs_ = slab_geometry(plan_.nx, plan_.ny, plan_.nz, d.tiles_x(), d.tiles_y());
   // Slab s is held with tile s T / S: with one slab per tile, every device transforms its share.
   std::vector<int> tile_of, slab_host;
   std::vector<long> doubles;
@@ -71,11 +71,8 @@ void SpectralPreconditioner::submit(starpu_data_handle_t state, int skip_from, c
       const auto out = s.to_tile ? std::vector<starpu_data_handle_t>{z.handle(i)}
                        : on_slab ? pieces(*from_slabs_, -1, i)
                                  : pieces(*to_slabs_, i, -1);
-      // A tile's first slab goes first (its pieces, then its passes), so that the next one's pieces
-      // travel while it computes.
-      const int slab_rank = on_slab ? i % std::max(1, slabs_.slabs / d_.tiles()) : 0;
       insert_spectral_stage(p, slabs_, s, tables_->handle(), state, (on_slab ? slab_scratch_ : tile_scratch_)->handle(),
-                            in, out, kPrioBody - slab_rank);
+                            in, out, kPrioBody);
     }
   }
 }

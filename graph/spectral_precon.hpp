@@ -29,9 +29,7 @@ class SpectralPreconditioner {
  public:
   // `coef`: the operator's kLevelVectors * nz level coefficients; throws std::invalid_argument when the
   // operator is not one the transforms invert (spectral_unsupported says why).
-  // `slabs_per_tile`: see slab_geometry (several tiles only; the bits do not depend on it).
-  SpectralPreconditioner(const Decomposition& d, int rank, const ColumnCouplings& h, const std::vector<double>& coef,
-                         int slabs_per_tile = 1);
+  SpectralPreconditioner(const Decomposition& d, int rank, const ColumnCouplings& h, const std::vector<double>& coef);
   ~SpectralPreconditioner();
   SpectralPreconditioner(const SpectralPreconditioner&) = delete;
   SpectralPreconditioner& operator=(const SpectralPreconditioner&) = delete;
@@ -51,7 +49,6 @@ class SpectralPreconditioner {
   std::vector<starpu_data_handle_t> pieces(const TileHeldVectors& v, int t, int s) const;
 
   const Decomposition& d_;
-  int slabs_per_tile_;
   SpectralPlan plan_;
   SlabGeometry slabs_;
   std::unique_ptr<RankZeroVector> tables_;

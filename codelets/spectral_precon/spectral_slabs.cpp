@@ -6,21 +6,21 @@
 
 namespace tdc {
 
-SlabGeometry slab_geometry(int nx, int ny, int nz, int tiles_x, int tiles_y, int slabs_per_tile) {
+SlabGeometry slab_geometry(int nx, int ny, int nz, int tiles_x, int tiles_y) {
   SlabGeometry g;
   g.nx = nx;
   g.ny = ny;
   g.nz = nz;
   g.tiles_x = tiles_x;
   g.tiles_y = tiles_y;
-  const int tiles = tiles_x * tiles_y, wanted = tiles * (slabs_per_tile > 1 ? slabs_per_tile : 1);
+  const int tiles = tiles_x * tiles_y;
   if (tiles_x == 1) {
     g.kind = SlabKind::Columns;  // x lines are whole in the tiles: two transposes a solve
     g.slabs = 1;
-    while (2 * g.slabs <= wanted && 2 * g.slabs <= kMaxSlabPieces && nx / (2 * g.slabs) >= 2) g.slabs *= 2;
+    while (2 * g.slabs <= tiles && 2 * g.slabs <= kMaxSlabPieces && nx / (2 * g.slabs) >= 2) g.slabs *= 2;
   } else {
     g.kind = SlabKind::Levels;
-    g.slabs = wanted < nz ? wanted : nz;
+    g.slabs = tiles < nz ? tiles : nz;
     if (g.slabs > kMaxSlabPieces) g.slabs = kMaxSlabPieces;
   }
   return g;

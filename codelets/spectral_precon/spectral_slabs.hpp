@@ -58,10 +58,9 @@ struct SlabGeometry {
   }
 };
 
-// The slab geometry for a tile layout: column slabs where tiles span x, else level slabs;
-// `slabs_per_tile` slabs per tile where the grid allows (a column slab at least 2 cells wide, a
-// power of two): more slabs than tiles let a slab's passes start while the next slab's pieces travel.
-SlabGeometry slab_geometry(int nx, int ny, int nz, int tiles_x, int tiles_y, int slabs_per_tile = 1);
+// The slab geometry for a tile layout: column slabs where tiles span x, else level slabs; one slab
+// per tile where the grid allows (a column slab at least 2 cells wide, a power of two).
+SlabGeometry slab_geometry(int nx, int ny, int nz, int tiles_x, int tiles_y);
 
 // One task's work: on tile or slab `index`, read the tile (r) or the part's pieces, run `passes` (axes
 // in order; 2: the vertical pass) and write the pieces or the tile (z).

@@ -131,7 +131,6 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   c.solver_budget = int(r.integer("solver.max_iter", c.solver_budget));
   c.extrapolate_pressure = r.choice("solver.first_guess", "previous", {"previous", "extrapolated"}) == "extrapolated";
   const std::string precon = r.choice("solver.preconditioner", "line", {"line", "multigrid", "spectral"});
-  k.spectral_slabs_per_tile = int(r.integer("solver.spectral_slabs_per_tile", k.spectral_slabs_per_tile));
   k.preconditioner = precon == "multigrid"  ? Preconditioner::Multigrid
                      : precon == "spectral" ? Preconditioner::Spectral
                                             : Preconditioner::Line;
@@ -246,8 +245,6 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
           "must be between 1 and " + std::to_string(kMaxGcrDirections));
   require(c.divergence_tolerance > 0, "solver.divergence_tolerance", "must be positive");
   require(c.solver_budget >= 1, "solver.max_iter", "must be positive");
-  require(k.spectral_slabs_per_tile >= 1 && k.spectral_slabs_per_tile <= 8, "solver.spectral_slabs_per_tile",
-          "must be between 1 and 8");
   require(k.method != KrylovMethod::Direct || k.preconditioner == Preconditioner::Spectral, "solver.method",
           "\"direct\" applies the exact spectral inverse: it needs solver.preconditioner = \"spectral\"");
   if (k.preconditioner == Preconditioner::Multigrid) {

@@ -106,14 +106,9 @@ TEST(TaylorGreen, SpectralPreconditionerSolvesInOneIterationBitwiseForAnyTiles) 
     const auto ref = run(with({}));
     const auto tiled = run(with({"tiles.x=2", "tiles.y=4"}));  // slabs of levels
     const auto rows = run(with({"tiles.x=1", "tiles.y=4"}));   // tiles span x: slabs of columns
-    // Two slabs a tile (pipelined transposes): the same lines, transformed whole, in the same order.
-    const auto rows2 = run(with({"tiles.x=1", "tiles.y=4", "solver.spectral_slabs_per_tile=2"}));
-    const auto tiled2 = run(with({"tiles.x=2", "tiles.y=2", "solver.spectral_slabs_per_tile=2"}));
     if (tdc_test::g_runtime->rank() != 0) continue;
     EXPECT_EQ(tiled["velocity_checksum"], ref["velocity_checksum"]);
     EXPECT_EQ(rows["velocity_checksum"], ref["velocity_checksum"]);
-    EXPECT_EQ(rows2["velocity_checksum"], ref["velocity_checksum"]);
-    EXPECT_EQ(tiled2["velocity_checksum"], ref["velocity_checksum"]);
     EXPECT_TRUE(ref["solver"]["converged_every_step"].get<bool>());
     for (int its : ref["solver"]["iterations"].get<std::vector<int>>()) EXPECT_EQ(its, 1);
     // The exact inverse leaves only round-off divergence; multigrid leaves what the bound allows.

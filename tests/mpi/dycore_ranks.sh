@@ -10,7 +10,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=se
 configs=(
   "gcr --set solver.method=gcr --set solver.preconditioner=line --set grid.nx=48 --set grid.ny=36 --set tiles.x=4 --set tiles.y=3"
   "spectral --set solver.method=pcg --set grid.nx=32 --set grid.ny=32 --set tiles.x=4 --set tiles.y=2"
-  "direct --set solver.method=direct --set solver.spectral_slabs_per_tile=2 --set grid.nx=32 --set grid.ny=32 --set tiles.x=1 --set tiles.y=4"
+  "direct --set solver.method=direct --set grid.nx=32 --set grid.ny=32 --set tiles.x=1 --set tiles.y=4"
   "gcr_spectral --set solver.method=gcr --set grid.nx=32 --set grid.ny=32 --set tiles.x=2 --set tiles.y=4")
 for config in "${configs[@]}"; do
   set -- $config; name=$1; shift
