@@ -8,17 +8,28 @@ GPU / node count past which adding more stops paying.
 
   tools/perf_model.py predict --case mpdata --grid 256x512x256 --gpus 2
   tools/perf_model.py scan --case tg-spectral --grid 256x256x256 --weak --max-gpus 16
+  tools/perf_model.py predict --case bubble --grid 256x1024x256 --gpus 4 --solver pcg
   tools/perf_model.py validate            # prediction next to every measured multi-GPU point
+
+Solver forms (--solver) of the spectral cases (tg-spectral, bubble):
+  direct  (default: the cases' solver.method) the spectral inverse once a step, u += A^+ (f - A u):
+          no reduction and no PCG pass on the step's path; its own 1-GPU times, halo counts and
+          stage factor (calibration: dycore_direct)
+  pcg     PCG with the spectral preconditioner: its reductions (PCG start, 2 a pass) on the path
+          (calibration: dycore_spectral); tg-multigrid is always PCG
 
 The model (docs/performance.md, "Performance model (paper 003)"), on the slowest GPU:
   T = T_comp + T_stages + T_comm - T_overlap
-  T_comp    the GPU's work without the spectral solve, from the 1-GPU step times (piecewise linear in
-            cells) less the 1-GPU solve; multigrid: plus iterations x the per-iteration time
+  T_comp    the GPU's work without the spectral solve, from the 1-GPU step times of the solver form
+            (piecewise linear in cells) less the 1-GPU solve; multigrid: plus iterations x the
+            per-iteration time
   T_stages  spectral preconditioner in slab form: the GPU's share of the solve (its tiles' and slabs'
-            passes), stage_overhead_factor x the 1-GPU solve time of those cells (factor fitted)
+            passes), stage_overhead_factor x the 1-GPU solve time of those cells (a factor fitted
+            for each solver form)
   T_comm    transposes: applications a step x transposes a solve (2 where tiles span x, else 4) x the
             pieces a GPU sends to other GPUs' slabs / link rate (NVLink within a process, host-staged
             StarPU-MPI between ranks); halo strips (width 3); reductions x their added latency
+            (PCG only: the direct solve has none on the path)
   T_overlap MPDATA only (paper eq. 2-4): strips hidden behind the body.
             H = (T1_I - T1_B) / T1_I            (eq. 4: cost of the border/body split, on 1 GPU)
             T_IC = T_I - T_I * H                (eq. 3: improved time without that cost)
@@ -34,9 +45,18 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_CAL = os.path.join(HERE, "perf_model_calibration.json")
 CASES = ("mpdata", "tg-spectral", "bubble", "tg-multigrid")
+SOLVERS = ("direct", "pcg")
 B = 8.0  # bytes a value (FP64)
 C256 = 256 ** 3
 MAX_SLAB_PIECES = 256  # codelets/spectral_precon/spectral_slabs.hpp, kMaxSlabPieces
+
+
+def default_solver(case):
+    """The cases' present solver.method: direct for the spectral cases (cases/taylor_green.toml,
+    cases/thermal_bubble.toml), PCG for multigrid (the direct solve needs the spectral inverse)."""
+    if case == "mpdata":
+        return None
+    return "pcg" if case == "tg-multigrid" else "direct"
 
 
 def parse_grid(s):
@@ -203,11 +223,12 @@ class Model:
         self.fitted = fitted
         self._mpdata()
         self._spectral_inputs()
-        self.stage_factor = 1.0
+        self.stage_factor = {"pcg": 1.0, "direct": 1.0}
         self.mg_over = 0.0
         if fitted:
             self._fit_nvlink()
-            self._fit_stage_factor()
+            self._fit_stage_factor("pcg", "stage_overhead_factor")
+            self._fit_stage_factor("direct", "stage_overhead_factor_direct")
             self._fit_multigrid()
         else:
             self.bw["staged"] = self.bw["pcie"] / 2           # device -> host, host -> device
@@ -230,20 +251,36 @@ class Model:
 
     def _spectral_inputs(self):
         s = self.cal["dycore_spectral"]
-        self.s_pts = [(cells(parse_grid(p["grid"])), p["ms"]) for p in s["one_gpu"]]
         self.s1 = _v(s["solve_ms_at_256cubed"]) / C256        # 1-GPU single-task solve, ms a cell
-        b = s["bubble_one_gpu"]
-        c = cells(parse_grid(b["grid"]))
-        self.bubble = (b["ms"] - self.s1 * c) / (interp(self.s_pts, c) - self.s1 * c)  # non-solver work
-        self.halo_exch = _v(s["halo_exchanges_per_step"])
-        self.halo_fields = _v(s["halo_fields_per_step"])
-        self.reductions = _v(s["reductions_per_step"])
         self.apps = _v(s["applications_per_step"])
+        # per solver form: 1-GPU times, the bubble's non-solver work over Taylor-Green's, halo counts
+        # (the bubble's own where given: its theta strips), reductions on the step's path
+        self.form = {}
+        for solver, key in (("pcg", "dycore_spectral"), ("direct", "dycore_direct")):
+            d = self.cal[key]
+            pts = [(cells(parse_grid(p["grid"])), p["ms"]) for p in d["one_gpu"]]
+            b = d["bubble_one_gpu"]
+            c = cells(parse_grid(b["grid"]))
+            fields, exch = _v(d["halo_fields_per_step"]), _v(d["halo_exchanges_per_step"])
+            self.form[solver] = {
+                "pts": pts,
+                "bubble": (b["ms"] - self.s1 * c) / (interp(pts, c) - self.s1 * c),  # non-solver work
+                "halo": {"tg": (fields, exch),
+                         "bubble": (_v(d.get("bubble_halo_fields_per_step", fields)),
+                                    _v(d.get("bubble_halo_exchanges_per_step", exch)))},
+                "reductions": _v(d["reductions_per_step"]),
+            }
+        self.s_pts = self.form["pcg"]["pts"]
 
     def _point_args(self, p):
-        rpn = p.get("ranks_per_node", 1)
-        return (p["case"], parse_grid(p["grid"]), p["gpus"], tile_pair(p["tiles"]), p["gpus"], rpn,
-                p.get("iterations"), p.get("applications_moving_pieces"))
+        """predict's arguments for a measured point. A point without "solver" ran PCG (every point
+        measured before the direct solve); "halo_fields" / "halo_exchanges" give its build's own
+        counts where they differ from its form's."""
+        halo = (p["halo_fields"], p["halo_exchanges"]) if "halo_fields" in p else None
+        return dict(case=p["case"], grid=parse_grid(p["grid"]), gpus=p["gpus"], tiles=tile_pair(p["tiles"]),
+                    gpus_per_node=p["gpus"], ranks_per_node=p.get("ranks_per_node", 1),
+                    iterations=p.get("iterations"), apps=p.get("applications_moving_pieces"),
+                    solver=None if p["case"] == "mpdata" else p.get("solver", "pcg"), halo=halo)
 
     def fit_point(self, what):
         pts = [p for p in self.cal["validation"]["points"] if p.get("fits") == what]
@@ -268,18 +305,21 @@ class Model:
         dt = p["default_ms"] - p["max_iter_1_ms"] - n * self.lat["nvlink"]
         self.bw["nvlink"] = n * byts / dt * 1e-6
 
-    def _fit_stage_factor(self):
-        p = self.fit_point("stage_overhead_factor")
+    def _fit_stage_factor(self, solver, what):
+        p = self.fit_point(what)
+        args = self._point_args(p)
+        if args["solver"] != solver:
+            raise ValueError("calibration: the point fitting %s ran %s, not %s" % (what, args["solver"], solver))
         ev = []
         for f in (0.0, 1.0):
-            self.stage_factor = f
-            ev.append(self.predict(*self._point_args(p))["total"])
-        self.stage_factor = (p["ms"] - ev[0]) / (ev[1] - ev[0])
+            self.stage_factor[solver] = f
+            ev.append(self.predict(**args)["total"])
+        self.stage_factor[solver] = (p["ms"] - ev[0]) / (ev[1] - ev[0])
 
     def _multigrid_iterations(self):
         mg = self.cal["dycore_multigrid"]
         self.mg_iters = [(cells(parse_grid(p["grid"])), p["iterations"]) for p in mg["one_gpu"]]
-        self.mg_it = [(cells(parse_grid(p["grid"])), (p["ms"] - self.own(cells(parse_grid(p["grid"])))) / p["iterations"])
+        self.mg_it = [(cells(parse_grid(p["grid"])), (p["ms"] - self.own(cells(parse_grid(p["grid"])), "pcg")) / p["iterations"])
                       for p in mg["one_gpu"]]
         self.mg_red = _v(mg["reductions_per_iteration"])
 
@@ -287,13 +327,13 @@ class Model:
         self._multigrid_iterations()
         p = self.fit_point("multigrid_multitile_overhead")
         self.mg_over = 0.0
-        r = self.predict(*self._point_args(p))
+        r = self.predict(**self._point_args(p))
         self.mg_over = (p["ms"] - r["total"]) / r["iterations"]
 
     # ---- terms ----------------------------------------------------------------------------------
-    def own(self, c):
-        """Per-GPU dycore work of c cells without the spectral solve (1-GPU times)."""
-        return interp(self.s_pts, c) - self.s1 * c
+    def own(self, c, solver):
+        """Per-GPU dycore work of c cells without the spectral solve (the solver form's 1-GPU times)."""
+        return interp(self.form[solver]["pts"], c) - self.s1 * c
 
     def link_bw(self, kind):
         if kind == "network":
@@ -348,14 +388,20 @@ class Model:
 
     # ---- prediction -----------------------------------------------------------------------------
     def predict(self, case, grid, gpus, tiles=None, gpus_per_node=8, ranks_per_node=1, iterations=None,
-                apps=None, layout="rows"):
+                apps=None, layout="rows", solver=None, halo=None):
+        """solver: "direct" or "pcg" (None: the case's present method, default_solver); halo: (fields,
+        exchanges) a step in place of the form's counts."""
+        solver = solver or default_solver(case)
+        if case == "tg-multigrid" and solver == "direct":
+            raise ValueError("the direct solve needs the spectral inverse: tg-multigrid runs PCG (--solver pcg)")
         tiles = tiles or default_tiles(gpus, layout)
         lay = Layout(grid, gpus, tiles, gpus_per_node, ranks_per_node)
         r = {"case": case, "grid": grid, "gpus": gpus, "tiles": tiles, "ranks": lay.ranks, "nodes": lay.nodes,
+             "solver": None if case == "mpdata" else solver,
              "stages": 0.0, "transposes": 0.0, "halo": 0.0, "reductions": 0.0, "notes": []}
         if case == "mpdata":
             return self._predict_mpdata(lay, r)
-        return self._predict_dycore(case, lay, r, iterations, self.apps if apps is None else apps)
+        return self._predict_dycore(case, lay, r, iterations, self.apps if apps is None else apps, solver, halo)
 
     def _predict_mpdata(self, lay, r):
         worst = None
@@ -378,23 +424,26 @@ class Model:
                  H=self.m_H, V=T_O / T_I)
         return r
 
-    def _predict_dycore(self, case, lay, r, iterations, apps):
+    def _predict_dycore(self, case, lay, r, iterations, apps, solver, halo):
         C = cells(lay.grid)
         mg = case == "tg-multigrid"
-        scale = self.bubble if case == "bubble" else 1.0        # the bubble's non-solver work over TG's
+        form = self.form[solver]
+        scale = form["bubble"] if case == "bubble" else 1.0      # the bubble's non-solver work over TG's
+        fields, exch = halo or form["halo"]["bubble" if case == "bubble" else "tg"]
+        r["halo_counts"] = (fields, exch)
         if mg:
             its, how = self.iterations(case, lay.grid, iterations)
             r["iterations"] = its
             if how != "given":
                 r["notes"].append("iterations %d %s" % (its, how))
         if lay.ntiles == 1:                                       # the single-tile path: the 1-GPU times
-            comp = scale * self.own(C) + (its * interp(self.mg_it, C) if mg else self.s1 * C)
+            comp = scale * self.own(C, solver) + (its * interp(self.mg_it, C) if mg else self.s1 * C)
             r.update(comp=comp, comm=0.0, overlap=0.0, total=comp, V=0.0)
             return r
-        halo_t = max(self.halo(lay, self.halo_fields, self.halo_exch, g)[0] for g in range(lay.gpus))
+        halo_t = max(self.halo(lay, fields, exch, g)[0] for g in range(lay.gpus))
         per_gpu = max(len(lay.tiles_on(g)) for g in range(lay.gpus)) * lay.tile_cells
-        comp = scale * self.own(per_gpu)
-        red = self.reductions * self.red_extra(lay)
+        comp = scale * self.own(per_gpu, solver)
+        red = form["reductions"] * self.red_extra(lay)
         stages = xfer = 0.0
         if mg:
             it_t = interp(self.mg_it, per_gpu) + self.mg_over
@@ -409,7 +458,8 @@ class Model:
         else:
             share = max(max(len(lay.tiles_on(g)) * lay.tile_cells, sum(lay.slab_cells(s) for s in lay.slabs_on(g)))
                         for g in range(lay.gpus))
-            stages = self.stage_factor * self.s1 * share
+            stages = self.stage_factor[solver] * self.s1 * share
+            r["stage_factor"] = self.stage_factor[solver]
             xfer = self.transposes(lay, apps)
             r["applications"], r["transposes_per_solve"], r["slabs"] = apps, lay.transposes, lay.slabs
         comm = xfer + halo_t + red
@@ -427,16 +477,23 @@ def gs(g):
 def print_prediction(r, m):
     print("case %s  grid %s  gpus %d  tiles %dx%d  ranks %d  nodes %d" % (
         r["case"], gs(r["grid"]), r["gpus"], r["tiles"][0], r["tiles"][1], r["ranks"], r["nodes"]))
+    if r["solver"] == "direct":
+        print("solver              direct   (u += A^+ (f - A u) once a step: no reduction, no PCG pass on the path)")
+    elif r["solver"] == "pcg":
+        print("solver              pcg      (PCG: its start's and passes' reductions on the path)")
     print("computation_ms      %9.3f   (the GPU's work from the 1-GPU times%s)" % (
         r["comp"], ", without the spectral solve" if "applications" in r else ""))
     if "applications" in r:
-        print("spectral_stages_ms  %9.3f   (its share of the solve x stage factor %.2f)" % (r["stages"], m.stage_factor))
+        print("spectral_stages_ms  %9.3f   (its share of the solve x stage factor %.2f)" % (r["stages"], r["stage_factor"]))
         print("transposes_ms       %9.3f   (%d application(s) x %d transposes, %d slabs)" % (
             r["transposes"], r["applications"], r["transposes_per_solve"], r["slabs"]))
     else:
         print("spectral_stages_ms  %9.3f" % r["stages"])
         print("transposes_ms       %9.3f" % r["transposes"])
-    print("halo_ms             %9.3f" % r["halo"])
+    if "halo_counts" in r:
+        print("halo_ms             %9.3f   (%d fields in %d exchanges a step)" % ((r["halo"],) + r["halo_counts"]))
+    else:
+        print("halo_ms             %9.3f" % r["halo"])
     print("reductions_ms       %9.3f" % r["reductions"])
     print("communication_ms    %9.3f   (transposes + halo + reductions)" % r["comm"])
     print("overlap_ms          %9.3f   (V = T_O / T_I = %.3f)" % (r["overlap"], r["V"]))
@@ -451,21 +508,22 @@ def print_prediction(r, m):
 
 def apply_overrides(m, a):
     if a.stage_factor is not None:
-        m.stage_factor = a.stage_factor
+        m.stage_factor = {k: a.stage_factor for k in m.stage_factor}
 
 
 def cmd_predict(m, a):
     tiles = tile_pair(a.tiles) if a.tiles else None
     r = m.predict(a.case, a.grid, a.gpus, tiles, a.gpus_per_node, a.ranks_per_node, a.iterations,
-                  a.applications, a.layout)
+                  a.applications, a.layout, a.solver)
     print_prediction(r, m)
 
 
 def cmd_scan(m, a):
     rows = []
-    print("# %s, %s scaling, grid %s%s, %s tiles, %d GPUs a node, %d ranks a node" % (
-        a.case, "weak" if a.weak else "strong", gs(a.grid), " a GPU" if a.weak else "", a.layout,
-        a.gpus_per_node, a.ranks_per_node))
+    solver = a.solver or default_solver(a.case)
+    print("# %s%s, %s scaling, grid %s%s, %s tiles, %d GPUs a node, %d ranks a node" % (
+        a.case, " (%s solve)" % solver if solver else "", "weak" if a.weak else "strong", gs(a.grid),
+        " a GPU" if a.weak else "", a.layout, a.gpus_per_node, a.ranks_per_node))
     print("%5s %6s %6s %14s %11s %10s %9s %9s %7s %11s %10s" % (
         "gpus", "nodes", "tiles", "grid", "ms/step", "comp", "stages", "comm", "V", "Gcell/s", "efficiency"))
     base, err = None, ValueError("no GPU count in 1..%d fits" % a.max_gpus)
@@ -473,7 +531,8 @@ def cmd_scan(m, a):
         tx, ty = default_tiles(n, a.layout)
         g = (a.grid[0] * tx, a.grid[1] * ty, a.grid[2]) if a.weak else a.grid
         try:
-            r = m.predict(a.case, g, n, (tx, ty), a.gpus_per_node, a.ranks_per_node, a.iterations, a.applications)
+            r = m.predict(a.case, g, n, (tx, ty), a.gpus_per_node, a.ranks_per_node, a.iterations, a.applications,
+                          solver=solver)
         except ValueError as e:
             err = e
             continue
@@ -509,12 +568,13 @@ def cmd_scan(m, a):
 def cmd_validate(m, a):
     cal = m.cal
     prior = Model(cal, fitted=False)
-    print("%-13s %-12s %5s %5s %6s %5s %10s %10s %8s %10s %8s  %s" % (
-        "case", "grid", "gpus", "ranks", "tiles", "apps", "measured", "model", "error", "published", "error", "kind"))
+    print("%-13s %-6s %-12s %5s %5s %6s %5s %10s %10s %8s %10s %8s  %s" % (
+        "case", "solver", "grid", "gpus", "ranks", "tiles", "apps", "measured", "model", "error", "published", "error",
+        "kind"))
     for p in cal["validation"]["points"]:
         args = m._point_args(p)
-        r = m.predict(*args)
-        q = prior.predict(*args)["total"]
+        r = m.predict(**args)
+        q = prior.predict(**args)["total"]
         err = (r["total"] - p["ms"]) / p["ms"]
         if p.get("fits"):
             k = "fitted: " + p["fits"]
@@ -522,20 +582,22 @@ def cmd_validate(m, a):
             k = "check" + ("" if abs(err) <= 0.15 else ": MISSES 15 %" + (" (known: see its 'misses')"
                                                                            if p.get("misses") else ""))
         apps = str(r["applications"]) if "applications" in r else "-"
-        print("%-13s %-12s %5d %5d %6s %5s %10.3f %10.3f %+7.1f%% %10.3f %+7.1f%%  %s" % (
-            p["case"], p["grid"], p["gpus"], r["ranks"], p["tiles"], apps, p["ms"], r["total"], 100 * err,
-            q, 100 * (q - p["ms"]) / p["ms"], k))
+        print("%-13s %-6s %-12s %5d %5d %6s %5s %10.3f %10.3f %+7.1f%% %10.3f %+7.1f%%  %s" % (
+            p["case"], r["solver"] or "-", p["grid"], p["gpus"], r["ranks"], p["tiles"], apps, p["ms"], r["total"],
+            100 * err, q, 100 * (q - p["ms"]) / p["ms"], k))
     for p in cal.get("skipped_applications", {}).get("pairs", []):
         d_meas = p["default_ms"] - p["max_iter_1_ms"]
         rpn = p.get("ranks_per_node", 1)
         g, t = parse_grid(p["grid"]), tile_pair(p["tiles"])
-        d = [mm.predict("tg-spectral", g, p["gpus"], t, p["gpus"], rpn, None, p["applications_default"])["total"]
-             - mm.predict("tg-spectral", g, p["gpus"], t, p["gpus"], rpn, None, p["applications_max_iter_1"])["total"]
+        d = [mm.predict("tg-spectral", g, p["gpus"], t, p["gpus"], rpn, None, p["applications_default"],
+                        solver="pcg")["total"]
+             - mm.predict("tg-spectral", g, p["gpus"], t, p["gpus"], rpn, None, p["applications_max_iter_1"],
+                          solver="pcg")["total"]
              for mm in (m, prior)]
         err = (d[0] - d_meas) / d_meas
         k = ("fitted: " + p["fits"]) if p.get("fits") else "check" + ("" if abs(err) <= 0.15 else ": MISSES 15 %")
-        print("%-13s %-12s %5d %5d %6s %5s %10.3f %10.3f %+7.1f%% %10.3f %+7.1f%%  %s" % (
-            "skipped", p["grid"], p["gpus"], rpn if rpn > 1 else 1, p["tiles"],
+        print("%-13s %-6s %-12s %5d %5d %6s %5s %10.3f %10.3f %+7.1f%% %10.3f %+7.1f%%  %s" % (
+            "skipped", "pcg", p["grid"], p["gpus"], rpn if rpn > 1 else 1, p["tiles"],
             "%d-%d" % (p["applications_default"], p["applications_max_iter_1"]), d_meas, d[0], 100 * err,
             d[1], 100 * (d[1] - d_meas) / d_meas, k))
     if cal.get("skipped_applications", {}).get("pairs"):
@@ -545,10 +607,15 @@ def cmd_validate(m, a):
           "at 256^3, stage factor %.2f (fitted), NVLink %.0f GB/s effective (%s), ranks %.1f GB/s staged; "
           "reductions %d a step at +%.0f us (2 GPUs, one process) / +%.0f us (2 ranks); multigrid multi-tile "
           "overhead %.2f ms an iteration (fitted)" % (
-              m.m_H, m.m_ctile, m.m_b * 2 * 512 * 256, m.s1 * C256, m.stage_factor, m.bw["nvlink"],
+              m.m_H, m.m_ctile, m.m_b * 2 * 512 * 256, m.s1 * C256, m.stage_factor["pcg"], m.bw["nvlink"],
               "given" if _v(cal["links"]["nvlink_effective_GBps"]) is not None else "fitted", m.bw["staged"],
-              m.reductions, 1e3 * (m.red_lat["two_gpus_one_process"] - m.red_lat["one_gpu_one_tile"]),
+              m.form["pcg"]["reductions"], 1e3 * (m.red_lat["two_gpus_one_process"] - m.red_lat["one_gpu_one_tile"]),
               1e3 * (m.red_lat["two_ranks"] - m.red_lat["one_gpu_one_tile"]), m.mg_over))
+    d = m.form["direct"]
+    print("# derived, direct solve: stage factor %.2f (fitted), reductions %d a step on the path, strips %d fields in "
+          "%d exchanges (the bubble %d in %d), the bubble's non-solver work %.3f x Taylor-Green's" % (
+              m.stage_factor["direct"], d["reductions"], d["halo"]["tg"][0], d["halo"]["tg"][1],
+              d["halo"]["bubble"][0], d["halo"]["bubble"][1], d["bubble"]))
     print("# 'published': the same model with NVLink at its published %.0f GB/s, ranks at PCIe %.0f GB/s twice "
           "(%.1f GB/s), stage factor 1 and no multi-tile multigrid overhead: nothing fitted on a multi-GPU run"
           % (prior.bw["nvlink"], prior.bw["pcie"], prior.bw["staged"]))
@@ -571,12 +638,16 @@ def main(argv=None):
         p.add_argument("--layout", choices=("rows", "2d"), default="rows",
                        help="default tiles: rows = 1xG (tools/scaling.sh's default; two transposes a spectral "
                             "solve), 2d = 2x1, 2x2, 4x2 (four transposes)")
+        p.add_argument("--solver", choices=SOLVERS,
+                       help="the spectral cases' solve: direct (default: the cases' solver.method; the spectral "
+                            "inverse once a step, no reductions on the path) or pcg (PCG with the spectral "
+                            "preconditioner); tg-multigrid is PCG")
         p.add_argument("--iterations", type=int, help="solver iterations a step (tg-multigrid)")
         p.add_argument("--applications", type=int,
                        help="spectral applications a step that move pieces (default: the calibration's "
                             "applications_per_step, 1: only a solve's first application is spectral)")
         p.add_argument("--stage-factor", type=float,
-                       help="spectral stage overhead factor over the 1-GPU solve (default: fitted)")
+                       help="spectral stage overhead factor over the 1-GPU solve (default: fitted for the solver form)")
         p.add_argument("--calibration", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
     p = sub.add_parser("predict", help="ms/step for one configuration, with the model's terms")

@@ -6,7 +6,9 @@
 # other layouts four; the transposes scale with the applications a step; validate lists every
 # measured point, reproduces the fitted ones and keeps the checks within the issue's 15 % unless the
 # point's JSON entry says why it misses ("misses"), and such a point does miss; scan prints
-# a row per GPU count and where adding GPUs stops paying; bad input is refused.
+# a row per GPU count and where adding GPUs stops paying; bad input is refused. The direct solve
+# (--solver direct, the spectral cases' default): its 1-GPU predictions reproduce its 1-GPU figures,
+# its fitted 4-GPU point is reproduced, it has no reductions, and it is below PCG on 4 GPUs.
 # Usage: tests/tools/test_perf_model.sh REPO_ROOT
 set -u
 root=$1
@@ -59,13 +61,17 @@ within "1 GPU moves no pieces" "$(python3 -c "print(1 + $(term transposes_ms --c
 # 1-GPU predictions reproduce their calibration points
 within "mpdata 256^3, 1 GPU" "$(predicted --case mpdata --grid 256x256x256 --gpus 1)" \
   "$(calv '[p["ms"] for p in c["mpdata"]["one_gpu"] if p["tiles"] == "1x1" and p["overlap"] == "on"][0]')" 1
-for i in 0 1; do
-  g=$(calv "c['dycore_spectral']['one_gpu'][$i]['grid']")
-  within "tg-spectral $g, 1 GPU" "$(predicted --case tg-spectral --grid "$g" --gpus 1)" \
-    "$(calv "c['dycore_spectral']['one_gpu'][$i]['ms']")" 1
+for form in dycore_spectral:pcg dycore_direct:direct; do
+  key=${form%:*} solver=${form#*:}
+  for i in 0 1; do
+    g=$(calv "c['$key']['one_gpu'][$i]['grid']")
+    within "tg-spectral $g, 1 GPU, $solver" "$(predicted --case tg-spectral --grid "$g" --gpus 1 --solver "$solver")" \
+      "$(calv "c['$key']['one_gpu'][$i]['ms']")" 1
+  done
+  within "bubble 256^3, 1 GPU, $solver" \
+    "$(predicted --case bubble --grid "$(calv "c['$key']['bubble_one_gpu']['grid']")" --gpus 1 --solver "$solver")" \
+    "$(calv "c['$key']['bubble_one_gpu']['ms']")" 1
 done
-within "bubble 256^3, 1 GPU" "$(predicted --case bubble --grid "$(calv 'c["dycore_spectral"]["bubble_one_gpu"]["grid"]')" --gpus 1)" \
-  "$(calv 'c["dycore_spectral"]["bubble_one_gpu"]["ms"]')" 1
 within "tg-multigrid 256^3, 1 GPU" "$(predicted --case tg-multigrid --grid 256x256x256 --gpus 1 --iterations 7)" \
   "$(calv '[p["ms"] for p in c["dycore_multigrid"]["one_gpu"] if p["grid"] == "256x256x256"][0]')" 1
 
@@ -76,7 +82,7 @@ n=$(calv 'len(c["validation"]["points"]) + len(c.get("skipped_applications", {})
 nfit=$(grep -c 'fitted: ' <<<"$val")
 want=$(calv 'sum(1 for p in c["validation"]["points"] + c.get("skipped_applications", {}).get("pairs", []) if p.get("fits"))')
 [ "$nfit" = "$want" ] && [ "$nfit" -ge 2 ] && pass "validate marks the $nfit fitted points" || fail "validate fitted marks: $nfit: $val"
-bad=$(grep 'fitted: ' <<<"$val" | awk '{ e = $9; sub("%", "", e); if (e + 0 > 0.5 || e + 0 < -0.5) print }')
+bad=$(grep 'fitted: ' <<<"$val" | awk '{ e = $10; sub("%", "", e); if (e + 0 > 0.5 || e + 0 < -0.5) print }')
 [ -z "$bad" ] && pass "validate: the fitted points are reproduced" || fail "fitted points off: $bad"
 nchk=$(grep -cE ' check$' <<<"$val")
 # a check may miss 15 % only where its JSON entry says why ("misses"), and a point that says so must miss
@@ -88,6 +94,30 @@ want=$(calv 'sum(1 for p in c["validation"]["points"] if p.get("misses"))')
   || fail "points noted as missing ($want) against misses shown ($nknown): $val"
 grep -qE '^# derived: .*stage factor .*\(fitted\), NVLink .* effective \((fitted|given)\)' <<<"$val" \
   && pass "validate names the fitted terms" || fail "validate derived line: $val"
+grep -qE '^# derived, direct solve: stage factor .*\(fitted\), reductions 0 ' <<<"$val" \
+  && pass "validate names the direct form's fitted factor" || fail "validate direct derived line: $val"
+
+# the direct solve: the spectral cases' default; its fitted point reproduced by predict; no reductions;
+# below PCG on 4 GPUs (no reductions, no PCG passes on the path)
+fitp='[p for p in c["validation"]["points"] if p.get("fits") == "stage_overhead_factor_direct"][0]'
+[ "$(calv "$fitp['solver']")" = direct ] && pass "the direct factor is fitted on a direct point" || fail "direct fit point"
+fg=$(calv "$fitp['grid']") ft=$(calv "$fitp['tiles']") fn=$(calv "$fitp['gpus']") fc=$(calv "$fitp['case']")
+within "predict --solver direct reproduces its fitted point ($fc $fg, $fn GPUs)" \
+  "$(predicted --case "$fc" --grid "$fg" --gpus "$fn" --tiles "$ft" --solver direct)" "$(calv "$fitp['ms']")" 1
+[ "$(predicted --case tg-spectral --grid 256x1024x256 --gpus 4)" = "$(predicted --case tg-spectral --grid 256x1024x256 --gpus 4 --solver direct)" ] \
+  && pass "tg-spectral takes the direct solve by default" || fail "default solver is not direct"
+d4=$("${model[@]}" predict --case tg-spectral --grid 256x1024x256 --gpus 4 --solver direct)
+grep -q "^solver  *direct " <<<"$d4" && pass "predict names the solver" || fail "predict solver line: $d4"
+[ "$(awk '$1 == "reductions_ms" { print $2 }' <<<"$d4")" = 0.000 ] && pass "direct: no reductions on the path" \
+  || fail "direct reductions: $d4"
+for cg in "tg-spectral 256x1024x256" "bubble 256x1024x256" "tg-spectral 512x512x256"; do
+  set -- $cg
+  less "direct below PCG on 4 GPUs ($1 $2)" "$(predicted --case "$1" --grid "$2" --gpus 4 --solver direct)" \
+    "$(predicted --case "$1" --grid "$2" --gpus 4 --solver pcg)"
+done
+if "${model[@]}" predict --case tg-multigrid --grid 256x512x256 --gpus 2 --solver direct >/dev/null 2>&1; then
+  fail "the direct solve with multigrid was accepted"
+else pass "the direct solve with multigrid is refused"; fi
 
 less "one rank a GPU is slower than one process (8 GPUs, pieces host-staged)" \
   "$(predicted --case tg-spectral --grid 256x2048x256 --gpus 8)" "$(predicted --case tg-spectral --grid 256x2048x256 --gpus 8 --ranks-per-node 8)"
@@ -99,6 +129,8 @@ rows=$(grep -cE '^ +[0-9]+ +[0-9]+ +[0-9]+x[0-9]+ ' <<<"$scan")
 [ "$rows" = 16 ] && pass "scan: 16 rows" || fail "scan: $rows rows: $scan"
 grep -qE '^best_gpus ' <<<"$scan" && grep -qE '^stops_paying_nodes ' <<<"$scan" \
   && pass "scan names where adding GPUs and nodes stops paying" || fail "scan summary: $scan"
+grep -q "^# tg-spectral (direct solve), weak scaling" <<<"$("${model[@]}" scan --case tg-spectral --grid 256x256x256 --weak --max-gpus 2)" \
+  && pass "scan names the solver (direct by default)" || fail "scan solver header"
 strong=$("${model[@]}" scan --case tg-spectral --grid 1024x512x256 --max-gpus 8)
 [ "$(grep -cE '^ +[0-9]+ +1 ' <<<"$strong")" = 4 ] && pass "strong scan skips GPU counts the grid does not split into" \
   || fail "strong scan rows: $strong"
