@@ -931,6 +931,39 @@ TEST(EllipticKernels, SolverScalarsStopOnTheMaxNorm) {
   EXPECT_EQ(st[state::kRes], 10.0);
 }
 
+TEST(EllipticKernels, SolverScalarsDirectRecordsTheStartAndTheCheck) {
+  // The direct solve's check: tiles 0..T-1 hold <r_0, r_0> of the start, T..2T-1 <r, r> and max |r>
+  // after the correction; one iteration, done, converged when the test passes.
+  std::vector<double> st(state_doubles(50), 0.0);
+  st[state::kTolMax] = 0.5;
+  st[state::kMaxIter] = 50;
+  double start[2][2 * kMaxSums] = {}, after[2][2 * kMaxSums] = {};
+  start[0][0] = 9.0;
+  start[1][0] = 16.0;  // ||r_0|| = 5
+  after[0][0] = 0.01;
+  after[1][0] = 0.03;  // ||r|| = 0.2
+  after[0][kMaxAbsAt] = 0.1;
+  after[1][kMaxAbsAt] = 0.7;  // max |r| above tol_max: not converged
+  const double* parts[4] = {start[0], start[1], after[0], after[1]};
+  ScalarsArgs a;
+  a.op = ScalarOp::Direct;
+  a.tiles = 2;
+  EXPECT_EQ(partial_count(a), 4);
+  solver_scalars_cpu(a, st.data(), parts);
+  EXPECT_EQ(st[state::kIter], 1.0);
+  EXPECT_EQ(st[state::kDone], 2.0);
+  EXPECT_EQ(st[state::kConverged], 0.0);
+  EXPECT_EQ(st[state::kHistory], 5.0);
+  EXPECT_DOUBLE_EQ(st[state::kHistory + 1], 0.2);
+  EXPECT_EQ(st[state::kResMax], 0.7);
+  after[1][kMaxAbsAt] = 0.5;
+  st.assign(st.size(), 0.0);
+  st[state::kTolMax] = 0.5;
+  st[state::kMaxIter] = 50;
+  solver_scalars_cpu(a, st.data(), parts);
+  EXPECT_EQ(st[state::kConverged], 1.0);
+}
+
 TEST(EllipticKernels, FixedOrderSumIsAccurate) {
   auto x = random_field(50, -1e3, 1e3), y = random_field(51);
   const auto st = state_with(0, 0);
@@ -1149,6 +1182,16 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
         solver_scalars_cuda(a, ds.p, dp, 0);
         expect_same(hs, ds.host(), "solver_scalars");
       }
+      ScalarsArgs direct;  // one tile: its partials before (part0) and after (part1) the correction
+      direct.op = ScalarOp::Direct;
+      direct.tiles = 1;
+      auto hd = st;  // a fresh state (the ops above may have finished the first)
+      hd[state::kTolRel] = 1e-30;
+      hd[state::kMaxIter] = 10;
+      Dev dd(hd);
+      solver_scalars_cpu(direct, hd.data(), hp);
+      solver_scalars_cuda(direct, dd.p, dp, 0);
+      expect_same(hd, dd.host(), "solver_scalars (direct)");
     }
   }
 }
