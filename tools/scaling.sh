@@ -86,12 +86,15 @@ steady() {
         -x STARPU_MPI_STATS "$out/rank_gpu.sh" "$(command -v "$exe")" "${args[@]}" --set time.steps="$n" --out "$dir" > "$dir.log" 2>&1 \
         || { echo nan nan; return; }
       b+=("$(moved "$dir.log")")
+      rm -f "$dir.log"  # kept only when the run failed (above)
     else
       STARPU_NCPU=2 STARPU_NCUDA="$g" STARPU_BUS_STATS=1 STARPU_BUS_STATS_FILE="$dir.bus" timeout 600 "$exe" "${args[@]}" \
         --set time.steps="$n" --out "$dir" > "$dir.log" 2>&1 || { echo nan nan; return; }
       b+=("$(moved "$dir.bus")")
+      rm -f "$dir.bus" "$dir.log"
     fi
     t+=("$(python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print(s['ms_per_step'] * s['steps_this_run'])" "$dir/summary.json")")
+    rm -f "$dir"/diagnostics.*  # the table needs summary.json only (few files to bring back from a node)
   done
   python3 -c "import sys; a = [float(x) for x in sys.argv[1:5]]; n = int(sys.argv[5]); print('%.3f %.1f' % ((a[1] - a[0]) / n, (a[3] - a[2]) / n / 2**20))" \
     "${t[0]}" "${t[1]}" "${b[0]}" "${b[1]}" "$steps"
