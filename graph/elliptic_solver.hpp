@@ -91,6 +91,9 @@ class EllipticSolver {
   void set_max_norm_tolerance(double tol) { s_.tol_max = tol; }
   // The state vector (read by codelets that follow the solver's skip protocol).
   starpu_data_handle_t state_handle() const { return state_->handle(); }
+  // A state for tasks around the solve that never skip: with the direct solve one that nothing
+  // writes, so they wait on no solver task; else the state itself.
+  starpu_data_handle_t never_skipping_state() const { return running_ ? running_->handle() : state_->handle(); }
   // Collective: the result held in such a copy (or the state itself), read on every rank (waits for it).
   SolveResult read_state_copy(starpu_data_handle_t copy) const;
 

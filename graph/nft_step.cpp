@@ -153,7 +153,7 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
     VectorUpdateArgs guess{L, 1 << 20, -1, -1, -1.0, 2.0};
     for (int t = 0; t < d_.tiles(); ++t) {
       insert_snapshot_copy(f.p->handle(t), f.p_tmp->handle(t), kPrioBody);
-      insert_vector_update(guess, solver_->state_handle(), f.p_old->handle(t), f.p->handle(t), kPrioBody);
+      insert_vector_update(guess, solver_->never_skipping_state(), f.p_old->handle(t), f.p->handle(t), kPrioBody);
       insert_snapshot_copy(f.p_tmp->handle(t), f.p_old->handle(t), kPrioBody);
     }
   }
