@@ -24,9 +24,10 @@ assert abs(v["front_position_m"] - v["front_position_left_m"]) < 1e-6 * v["front
 assert 16000 < v["front_position_m"] < 20000, v["front_position_m"]
 assert -12.0 < v["theta_min_K"] < -6.0, v["theta_min_K"]
 assert v["divergence_below_tolerance"], v["max_divergence"]
-# The spectral preconditioner solves every step in one iteration, so no step misses its budget.
-its = s["solver"]["iterations"]
-assert s["solver"]["converged_every_step"] and its == [1] * len(its), s["solver"]
+# The case's direct solve (the spectral inverse applied once) meets the bound after every step, with
+# round-off to spare (the check after each step would list any step that missed it).
+assert s["solver"]["method"] == "direct" and s["solver"]["converged_every_step"], s["solver"]
+assert v["max_divergence"] < 1e-12, v["max_divergence"]
 # Boussinesq (rho_0 = 1) runs ahead: measured 18 957 m and -7.661 K.
 assert abs(v["front_position_m"] - 17135.1) < 50 and abs(v["theta_min_K"] + 6.940) < 0.05, v
 print("ok")
