@@ -14,7 +14,11 @@ fi
 if [ -f "$build/CMakeCache.txt" ] && ! grep -qx "STARPU_PREFIX:INTERNAL=$prefix" "$build/CMakeCache.txt"; then
   rm -f "$build/CMakeCache.txt"
 fi
-cmake -S "$root" -B "$build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@" >/dev/null
+source "$root/tools/deps.env"
+mpi=()  # TASKDYCORE_MPI=cuda: the CUDA-aware Open MPI that StarPU was built against
+[ "$TASKDYCORE_MPI" = cuda ] && mpi=(-DMPI_C_COMPILER="$MPI_PREFIX/bin/mpicc")
+cmake -S "$root" -B "$build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" \
+  ${mpi[@]+"${mpi[@]}"} "$@" >/dev/null
 cmake --build "$build" -j"$(nproc)" 2>&1 | grep -vE '^\[ *[0-9]+%\]' || true
 test -x "$build/taskdycore" || { echo "build failed" >&2; exit 1; }
 echo "$build"

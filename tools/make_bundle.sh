@@ -2,6 +2,8 @@
 # Packs the built programs and the libraries a GPU node lacks (StarPU, FxT, hwloc, HDF5...) into
 # bundle/ (ignored by git) for the device machine; see tools/gpu_bench.sh. Usage:
 #   tools/make_bundle.sh [BASELINE_EXE]   # BASELINE_EXE: another build's taskdycore, for --baseline A/B
+# With TASKDYCORE_MPI=cuda (and TASKDYCORE_BUILD pointing at that build) it also packs the
+# CUDA-aware Open MPI (tools/deps.env) and makes env.sh use it.
 # Everything is stripped of symbols so that the bundle stays well inside the device's 64 MiB.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -12,6 +14,21 @@ if [ $# -ge 1 ]; then
   tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
   cp "$1" "$tmp/taskdycore_base"
   "$root/../shared/tools/gpu-bundle" "$root/bundle" "$tmp/taskdycore_base" >/dev/null
+fi
+source "$root/tools/deps.env"
+if [ "$TASKDYCORE_MPI" = cuda ]; then
+  # The CUDA-aware Open MPI the build links (the node's own is built without CUDA): its libraries,
+  # plugins, launcher and help files, found there through OPAL_PREFIX; its mpirun comes first.
+  mkdir -p "$root/bundle/ompi/share"
+  cp -a "$MPI_PREFIX/bin" "$MPI_PREFIX/lib" "$root/bundle/ompi/"
+  cp -a "$MPI_PREFIX/share/openmpi" "$root/bundle/ompi/share/"
+  rm -rf "$root/bundle/ompi/lib/pkgconfig" "$root/bundle/ompi/lib/"*.la "$root/bundle/ompi/lib/openmpi/"*.la
+  cat >> "$root/bundle/env.sh" <<'ENV'
+export OPAL_PREFIX="$here/ompi"
+export PATH="$here/ompi/bin:$PATH"
+export LD_LIBRARY_PATH="$here/ompi/lib:$LD_LIBRARY_PATH"
+ENV
+  strip --strip-unneeded "$root"/bundle/ompi/lib/*.so* "$root"/bundle/ompi/lib/openmpi/*.so 2>/dev/null || true
 fi
 strip --strip-unneeded "$root"/bundle/bin/* "$root"/bundle/lib/*.so* 2>/dev/null || true
 echo "bundle: $(du -sh "$root/bundle" | cut -f1)"

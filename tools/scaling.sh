@@ -6,7 +6,8 @@
 # to OUT/scaling.txt.
 #
 #   tools/scaling.sh [--exe EXE] [--gpus "1 2 4"] [--per-gpu 256x256x256] [--strong 512x512x256]
-#                    [--steps N] [--ranks on|off] [--mpdata on|off] [--layout rows|2d] [--set KEY=VALUE ...] OUT
+#                    [--steps N] [--ranks on|off] [--mpdata on|off] [--layout rows|2d] [--set KEY=VALUE ...]
+#                    [--rank-gpu visible|workers] OUT
 #
 # Weak: the per-GPU grid (and the case's domain) times the tile layout, a tile per GPU: 1xG by default (tiles span x, so the
 # spectral preconditioner needs two transposes a solve, not four), or --layout 2d (2x1, 2x2, 4x2).
@@ -18,6 +19,7 @@
 # every dycore run (say solver.method=pcg, to compare solvers with one build).
 set -euo pipefail
 exe=taskdycore gpus="1 2 4" per=256x256x256 strong=512x512x256 steps=40 ranks=on tiling=rows with_mpdata=on sets=()
+rank_gpu=visible
 while [ $# -gt 1 ]; do
   case $1 in
     --exe) exe=$2; shift 2 ;;
@@ -28,11 +30,12 @@ while [ $# -gt 1 ]; do
     --ranks) ranks=$2; shift 2 ;;
     --layout) tiling=$2; shift 2 ;;
     --mpdata) with_mpdata=$2; shift 2 ;;
+    --rank-gpu) rank_gpu=$2; shift 2 ;;
     --set) sets+=(--set "$2"); shift 2 ;;
     *) echo "scaling: unknown option $1" >&2; exit 2 ;;
   esac
 done
-[ $# -eq 1 ] || { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -eq 1 ] || { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 out=$1; mkdir -p "$out"
 have=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 STARPU_SILENT=${STARPU_SILENT:-1}
@@ -42,7 +45,14 @@ layout() {
 }
 IFS=x read -r px py pz <<< "$per"
 IFS=x read -r sx sy sz <<< "$strong"
-printf '#!/bin/sh\nexport CUDA_VISIBLE_DEVICES=${OMPI_COMM_WORLD_LOCAL_RANK:-0}\nexec "$@"\n' > "$out/rank_gpu.sh"
+# A rank's GPU: hidden from the others (CUDA_VISIBLE_DEVICES), or, with --rank-gpu workers, every GPU
+# visible and the rank's CUDA worker on its own (STARPU_WORKERS_CUDAID): a CUDA-aware MPI
+# (TASKDYCORE_MPI=cuda) needs the peers' GPUs visible for CUDA IPC between the ranks.
+if [ "$rank_gpu" = workers ]; then
+  printf '#!/bin/sh\nexport STARPU_NCUDA=1 STARPU_WORKERS_CUDAID=${OMPI_COMM_WORLD_LOCAL_RANK:-0}\nexec "$@"\n' > "$out/rank_gpu.sh"
+else
+  printf '#!/bin/sh\nexport CUDA_VISIBLE_DEVICES=${OMPI_COMM_WORLD_LOCAL_RANK:-0}\nexec "$@"\n' > "$out/rank_gpu.sh"
+fi
 chmod +x "$out/rank_gpu.sh"
 
 # length CASE KEY FACTOR: the case file's grid length times FACTOR.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up everything taskdycore needs on a fresh Debian 12 machine:
 #   1. Debian packages (compilers, CMake, OpenMPI, HDF5, hwloc, FxT, GoogleTest, toml11, CLI11, fmt, Python tools);
-#   2. StarPU (version in deps.env) from Debian's source package, with CUDA (when nvcc exists), FxT
+#   2. with TASKDYCORE_MPI=cuda only: Open MPI built with CUDA (deps.env), in its own cached prefix;
+#   3. StarPU (version in deps.env) from Debian's source package, with CUDA (when nvcc exists), FxT
 #      and MPI, patched (tools/patches/), installed into a prefix outside the clone that is reused when it
 #      already holds the same version, patch and options.
 # Prints the StarPU prefix on its last line. Idempotent: a second run takes seconds.
@@ -23,6 +24,11 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 need_src=0; [ -f "$STARPU_STAMP" ] && grep -qx "$STARPU_KEY" "$STARPU_STAMP" || need_src=1
+need_mpi=0
+if [ "$TASKDYCORE_MPI" = cuda ]; then
+  [ "$STARPU_CUDA" = yes ] || { log "TASKDYCORE_MPI=cuda needs CUDA (nvcc)"; exit 1; }
+  grep -qsx "$MPI_KEY" "$MPI_PREFIX/.taskdycore-stamp" || { need_mpi=1; need_src=1; }
+fi
 if [ ${#missing[@]} -gt 0 ] || [ $need_src -eq 1 ]; then
   src_list=/etc/apt/sources.list.d/taskdycore-src.sources
   if [ $need_src -eq 1 ] && ! grep -qs "^Suites:.* $STARPU_DEBIAN_SUITE" "$src_list"; then
@@ -43,7 +49,27 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# ---- 2. StarPU ----------------------------------------------------------------------------
+# ---- 2. Open MPI with CUDA (TASKDYCORE_MPI=cuda only) ------------------------------------
+mpi_opts=()
+if [ "$TASKDYCORE_MPI" = cuda ]; then
+  if [ $need_mpi -eq 1 ]; then
+    log "building Open MPI $OMPI_VERSION with CUDA into $MPI_PREFIX (about 20 minutes on 2 cores)"
+    mwork=$(mktemp -d "${TMPDIR:-/tmp}/openmpi-build.XXXXXX")
+    (cd "$mwork" && apt-get source -q --download-only "openmpi=$OMPI_DEBIAN_VERSION" >/dev/null 2>&1 &&
+       tar -xJf "openmpi_$OMPI_VERSION.orig.tar.xz") || { log "apt-get source openmpi failed"; exit 1; }
+    rm -rf "$MPI_PREFIX"
+    # The upstream tarball (Debian's patches touch configure.ac, which would need its automake).
+    (cd "$mwork/openmpi-$OMPI_VERSION" && ./configure -q --prefix="$MPI_PREFIX" --with-cuda="$CUDA_HOME" \
+        --disable-mpi-fortran --disable-oshmem --without-ucx > "$mwork/configure.log" 2>&1 &&
+       make -s -j"$(nproc)" > "$mwork/make.log" 2>&1 && make -s install >> "$mwork/make.log" 2>&1) ||
+      { tail -40 "$mwork"/*.log >&2; exit 1; }
+    echo "$MPI_KEY" > "$MPI_PREFIX/.taskdycore-stamp"
+    rm -rf "$mwork"
+  fi
+  mpi_opts=(--with-mpicc="$MPI_PREFIX/bin/mpicc" --with-mpiexec="$MPI_PREFIX/bin/mpiexec")
+fi
+
+# ---- 3. StarPU ----------------------------------------------------------------------------
 if [ $need_src -eq 1 ]; then
   log "building StarPU $STARPU_VERSION ($STARPU_KEY) into $STARPU_PREFIX (about 5 minutes on 2 cores)"
   work=$(mktemp -d "${TMPDIR:-/tmp}/starpu-build.XXXXXX")
@@ -63,7 +89,7 @@ if [ $need_src -eq 1 ]; then
   fi
   rm -rf "$STARPU_PREFIX"
   (cd "$src" && ./configure -q --prefix="$STARPU_PREFIX" \
-      "${cuda_opts[@]}" --with-fxt --enable-mpi \
+      "${cuda_opts[@]}" ${mpi_opts[@]+"${mpi_opts[@]}"} --with-fxt --enable-mpi \
       --enable-maxcpus=128 --enable-maxbuffers=16 --enable-maxnodes=16 \
       --disable-opencl --disable-fortran --disable-build-doc --disable-build-examples \
       --disable-build-tests --disable-starpufft --disable-socl --disable-hdf5 --disable-leveldb \

@@ -3,6 +3,9 @@
 #include <starpu.h>
 #include <starpu_expert.h>
 #include <starpu_mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // Open MPI's extensions: MPIX_Query_cuda_support
+#endif
 
 #include "../../codelets/common/codelet.hpp"
 #include "../../codelets/common/tile_placement.hpp"
@@ -195,6 +198,9 @@ Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
   // MPI first, from this thread, before StarPU starts its polling workers. Left to StarPU-MPI, MPI_Init
   // ran on its progress thread while the CPU workers spun on every core, and a singleton start
   // (no mpirun) once hung in Open MPI's start-up for minutes (CI).
+  // A CUDA-aware Open MPI (TASKDYCORE_MPI=cuda) warns at start-up on a machine without libcuda; there
+  // it simply moves host memory, which is all such a machine has.
+  setenv("OMPI_MCA_opal_warn_on_missing_libcuda", "0", 0);
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
@@ -273,7 +279,13 @@ std::string runtime_info(const Runtime& rt) {
 #else
      << "not compiled (no nvcc at build time)\n";
 #endif
-  os << "MPI ranks: " << rt.size() << "\n";
+  os << "MPI ranks: " << rt.size() << "; sends from GPU memory (CUDA-aware MPI): "
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+     << (MPIX_Query_cuda_support() ? "yes" : "no")
+#else
+     << "no (this MPI was built without CUDA; TASKDYCORE_MPI=cuda builds one)"
+#endif
+     << "\n";
   os << "scheduler: " << rt.scheduler() << "\n";
   os << "workers: " << starpu_worker_get_count() << " (" << rt.cpu_workers() << " CPU, " << rt.cuda_workers()
      << " CUDA)\n";
