@@ -29,8 +29,8 @@
 # taskdycore: $TASKDYCORE, else build/taskdycore of this checkout. MPDATA: `taskdycore bench mpdata
 # --density unit --overlap off` (iord 2, G = 1) against solvers::mpdata (n_iters 2, opts fct / none /
 # fct|iga, concurr::openmp, cyclic everywhere) on taskdycore's bench flow (rotation about z, largest
-# Courant sum 0.8, a cone). Taylor-Green: `taskdycore run cases/taylor_green.toml` at 64^3 (PCG +
-# spectral preconditioner, and GCR(3) + line), ms/step over --tgv-steps steps, against libmpdata++'s
+# Courant sum 0.8, a cone). Taylor-Green: `taskdycore run cases/taylor_green.toml` at 64^3 (the direct
+# solve, PCG + spectral preconditioner, and GCR(3) + line), ms/step over --tgv-steps steps, against libmpdata++'s
 # mpdata_rhs_vip_prs (iga + FCT, CR pressure solver to 1e-7, as its tests/sandbox/tgv/tgv_3d.cpp but
 # inviscid like ours and without output) on 65^3 (its cyclic grids repeat the first point: the same
 # 64^3 periodic cells), the same dt (0.02) and steps. Not part of ctest or CI: it needs the peer's source.
@@ -182,8 +182,9 @@ run() {
         peer_ms=$(field ms_per_step "$line")
         peer_its=$(field prs_iters_per_step "$line")
       }
-      ours_tgv() {  # ours_tgv VARIANT: spectral | gcr3-line
+      ours_tgv() {  # ours_tgv VARIANT: direct (the case's solve) | spectral (PCG with it) | gcr3-line
         local extra=(--set solver.method='"pcg"' --set solver.preconditioner='"spectral"')
+        [[ $1 == direct ]] && extra=(--set solver.method='"direct"' --set solver.preconditioner='"spectral"')
         [[ $1 == gcr3-line ]] && extra=(--set solver.method='"gcr"' --set solver.restart=3 --set solver.preconditioner='"line"')
         rm -rf "$out/$tag-$1"
         (cd "$root" && "$ours" run cases/taylor_green.toml --out "$out/$tag-$1" --set grid.nx=64 --set grid.ny=64 \
@@ -191,9 +192,9 @@ run() {
           --set output.fields=false --set output.checkpoint=false --set time.dt=0.02 \
           --set time.steps="$tgv_steps" "${extra[@]}") >"$out/$tag-$1.ours.txt" 2>&1
       }
-      if ((r % 2)); then ours_tgv spectral; ours_tgv gcr3-line; peer_tgv
-      else peer_tgv; ours_tgv gcr3-line; ours_tgv spectral; fi
-      for v in spectral gcr3-line; do
+      if ((r % 2)); then ours_tgv direct; ours_tgv spectral; ours_tgv gcr3-line; peer_tgv
+      else peer_tgv; ours_tgv gcr3-line; ours_tgv spectral; ours_tgv direct; fi
+      for v in direct spectral gcr3-line; do
         local ms its ratio
         ms=$(json "$out/$tag-$v/summary.json" ms_per_step)
         its=$(python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['solver']; print(s.get('iterations'))" \
