@@ -66,9 +66,16 @@ template <int W>
 void lines_hartley(PairBatch<W>& x, int n) {
   for (int m = 0; m < n; ++m) {
     const std::size_t pm = std::size_t(m) * W, um = std::size_t((n - m) & (n - 1)) * W;
-    for (int w = 0; w < W; ++w) {
-      x.ha[pm + w] = (x.re[pm + w] + x.re[um + w]) - (x.im[pm + w] - x.im[um + w]);
-      x.hb[pm + w] = (x.re[pm + w] - x.re[um + w]) + (x.im[pm + w] + x.im[um + w]);
+    if constexpr (W == 4) {
+      const __m256d pr = _mm256_loadu_pd(&x.re[pm]), pi = _mm256_loadu_pd(&x.im[pm]);
+      const __m256d ur = _mm256_loadu_pd(&x.re[um]), ui = _mm256_loadu_pd(&x.im[um]);
+      _mm256_storeu_pd(&x.ha[pm], _mm256_sub_pd(_mm256_add_pd(pr, ur), _mm256_sub_pd(pi, ui)));
+      _mm256_storeu_pd(&x.hb[pm], _mm256_add_pd(_mm256_sub_pd(pr, ur), _mm256_add_pd(pi, ui)));
+    } else {
+      for (int w = 0; w < W; ++w) {
+        x.ha[pm + w] = (x.re[pm + w] + x.re[um + w]) - (x.im[pm + w] - x.im[um + w]);
+        x.hb[pm + w] = (x.re[pm + w] - x.re[um + w]) + (x.im[pm + w] + x.im[um + w]);
+      }
     }
   }
 }
@@ -79,12 +86,24 @@ void hartley_pairs(const SpectralPlan& p, const double* tab, int axis, bool scal
                    SpectralView out, long l0, PairBatch<W>& x) {
   const int bits = line_bits(p, axis), n = 1 << bits;
   const double *cw = twiddle_cos(p, tab, axis), *sw = twiddle_sin(p, tab, axis);
+  // Along x and y a line's points sit a fixed stride apart; the vertical cycles go through the level table.
+  const auto stride = [&](const SpectralView& v) -> long { return axis == 0 ? 1 : axis == 1 ? v.sx : 0; };
+  const long in_step = stride(in), out_step = stride(out);
   for (int w = 0; w < W; ++w) {
     const int la = int(l0) + 2 * w;
-    for (int t = 0; t < n; ++t) {
-      const std::size_t at = std::size_t(x.rev[t]) * W + w;
-      x.re[at] = in.p[line_offset(p, tab, axis, in, la, t)];
-      x.im[at] = in.p[line_offset(p, tab, axis, in, la + 1, t)];
+    if (axis < 2) {
+      const double *a = in.p + line_offset(p, tab, axis, in, la, 0), *b = in.p + line_offset(p, tab, axis, in, la + 1, 0);
+      for (int t = 0; t < n; ++t) {
+        const std::size_t at = std::size_t(x.rev[t]) * W + w;
+        x.re[at] = a[t * in_step];
+        x.im[at] = b[t * in_step];
+      }
+    } else {
+      for (int t = 0; t < n; ++t) {
+        const std::size_t at = std::size_t(x.rev[t]) * W + w;
+        x.re[at] = in.p[line_offset(p, tab, axis, in, la, t)];
+        x.im[at] = in.p[line_offset(p, tab, axis, in, la + 1, t)];
+      }
     }
   }
   lines_fft(x, bits, cw, sw);
@@ -104,9 +123,17 @@ void hartley_pairs(const SpectralPlan& p, const double* tab, int axis, bool scal
   lines_hartley(x, n);
   for (int w = 0; w < W; ++w) {
     const int la = int(l0) + 2 * w;
-    for (int t = 0; t < n; ++t) {
-      out.p[line_offset(p, tab, axis, out, la, t)] = x.ha[std::size_t(t) * W + w];
-      out.p[line_offset(p, tab, axis, out, la + 1, t)] = x.hb[std::size_t(t) * W + w];
+    if (axis < 2) {
+      double *a = out.p + line_offset(p, tab, axis, out, la, 0), *b = out.p + line_offset(p, tab, axis, out, la + 1, 0);
+      for (int t = 0; t < n; ++t) {
+        a[t * out_step] = x.ha[std::size_t(t) * W + w];
+        b[t * out_step] = x.hb[std::size_t(t) * W + w];
+      }
+    } else {
+      for (int t = 0; t < n; ++t) {
+        out.p[line_offset(p, tab, axis, out, la, t)] = x.ha[std::size_t(t) * W + w];
+        out.p[line_offset(p, tab, axis, out, la + 1, t)] = x.hb[std::size_t(t) * W + w];
+      }
     }
   }
 }
