@@ -3,25 +3,46 @@
 namespace tdc {
 namespace {
 
-template <class F>
-void each_cell(const TileLayout& L, F&& f) {
+// Row by row, the level's profile values taken once (the cells' formulae, in their order, so their
+// bits): plain loops along x, which vectorise.
+template <class Row>
+void each_row(const TileLayout& L, Row&& row) {
   for (int k = 0; k < L.nz; ++k)
-    for (int j = 0; j < L.ny; ++j)
-      for (int i = 0; i < L.nx; ++i) f(i, j, k);
+    for (int j = 0; j < L.ny; ++j) row(L.at(0, j, k), k);
 }
 
 }  // namespace
 
 void environment_source_cpu(const ScaledArgs& a, const double* e, const double* w, double* theta) {
-  each_cell(a.L, [&](int i, int j, int k) { environment_source_cell(a, e, w, theta, i, j, k); });
+  each_row(a.L, [&](std::ptrdiff_t o, int k) {
+    const double s = env(e, kEnvDthetaDz, a.L.nz, k);
+    const double* wr = w + o;
+    double* t = theta + o;
+    for (int i = 0; i < a.L.nx; ++i) t[i] = t[i] + a.factor * (s * wr[i]);
+  });
 }
 
 void implicit_buoyancy_cpu(const ScaledArgs& a, const double* e, const double* theta, double* w) {
-  each_cell(a.L, [&](int i, int j, int k) { implicit_buoyancy_cell(a, e, theta, w, i, j, k); });
+  each_row(a.L, [&](std::ptrdiff_t o, int k) {
+    const double alpha = env(e, kEnvAlpha, a.L.nz, k);
+    const double* t = theta + o;
+    double* wr = w + o;
+    for (int i = 0; i < a.L.nx; ++i) wr[i] = alpha * (wr[i] + a.factor * t[i]);
+  });
 }
 
 void stratified_gradient_cpu(const CentredArgs& a, const double* e, const double* p, double* u, double* v, double* w) {
-  each_cell(a.L, [&](int i, int j, int k) { stratified_gradient_cell(a, e, p, u, v, w, i, j, k); });
+  const TileLayout& L = a.L;
+  const std::ptrdiff_t sx = L.sx();
+  each_row(L, [&](std::ptrdiff_t o, int k) {
+    const double alpha = env(e, kEnvAlpha, L.nz, k);
+    const std::ptrdiff_t above = L.plane() * (k_above(k, L.nz, a.zb) - k), below = L.plane() * (k_below(k, L.nz, a.zb) - k);
+    const double* pr = p + o;
+    double *ur = u + o, *vr = v + o, *wr = w + o;
+    for (int i = 0; i < L.nx; ++i) ur[i] = ur[i] - a.gx * (pr[i + 1] - pr[i - 1]);
+    for (int i = 0; i < L.nx; ++i) vr[i] = vr[i] - a.gy * (pr[i + sx] - pr[i - sx]);
+    for (int i = 0; i < L.nx; ++i) wr[i] = wr[i] - alpha * (a.gz * (pr[i + above] - pr[i + below]));
+  });
 }
 
 }  // namespace tdc
