@@ -8,7 +8,7 @@ void advector_cpu(const AdvectorArgs& a, const VelocityPointers& p, double* c1, 
   const TileLayout& L = a.L;
   const std::ptrdiff_t sx = L.sx();
   for (int k = 0; k < L.nz; ++k) {
-    const std::ptrdiff_t below = L.plane() * (k_below(k, L.nz, a.zb) - k);
+    const std::ptrdiff_t below = row_neighbours(L, k, a.zb, 1.0).below;
     const double lid = a.zb == ZBoundary::Rigid && k == 0 ? 0.0 : 1.0;
     for (int j = 0; j < L.ny; ++j) {
       const std::ptrdiff_t o = L.at(0, j, k);

@@ -27,15 +27,13 @@ void mass_divergence_cpu(const CentredArgs& a, const double* e, const double* u,
     const double rho = env(e, kEnvDensity, L.nz, k);
     const double up = env(e, kEnvDensity, L.nz, k_above(k, L.nz, a.zb)),
                  down = env(e, kEnvDensity, L.nz, k_below(k, L.nz, a.zb));
-    const std::ptrdiff_t above = L.plane() * (k_above(k, L.nz, a.zb) - k), below = L.plane() * (k_below(k, L.nz, a.zb) - k);
-    const double sign_up = a.zb == ZBoundary::Rigid && k + 1 == L.nz ? -1.0 : 1.0;  // odd_above / odd_below
-    const double sign_down = a.zb == ZBoundary::Rigid && k == 0 ? -1.0 : 1.0;
+    const RowNeighbours n = row_neighbours(L, k, a.zb, -1.0);  // w is odd: odd_above / odd_below
     for (int j = 0; j < L.ny; ++j) {
       const std::ptrdiff_t o = L.at(0, j, k);
       const double *ur = u + o, *vr = v + o, *wr = w + o;
       double* fr = f + o;
       for (int i = 0; i < L.nx; ++i) {
-        const double wa = sign_up * wr[i + above], wb = sign_down * wr[i + below];
+        const double wa = n.beyond_above * wr[i + n.above], wb = n.beyond_below * wr[i + n.below];
         fr[i] = (a.gx * (rho * ur[i + 1] - rho * ur[i - 1]) + a.gy * (rho * vr[i + sx] - rho * vr[i - sx])) +
                 a.gz * (up * wa - down * wb);
       }

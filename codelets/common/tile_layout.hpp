@@ -50,6 +50,19 @@ TDC_HD int k_above(int k, int nz, ZBoundary zb) {
   return k + 1 < nz ? k + 1 : (zb == ZBoundary::Periodic ? 0 : nz - 1);
 }
 
+// What a row-by-row CPU loop needs of level k's vertical neighbours: the offsets to the rows above
+// and below, and the factor a field of the given parity takes beyond a rigid lid (1 for even fields,
+// -1 for odd ones such as w: the mirrored cell; 1 wherever no lid is crossed).
+struct RowNeighbours {
+  std::ptrdiff_t above, below;
+  double beyond_above, beyond_below;
+};
+TDC_HD RowNeighbours row_neighbours(const TileLayout& L, int k, ZBoundary zb, double parity) {
+  const bool rigid = zb == ZBoundary::Rigid;
+  return {L.plane() * (k_above(k, L.nz, zb) - k), L.plane() * (k_below(k, L.nz, zb) - k),
+          rigid && k + 1 == L.nz ? parity : 1.0, rigid && k == 0 ? parity : 1.0};
+}
+
 // Border strips: the interior cells each neighbour needs, one contiguous array per side.
 // West/East strips are halo × ny columns, South/North strips are nx × halo columns (they include the
 // corners, which the diagonal neighbours take).

@@ -9,7 +9,7 @@ void pressure_gradient_from_cpu(const CentredArgs& a, const double* p, const dou
   const TileLayout& L = a.L;
   const std::ptrdiff_t sx = L.sx();
   for (int k = 0; k < L.nz; ++k) {
-    const std::ptrdiff_t up = L.plane() * (k_above(k, L.nz, a.zb) - k), down = L.plane() * (k_below(k, L.nz, a.zb) - k);
+    const RowNeighbours n = row_neighbours(L, k, a.zb, 1.0);
     for (int j = 0; j < L.ny; ++j) {
       const std::ptrdiff_t o = L.at(0, j, k);
       const double* pr = p + o;
@@ -18,7 +18,7 @@ void pressure_gradient_from_cpu(const CentredArgs& a, const double* p, const dou
       // One component a loop: few enough aliasing checks for the vectoriser.
       for (int i = 0; i < L.nx; ++i) u[i] = u0[i] - a.gx * (pr[i + 1] - pr[i - 1]);
       for (int i = 0; i < L.nx; ++i) vv[i] = v0r[i] - a.gy * (pr[i + sx] - pr[i - sx]);
-      for (int i = 0; i < L.nx; ++i) w[i] = w0[i] - a.gz * (pr[i + up] - pr[i + down]);
+      for (int i = 0; i < L.nx; ++i) w[i] = w0[i] - a.gz * (pr[i + n.above] - pr[i + n.below]);
     }
   }
 }
@@ -32,16 +32,13 @@ void divergence_cpu(const CentredArgs& a, const double* u, const double* v, cons
   const TileLayout& L = a.L;
   const std::ptrdiff_t sx = L.sx();
   for (int k = 0; k < L.nz; ++k) {
-    const std::ptrdiff_t up = L.plane() * (k_above(k, L.nz, a.zb) - k), down = L.plane() * (k_below(k, L.nz, a.zb) - k);
-    // odd_above / odd_below: under a lid w beyond it is minus the cell itself
-    const double sign_up = a.zb == ZBoundary::Rigid && k + 1 == L.nz ? -1.0 : 1.0;
-    const double sign_down = a.zb == ZBoundary::Rigid && k == 0 ? -1.0 : 1.0;
+    const RowNeighbours n = row_neighbours(L, k, a.zb, -1.0);  // w is odd: odd_above / odd_below
     for (int j = 0; j < L.ny; ++j) {
       const std::ptrdiff_t o = L.at(0, j, k);
       const double *ur = u + o, *vr = v + o, *wr = w + o;
       double* fr = f + o;
       for (int i = 0; i < L.nx; ++i) {
-        const double above = sign_up * wr[i + up], below = sign_down * wr[i + down];
+        const double above = n.beyond_above * wr[i + n.above], below = n.beyond_below * wr[i + n.below];
         fr[i] = (a.gx * (ur[i + 1] - ur[i - 1]) + a.gy * (vr[i + sx] - vr[i - sx])) + a.gz * (above - below);
       }
     }

@@ -36,12 +36,12 @@ void stratified_gradient_cpu(const CentredArgs& a, const double* e, const double
   const std::ptrdiff_t sx = L.sx();
   each_row(L, [&](std::ptrdiff_t o, int k) {
     const double alpha = env(e, kEnvAlpha, L.nz, k);
-    const std::ptrdiff_t above = L.plane() * (k_above(k, L.nz, a.zb) - k), below = L.plane() * (k_below(k, L.nz, a.zb) - k);
+    const RowNeighbours n = row_neighbours(L, k, a.zb, 1.0);
     const double* pr = p + o;
     double *ur = u + o, *vr = v + o, *wr = w + o;
     for (int i = 0; i < L.nx; ++i) ur[i] = ur[i] - a.gx * (pr[i + 1] - pr[i - 1]);
     for (int i = 0; i < L.nx; ++i) vr[i] = vr[i] - a.gy * (pr[i + sx] - pr[i - sx]);
-    for (int i = 0; i < L.nx; ++i) wr[i] = wr[i] - alpha * (a.gz * (pr[i + above] - pr[i + below]));
+    for (int i = 0; i < L.nx; ++i) wr[i] = wr[i] - alpha * (a.gz * (pr[i + n.above] - pr[i + n.below]));
   });
 }
 

@@ -8,16 +8,14 @@ namespace {
 void diffuse(const DiffusionArgs& a, const double* src, double* dst, double parity) {
   const TileLayout& L = a.L;
   const std::ptrdiff_t sx = L.sx();
-  const bool rigid = a.zb == ZBoundary::Rigid;
   for (int k = 0; k < L.nz; ++k) {
-    const std::ptrdiff_t above = L.plane() * (k_above(k, L.nz, a.zb) - k), below = L.plane() * (k_below(k, L.nz, a.zb) - k);
-    const double f_up = rigid && k + 1 == L.nz ? parity : 1.0, f_down = rigid && k == 0 ? parity : 1.0;
+    const RowNeighbours n = row_neighbours(L, k, a.zb, parity);
     for (int j = 0; j < L.ny; ++j) {
       const std::ptrdiff_t o = L.at(0, j, k);
       const double* s = src + o;
       double* d = dst + o;
       for (int i = 0; i < L.nx; ++i) {
-        const double c = s[i], up = f_up * s[i + above], down = f_down * s[i + below];
+        const double c = s[i], up = n.beyond_above * s[i + n.above], down = n.beyond_below * s[i + n.below];
         d[i] = d[i] + ((a.fx * ((s[i + 1] - c) + (s[i - 1] - c)) + a.fy * ((s[i + sx] - c) + (s[i - sx] - c))) +
                        a.fz * ((up - c) + (down - c)));
       }
