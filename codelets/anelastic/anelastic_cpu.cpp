@@ -2,43 +2,37 @@
 
 namespace tdc {
 
-// Row by row, the level's densities taken once (mass_courant_cell's and mass_divergence_cell's
-// formulae, in their order, so their bits): plain loops along x, which vectorise.
+// Row by row (for_each_row), the mass_courant_cell and mass_divergence_cell formulae in their order,
+// so their bits.
 void mass_courant_cpu(const MassCourantArgs& a, const double* e, double* c1, double* c2, double* c3) {
   const TileLayout& L = a.L;
-  for (int k = 0; k < L.nz; ++k) {
+  for_each_row(L, [&](std::ptrdiff_t o, int k) {
     const double rho = env(e, kEnvDensity, L.nz, k);
     const double face = k > 0 ? 0.5 * (env(e, kEnvDensity, L.nz, k - 1) + rho) : rho;  // (the lid's face carries 0)
-    for (int j = 0; j < L.ny; ++j) {
-      const std::ptrdiff_t o = L.at(0, j, k);
-      double *r1 = c1 + o, *r2 = c2 + o, *r3 = c3 + o;
-      for (int i = 0; i < L.nx; ++i) r1[i] = rho * r1[i];
-      for (int i = 0; i < L.nx; ++i) r2[i] = rho * r2[i];
-      for (int i = 0; i < L.nx; ++i) r3[i] = face * r3[i];
-    }
-  }
+    double *r1 = c1 + o, *r2 = c2 + o, *r3 = c3 + o;
+    for (int i = 0; i < L.nx; ++i) r1[i] = rho * r1[i];
+    for (int i = 0; i < L.nx; ++i) r2[i] = rho * r2[i];
+    for (int i = 0; i < L.nx; ++i) r3[i] = face * r3[i];
+  });
 }
 
 void mass_divergence_cpu(const CentredArgs& a, const double* e, const double* u, const double* v, const double* w,
                          double* f) {
   const TileLayout& L = a.L;
   const std::ptrdiff_t sx = L.sx();
-  for (int k = 0; k < L.nz; ++k) {
+  for_each_row(L, [&](std::ptrdiff_t o, int k) {
     const double rho = env(e, kEnvDensity, L.nz, k);
     const double up = env(e, kEnvDensity, L.nz, k_above(k, L.nz, a.zb)),
                  down = env(e, kEnvDensity, L.nz, k_below(k, L.nz, a.zb));
     const RowNeighbours n = row_neighbours(L, k, a.zb, -1.0);  // w is odd: odd_above / odd_below
-    for (int j = 0; j < L.ny; ++j) {
-      const std::ptrdiff_t o = L.at(0, j, k);
-      const double *ur = u + o, *vr = v + o, *wr = w + o;
-      double* fr = f + o;
-      for (int i = 0; i < L.nx; ++i) {
-        const double wa = n.beyond_above * wr[i + n.above], wb = n.beyond_below * wr[i + n.below];
-        fr[i] = (a.gx * (rho * ur[i + 1] - rho * ur[i - 1]) + a.gy * (rho * vr[i + sx] - rho * vr[i - sx])) +
-                a.gz * (up * wa - down * wb);
-      }
+    const double *ur = u + o, *vr = v + o, *wr = w + o;
+    double* fr = f + o;
+    for (int i = 0; i < L.nx; ++i) {
+      const double wa = n.beyond_above * wr[i + n.above], wb = n.beyond_below * wr[i + n.below];
+      fr[i] = (a.gx * (rho * ur[i + 1] - rho * ur[i - 1]) + a.gy * (rho * vr[i + sx] - rho * vr[i - sx])) +
+              a.gz * (up * wa - down * wb);
     }
-  }
+  });
 }
 
 }  // namespace tdc

@@ -50,6 +50,15 @@ TDC_HD int k_above(int k, int nz, ZBoundary zb) {
   return k + 1 < nz ? k + 1 : (zb == ZBoundary::Periodic ? 0 : nz - 1);
 }
 
+// The CPU kernels' walk over a tile's interior: row(o, k) for every row (j, k) in memory order, o the
+// offset of its first cell, so that each kernel's own loop along x is plain arithmetic on contiguous
+// arrays, which the compiler vectorises.
+template <class Row>
+inline void for_each_row(const TileLayout& L, Row&& row) {
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j) row(L.at(0, j, k), k);
+}
+
 // What a row-by-row CPU loop needs of level k's vertical neighbours: the offsets to the rows above
 // and below, and the factor a field of the given parity takes beyond a rigid lid (1 for even fields,
 // -1 for odd ones such as w: the mirrored cell; 1 wherever no lid is crossed).

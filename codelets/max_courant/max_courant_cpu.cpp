@@ -10,15 +10,13 @@ void max_courant_cpu(const MaxCourantArgs& a, const double* u, const double* v, 
   const TileLayout& L = a.L;
   std::vector<double> sums(L.nx);
   double m[4] = {0.0, 0.0, 0.0, 0.0};
-  for (int k = 0; k < L.nz; ++k)
-    for (int j = 0; j < L.ny; ++j) {
-      const std::ptrdiff_t row = L.at(0, j, k);
-      for (int i = 0; i < L.nx; ++i) sums[i] = courant_sum(a, u[row + i], v[row + i], w[row + i]);
-      int i = 0;
-      for (; i + 4 <= L.nx; i += 4)
-        for (int l = 0; l < 4; ++l) m[l] = sums[i + l] > m[l] ? sums[i + l] : m[l];
-      for (; i < L.nx; ++i) m[0] = sums[i] > m[0] ? sums[i] : m[0];
-    }
+  for_each_row(L, [&](std::ptrdiff_t row, int) {
+    for (int i = 0; i < L.nx; ++i) sums[i] = courant_sum(a, u[row + i], v[row + i], w[row + i]);
+    int i = 0;
+    for (; i + 4 <= L.nx; i += 4)
+      for (int l = 0; l < 4; ++l) m[l] = sums[i + l] > m[l] ? sums[i + l] : m[l];
+    for (; i < L.nx; ++i) m[0] = sums[i] > m[0] ? sums[i] : m[0];
+  });
   double most = m[0];
   for (int l = 1; l < 4; ++l) most = m[l] > most ? m[l] : most;
   *out = most;

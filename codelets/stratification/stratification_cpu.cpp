@@ -1,20 +1,11 @@
 #include "stratification_kernel.hpp"
 
 namespace tdc {
-namespace {
 
-// Row by row, the level's profile values taken once (the cells' formulae, in their order, so their
-// bits): plain loops along x, which vectorise.
-template <class Row>
-void each_row(const TileLayout& L, Row&& row) {
-  for (int k = 0; k < L.nz; ++k)
-    for (int j = 0; j < L.ny; ++j) row(L.at(0, j, k), k);
-}
-
-}  // namespace
-
+// Row by row (for_each_row), the level's profile values taken with the row; the cells' formulae in
+// their order, so their bits.
 void environment_source_cpu(const ScaledArgs& a, const double* e, const double* w, double* theta) {
-  each_row(a.L, [&](std::ptrdiff_t o, int k) {
+  for_each_row(a.L, [&](std::ptrdiff_t o, int k) {
     const double s = env(e, kEnvDthetaDz, a.L.nz, k);
     const double* wr = w + o;
     double* t = theta + o;
@@ -23,7 +14,7 @@ void environment_source_cpu(const ScaledArgs& a, const double* e, const double* 
 }
 
 void implicit_buoyancy_cpu(const ScaledArgs& a, const double* e, const double* theta, double* w) {
-  each_row(a.L, [&](std::ptrdiff_t o, int k) {
+  for_each_row(a.L, [&](std::ptrdiff_t o, int k) {
     const double alpha = env(e, kEnvAlpha, a.L.nz, k);
     const double* t = theta + o;
     double* wr = w + o;
@@ -34,7 +25,7 @@ void implicit_buoyancy_cpu(const ScaledArgs& a, const double* e, const double* t
 void stratified_gradient_cpu(const CentredArgs& a, const double* e, const double* p, double* u, double* v, double* w) {
   const TileLayout& L = a.L;
   const std::ptrdiff_t sx = L.sx();
-  each_row(L, [&](std::ptrdiff_t o, int k) {
+  for_each_row(L, [&](std::ptrdiff_t o, int k) {
     const double alpha = env(e, kEnvAlpha, L.nz, k);
     const RowNeighbours n = row_neighbours(L, k, a.zb, 1.0);
     const double* pr = p + o;

@@ -3,24 +3,20 @@
 namespace tdc {
 namespace {
 
-// Row by row (laplacian_term's formula, in its order, so its bits): the vertical neighbours and the
-// lid's parity factors are the row's, so the loop along x vectorises.
+// Row by row (for_each_row), laplacian_term's formula in its order, so its bits.
 void diffuse(const DiffusionArgs& a, const double* src, double* dst, double parity) {
   const TileLayout& L = a.L;
   const std::ptrdiff_t sx = L.sx();
-  for (int k = 0; k < L.nz; ++k) {
+  for_each_row(L, [&](std::ptrdiff_t o, int k) {
     const RowNeighbours n = row_neighbours(L, k, a.zb, parity);
-    for (int j = 0; j < L.ny; ++j) {
-      const std::ptrdiff_t o = L.at(0, j, k);
-      const double* s = src + o;
-      double* d = dst + o;
-      for (int i = 0; i < L.nx; ++i) {
-        const double c = s[i], up = n.beyond_above * s[i + n.above], down = n.beyond_below * s[i + n.below];
-        d[i] = d[i] + ((a.fx * ((s[i + 1] - c) + (s[i - 1] - c)) + a.fy * ((s[i + sx] - c) + (s[i - sx] - c))) +
-                       a.fz * ((up - c) + (down - c)));
-      }
+    const double* s = src + o;
+    double* d = dst + o;
+    for (int i = 0; i < L.nx; ++i) {
+      const double c = s[i], up = n.beyond_above * s[i + n.above], down = n.beyond_below * s[i + n.below];
+      d[i] = d[i] + ((a.fx * ((s[i + 1] - c) + (s[i - 1] - c)) + a.fy * ((s[i + sx] - c) + (s[i - sx] - c))) +
+                     a.fz * ((up - c) + (down - c)));
     }
-  }
+  });
 }
 
 }  // namespace
