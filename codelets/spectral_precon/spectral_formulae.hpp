@@ -80,11 +80,14 @@ TDC_HD void butterfly(Cplx& a, Cplx& c, double wr, double wi) {
 // (pad = 30). Only addresses change, never the arithmetic.
 TDC_HD int padded(int i, int pad) { return i + (i >> pad); }
 
-// 2 H_a[m] and 2 H_b[m] from the transformed pair X.
-TDC_HD void hartley_pair(const Cplx* X, int n, int m, double& ha, double& hb, int pad) {
-  const Cplx p = X[padded(m, pad)], u = X[padded((n - m) & (n - 1), pad)];
+// 2 H_a[m] and 2 H_b[m] from p = X[m] and u = X[n - m].
+TDC_HD void hartley_of(Cplx p, Cplx u, double& ha, double& hb) {
   ha = (p.re + u.re) - (p.im - u.im);
   hb = (p.re - u.re) + (p.im + u.im);
+}
+// The same from the transformed pair X.
+TDC_HD void hartley_pair(const Cplx* X, int n, int m, double& ha, double& hb, int pad) {
+  hartley_of(X[padded(m, pad)], X[padded((n - m) & (n - 1), pad)], ha, hb);
 }
 
 // The inverse symbol (with the transforms' factor) of mode (m, n, t).

@@ -72,10 +72,8 @@ void lines_hartley(PairBatch<W>& x, int n) {
       _mm256_storeu_pd(&x.ha[pm], _mm256_sub_pd(_mm256_add_pd(pr, ur), _mm256_sub_pd(pi, ui)));
       _mm256_storeu_pd(&x.hb[pm], _mm256_add_pd(_mm256_sub_pd(pr, ur), _mm256_add_pd(pi, ui)));
     } else {
-      for (int w = 0; w < W; ++w) {
-        x.ha[pm + w] = (x.re[pm + w] + x.re[um + w]) - (x.im[pm + w] - x.im[um + w]);
-        x.hb[pm + w] = (x.re[pm + w] - x.re[um + w]) + (x.im[pm + w] + x.im[um + w]);
-      }
+      for (int w = 0; w < W; ++w)
+        hartley_of(Cplx{x.re[pm + w], x.im[pm + w]}, Cplx{x.re[um + w], x.im[um + w]}, x.ha[pm + w], x.hb[pm + w]);
     }
   }
 }
