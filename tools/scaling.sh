@@ -48,11 +48,9 @@ IFS=x read -r sx sy sz <<< "$strong"
 # A rank's GPU: hidden from the others (CUDA_VISIBLE_DEVICES), or, with --rank-gpu workers, every GPU
 # visible and the rank's CUDA worker on its own (STARPU_WORKERS_CUDAID): a CUDA-aware MPI
 # (TASKDYCORE_MPI=cuda) needs the peers' GPUs visible for CUDA IPC between the ranks.
-if [ "$rank_gpu" = workers ]; then
-  printf '#!/bin/sh\nexport STARPU_NCUDA=1 STARPU_WORKERS_CUDAID=${OMPI_COMM_WORLD_LOCAL_RANK:-0}\nexec "$@"\n' > "$out/rank_gpu.sh"
-else
-  printf '#!/bin/sh\nexport CUDA_VISIBLE_DEVICES=${OMPI_COMM_WORLD_LOCAL_RANK:-0}\nexec "$@"\n' > "$out/rank_gpu.sh"
-fi
+gpu_env='CUDA_VISIBLE_DEVICES=${OMPI_COMM_WORLD_LOCAL_RANK:-0}'
+[ "$rank_gpu" = workers ] && gpu_env='STARPU_NCUDA=1 STARPU_WORKERS_CUDAID=${OMPI_COMM_WORLD_LOCAL_RANK:-0}'
+printf '#!/bin/sh\nexport %s\nexec "$@"\n' "$gpu_env" > "$out/rank_gpu.sh"
 chmod +x "$out/rank_gpu.sh"
 
 # length CASE KEY FACTOR: the case file's grid length times FACTOR.
