@@ -129,11 +129,16 @@ void EllipticSolver::zero(const TiledField& y, const TiledField& any_finite) {
 void EllipticSolver::residual(const TiledField& u, const TiledField& f, const TiledField& r, bool ghosts_current) {
   // One pass per tile, which also leaves <r, r> and max |r| in the partials (GCR's first test reads them).
   if (!ghosts_current) submit_halo_exchange(d_, u, *strips_);
+  residual_tasks(u, f, r, state_->handle(), *partials_);
+}
+
+void EllipticSolver::residual_tasks(const TiledField& u, const TiledField& f, const TiledField& r,
+                                    starpu_data_handle_t state, const TileVectors& partials) {
   EllipticTaskArgs a = args_;
   a.skip_from = 3;  // always
   for (int t = 0; t < d_.tiles(); ++t)
-    insert_elliptic_residual_dot(a, coef_->handle(), state_->handle(), u.handle(t), f.handle(t), r.handle(t),
-                                 scratch_->handle(), partials_->handle(t), kPrioBody);
+    insert_elliptic_residual_dot(a, coef_->handle(), state, u.handle(t), f.handle(t), r.handle(t), scratch_->handle(),
+                                 partials.handle(t), kPrioBody);
 }
 
 // Brings the state to every rank and reads it there (all ranks see the same values).
@@ -378,11 +383,7 @@ void EllipticSolver::submit_iterations(const TiledField& u, int count) {
 void EllipticSolver::submit_direct(const TiledField& u, const TiledField& f, bool ghosts_current) {
   submit_reset();
   if (!ghosts_current) submit_halo_exchange(d_, u, *strips_);
-  EllipticTaskArgs a = args_;
-  a.skip_from = 3;  // never: running_ always says running
-  for (int t = 0; t < d_.tiles(); ++t)
-    insert_elliptic_residual_dot(a, coef_->handle(), running_->handle(), u.handle(t), f.handle(t), r_->handle(t),
-                                 scratch_->handle(), start_partials_->handle(t), kPrioBody);
+  residual_tasks(u, f, *r_, running_->handle(), *start_partials_);  // running_: never skipped
   spectral_->submit(running_->handle(), 3, *r_, *z_);
   const VectorUpdateArgs add{d_.layout(), 3, -1, -1, 1.0, 1.0};  // u <- z + u
   for (int t = 0; t < d_.tiles(); ++t)
@@ -391,11 +392,7 @@ void EllipticSolver::submit_direct(const TiledField& u, const TiledField& f, boo
 
 void EllipticSolver::submit_check(const TiledField& u, const TiledField& f) {
   if (!direct()) return;
-  EllipticTaskArgs a = args_;
-  a.skip_from = 3;
-  for (int t = 0; t < d_.tiles(); ++t)
-    insert_elliptic_residual_dot(a, coef_->handle(), running_->handle(), u.handle(t), f.handle(t), r_->handle(t),
-                                 scratch_->handle(), partials_->handle(t), kPrioBody);
+  residual_tasks(u, f, *r_, running_->handle(), *partials_);
   std::vector<starpu_data_handle_t> both = tile_handles(d_, *start_partials_);
   for (starpu_data_handle_t h : tile_handles(d_, *partials_)) both.push_back(h);
   insert_solver_scalars(scalars_args(int(ScalarOp::Direct), 1), state_->handle(), both);

@@ -104,6 +104,9 @@ class EllipticSolver {
  private:
   SolveResult result_of(const double* state) const;
   void submit_reset();  // a new solve's state: zeros, the tolerances and the iteration limit
+  // r = f - A u per tile (u's ghost ring current), <r, r> and max |r| into `partials`, reading `state`.
+  void residual_tasks(const TiledField& u, const TiledField& f, const TiledField& r, starpu_data_handle_t state,
+                      const TileVectors& partials);
   void submit_start(const TiledField& u, const TiledField& f, bool ghosts_current = false);
   void submit_iteration(const TiledField& u);
   // `count` iterations: one task for them all in the line form on a single tile, else one by one.
