@@ -18,6 +18,7 @@
 #include "../codelets/pcg_line/pcg_line.hpp"
 #include "../codelets/pcg_line/pcg_line_kernel.hpp"
 #include "../codelets/residual_dot/residual_dot.hpp"
+#include "../codelets/residual_max/residual_max.hpp"
 #include "../codelets/solver_scalars/solver_scalars.hpp"
 #include "../codelets/vector_update/vector_update.hpp"
 #include "../codelets/snapshot_copy/snapshot_copy.hpp"
@@ -54,8 +55,6 @@ EllipticSolver::EllipticSolver(const Decomposition& d, int rank, const ColumnCou
     throw std::invalid_argument("elliptic solver: GCR restart length out of range");
   if (s.method == KrylovMethod::Direct && s.preconditioner != Preconditioner::Spectral)
     throw std::invalid_argument("elliptic solver: the direct solve needs the spectral preconditioner (an exact inverse)");
-  if (s.method == KrylovMethod::Direct && 2 * d.tiles() > kMaxCombineTiles)
-    throw std::invalid_argument("elliptic solver: the direct solve's check combines at most kMaxCombineTiles / 2 tiles");
   if (s.preconditioner == Preconditioner::Multigrid && (s.method != KrylovMethod::Pcg || hierarchy.empty()))
     throw std::invalid_argument("elliptic solver: the multigrid preconditioner needs PCG and a level hierarchy");
   args_.L = L;
@@ -72,12 +71,13 @@ EllipticSolver::EllipticSolver(const Decomposition& d, int rank, const ColumnCou
     mg_ = std::make_unique<MultigridPreconditioner>(d, rank, hierarchy, s.multigrid);
   if (s.preconditioner == Preconditioner::Spectral)
     spectral_ = std::make_unique<SpectralPreconditioner>(d, rank, h, level_coefficients);
-  r_ = std::make_unique<TiledField>("solver_r", d, rank);
-  z_ = std::make_unique<TiledField>("solver_z", d, rank);
   if (s.method == KrylovMethod::Direct) {
     running_ = std::make_unique<RankZeroVector>(rank, state_size_);
-    start_partials_ = std::make_unique<TileVectors>(d, rank, 2 * kMaxSums);
-  } else if (s.method == KrylovMethod::Pcg) {
+    return;  // no residual or direction fields
+  }
+  r_ = std::make_unique<TiledField>("solver_r", d, rank);
+  z_ = std::make_unique<TiledField>("solver_z", d, rank);
+  if (s.method == KrylovMethod::Pcg) {
     p_ = std::make_unique<TiledField>("solver_p", d, rank);
     q_ = std::make_unique<TiledField>("solver_q", d, rank);
     if (line_form()) ap_ = std::make_unique<TiledField>("solver_ap", d, rank);
@@ -380,27 +380,21 @@ void EllipticSolver::submit_iterations(const TiledField& u, int count) {
   for (int n = 0; n < count; ++n) submit_iteration(u);
 }
 
-void EllipticSolver::submit_direct(const TiledField& u, const TiledField& f, bool ghosts_current) {
+void EllipticSolver::submit_direct(const TiledField& u, const TiledField& f) {
   submit_reset();
-  if (!ghosts_current) submit_halo_exchange(d_, u, *strips_);
-  residual_tasks(u, f, *r_, running_->handle(), *start_partials_);  // running_: never skipped
-  spectral_->submit(running_->handle(), 3, *r_, *z_);
-  const VectorUpdateArgs add{d_.layout(), 3, -1, -1, 1.0, 1.0};  // u <- z + u
-  for (int t = 0; t < d_.tiles(); ++t)
-    insert_vector_update(add, running_->handle(), z_->handle(t), u.handle(t), kPrioBody);
+  spectral_->submit(running_->handle(), 3, f, u);  // running_: never skipped
 }
 
 void EllipticSolver::submit_check(const TiledField& u, const TiledField& f) {
   if (!direct()) return;
-  residual_tasks(u, f, *r_, running_->handle(), *partials_);
-  std::vector<starpu_data_handle_t> both = tile_handles(d_, *start_partials_);
-  for (starpu_data_handle_t h : tile_handles(d_, *partials_)) both.push_back(h);
-  insert_solver_scalars(scalars_args(int(ScalarOp::Direct), 1), state_->handle(), both);
+  for (int t = 0; t < d_.tiles(); ++t)
+    insert_elliptic_residual_max(args_, coef_->handle(), u.handle(t), f.handle(t), partials_->handle(t), kPrioBody);
+  submit_scalars(int(ScalarOp::Direct), 1);
 }
 
 void EllipticSolver::submit_solve(const TiledField& u, const TiledField& f, int iterations, bool ghosts_current) {
   if (direct()) {
-    submit_direct(u, f, ghosts_current);
+    submit_direct(u, f);
     return;
   }
   submit_start(u, f, ghosts_current);
@@ -411,7 +405,7 @@ void EllipticSolver::submit_solve(const TiledField& u, const TiledField& f, int 
 SolveResult EllipticSolver::solve(const TiledField& u, const TiledField& f) {
   const auto t0 = std::chrono::steady_clock::now();
   if (direct()) {
-    submit_direct(u, f, false);
+    submit_direct(u, f);
     submit_halo_exchange(d_, u, *strips_);
     submit_check(u, f);
     SolveResult res = read_state();

@@ -68,9 +68,10 @@ class EllipticSolver {
   void submit_solve(const TiledField& u, const TiledField& f, int iterations, bool ghosts_current = false);
   // Collective: the latest solve's result (waits for it).
   SolveResult read_state();
-  // After u's halo exchange that follows submit_solve: the direct solve's check (r = f - A u, then the
-  // state records ||r_0||, ||r|| and max |r|, one iteration); nothing for the iterative methods, whose
-  // state already holds their stopping test. Off the step's path: nothing of the step reads its output.
+  // After u's halo exchange that follows submit_solve: the direct solve's check (max |f| and
+  // max |f - A u| per tile, recorded in the state in place of ||r_0|| and ||r||, one iteration);
+  // nothing for the iterative methods, whose state already holds their stopping test. Off the step's
+  // path: nothing of the step reads its output.
   void submit_check(const TiledField& u, const TiledField& f);
   // A copy of the state as a task (for diagnostics read later), into a rank-0 vector of
   // state_size() doubles; result_of() reads such a copy.
@@ -78,7 +79,7 @@ class EllipticSolver {
   int state_size() const { return state_size_; }
   // Tasks one iteration submits per tile, about (for submission windows).
   int tasks_per_iteration() const {
-    if (direct()) return 5 + spectral_->tasks_per_tile();  // the whole solve and its check
+    if (direct()) return 3 + spectral_->tasks_per_tile();  // the whole solve and its check
     if (mg_) return (s_.fused ? 7 : 10) + mg_->tasks_per_tile();
     if (spectral_) return (s_.fused ? 7 : 10) + spectral_->tasks_per_tile();
     return s_.fused ? 6 : 10;
@@ -131,9 +132,11 @@ class EllipticSolver {
   bool one_tile() const { return d_.tiles() == 1 && d_.ranks() == 1; }
   bool line_form() const { return s_.method == KrylovMethod::Pcg && s_.fused && !mg_ && !spectral_; }
   void gcr_iteration(const TiledField& x);
-  // u += A^+ (f - A u): the residual, the spectral stages and the update, reading running_ (never
-  // written), so that nothing waits for the previous solve's check.
-  void submit_direct(const TiledField& u, const TiledField& f, bool ghosts_current);
+  // u = A^+ f: the spectral stages from f straight into u, reading running_ (never written), so that
+  // nothing waits for the previous solve's check. u is not read: A^+ is exact, so no first guess or
+  // residual correction is needed, and u has no component in A's null space (the constants per
+  // lattice, which the gradient does not see).
+  void submit_direct(const TiledField& u, const TiledField& f);
 
   const Decomposition& d_;
   int rank_;
@@ -145,7 +148,6 @@ class EllipticSolver {
   std::unique_ptr<TileStrips> strips_;
   std::unique_ptr<TileVectors> partials_;
   std::unique_ptr<RankZeroVector> running_;        // direct: a state that always says running
-  std::unique_ptr<TileVectors> start_partials_;    // direct: <r_0, r_0> per tile, for the check
   std::unique_ptr<ScratchBuffer> scratch_;
   std::unique_ptr<TiledField> r_, z_, p_, q_;
   std::unique_ptr<TiledField> ap_;  // line form: A p, from the direction step to the next step

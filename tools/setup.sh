@@ -77,10 +77,10 @@ if [ $need_src -eq 1 ]; then
   (cd "$work" && apt-get source -q "starpu=$STARPU_DEBIAN_VERSION" >/dev/null 2>&1)
   src=$(find "$work" -maxdepth 1 -type d -name "starpu-$STARPU_VERSION*" | head -n1)
   [ -n "$src" ] || { log "apt-get source starpu failed"; exit 1; }
-  # tools/patches/: CUDA 13 build fixes (with CUDA only) and a yielding MPI progress thread
-  # (STARPU_MPI_PROGRESS_YIELD, which graph/runtime/runtime.cpp sets where a rank's threads outnumber its cores).
-  for p in "$here/patches/starpu-$STARPU_VERSION-"*.patch; do
-    case "$p" in *-cuda13.patch) [ "$STARPU_CUDA" = yes ] || continue ;; esac
+  # tools/patches/ (the list: deps.env): CUDA 13 build fixes, a yielding MPI progress thread
+  # (STARPU_MPI_PROGRESS_YIELD, which graph/runtime/runtime.cpp sets where a rank's threads outnumber
+  # its cores), and early messages copied into GPU memory where a CUDA-aware MPI receives there.
+  for p in "${STARPU_PATCHES[@]}"; do
     (cd "$src" && patch -p1 -s < "$p")
   done
   cuda_opts=(--disable-cuda)

@@ -6,7 +6,7 @@
 namespace tdc {
 namespace {
 
-// Buffers: state (W or RW), then the partial vectors (partial_count: one per tile, two for Direct).
+// Buffers: state (W or RW), then the partial vectors (partial_count: one per tile).
 struct SolverScalars : CodeletSpec<ScalarsArgs> {
   static constexpr const char* name = "solver_scalars";
   static constexpr bool variable_buffers = true;

@@ -24,8 +24,9 @@ enum class ScalarOp : int {
   Reset,           // a new solve: zeros, tolerances and the iteration limit (reads no partials)
   PcgLineApply,    // PcgFusedApply for the line form (codelets/pcg_line: u's update deferred): a breakdown
                    // finishes through one more direction step, which adds the older pending term only
-  Direct,          // the direct solve's check: sum <r_0,r_0> (partials of tiles 0..T-1), then <r,r> and
-                   // max |r> after the correction (tiles T..2T-1): record both, one iteration, done
+  Direct,          // the direct solve's check from one residual_max partial per tile: max |f| (the start's
+                   // residual, the solve starting from 0) and max |f - A u|, in place of both norms; one
+                   // iteration, done
 };
 
 constexpr int kMaxCombineTiles = 256;  // partials per task (the CUDA kernel takes the pointers by value)
@@ -42,10 +43,8 @@ struct ScalarsArgs {
   int state_size = 0;                 // Reset: doubles in the state
 };
 
-// Partial vectors the op reads: one per tile, two per tile for Direct (before and after), none for Reset.
-TDC_HD int partial_count(const ScalarsArgs& a) {
-  return a.op == ScalarOp::Reset ? 0 : a.op == ScalarOp::Direct ? 2 * a.tiles : a.tiles;
-}
+// Partial vectors the op reads: one per tile, none for Reset.
+TDC_HD int partial_count(const ScalarsArgs& a) { return a.op == ScalarOp::Reset ? 0 : a.tiles; }
 
 void solver_scalars_cpu(const ScalarsArgs& a, double* st, const double* const* partials);
 #if defined(TASKDYCORE_HAVE_CUDA)

@@ -2,6 +2,7 @@
 #pragma once
 #include <math.h>
 
+#include "../residual_max/residual_max_kernel.hpp"
 #include "solver_scalars_kernel.hpp"
 
 namespace tdc {
@@ -133,13 +134,16 @@ TDC_HD void solver_scalars_update(const ScalarsArgs& a, double* st, const double
       return;
     }
     case ScalarOp::Reset: return;
-    case ScalarOp::Direct: {
-      const double res0 = sqrt(tile_total(a, partials, 0));
-      st[kRes0] = res0;
-      st[kHistory] = res0;
+    case ScalarOp::Direct: {  // max norms (residual_max): the start's residual is f itself
+      double f_max = 0.0, r_max = 0.0;
+      for (int tile = 0; tile < a.tiles; ++tile) {
+        f_max = partials[tile][kResidualMaxF] > f_max ? partials[tile][kResidualMaxF] : f_max;
+        r_max = partials[tile][kResidualMaxR] > r_max ? partials[tile][kResidualMaxR] : r_max;
+      }
+      st[kRes0] = f_max;
+      st[kHistory] = f_max;
       st[kIter] = 1.0;
-      const double* const* after = partials + a.tiles;
-      record_residual(st, sqrt(tile_total(a, after, 0)), tile_max(a, after));
+      record_residual(st, r_max, r_max);
       st[kDone] = 2.0;
       return;
     }

@@ -247,9 +247,9 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   require(c.solver_budget >= 1, "solver.max_iter", "must be positive");
   require(k.method != KrylovMethod::Direct || k.preconditioner == Preconditioner::Spectral, "solver.method",
           "\"direct\" applies the exact spectral inverse: it needs solver.preconditioner = \"spectral\"");
-  require(k.method != KrylovMethod::Direct || 2 * c.tiles_x * c.tiles_y <= kMaxCombineTiles, "solver.method",
-          "\"direct\" checks its residual over at most " + std::to_string(kMaxCombineTiles / 2) +
-              " tiles (tiles.x * tiles.y)");
+  require(k.method != KrylovMethod::Direct || !c.extrapolate_pressure, "solver.first_guess",
+          "\"extrapolated\" is for the iterative solves: \"direct\" applies the exact inverse to the right-hand side "
+          "and reads no first guess");
   if (k.preconditioner == Preconditioner::Multigrid) {
     require(k.method == KrylovMethod::Pcg, "solver.preconditioner", "\"multigrid\" needs solver.method = \"pcg\"");
     require(k.multigrid.coarse_sweeps >= 1, "solver.multigrid_coarse_sweeps", "must be positive");

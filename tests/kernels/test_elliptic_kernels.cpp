@@ -17,6 +17,7 @@
 #include "codelets/pcg_fused/pcg_fused_kernel.hpp"
 #include "codelets/pcg_line/pcg_line_kernel.hpp"
 #include "codelets/residual_dot/residual_dot_kernel.hpp"
+#include "codelets/residual_max/residual_max_kernel.hpp"
 #include "codelets/solver_scalars/solver_scalars_kernel.hpp"
 #include "codelets/vector_update/vector_update_kernel.hpp"
 
@@ -932,36 +933,52 @@ TEST(EllipticKernels, SolverScalarsStopOnTheMaxNorm) {
 }
 
 TEST(EllipticKernels, SolverScalarsDirectRecordsTheStartAndTheCheck) {
-  // The direct solve's check: tiles 0..T-1 hold <r_0, r_0> of the start, T..2T-1 <r, r> and max |r>
-  // after the correction; one iteration, done, converged when the test passes.
+  // The direct solve's check: each tile's residual_max partial holds max |f| (the start's residual)
+  // and max |f - A u|; the state records their largest as the two norms, one iteration, done,
+  // converged when the test passes.
   std::vector<double> st(state_doubles(50), 0.0);
   st[state::kTolMax] = 0.5;
   st[state::kMaxIter] = 50;
-  double start[2][2 * kMaxSums] = {}, after[2][2 * kMaxSums] = {};
-  start[0][0] = 9.0;
-  start[1][0] = 16.0;  // ||r_0|| = 5
-  after[0][0] = 0.01;
-  after[1][0] = 0.03;  // ||r|| = 0.2
-  after[0][kMaxAbsAt] = 0.1;
-  after[1][kMaxAbsAt] = 0.7;  // max |r| above tol_max: not converged
-  const double* parts[4] = {start[0], start[1], after[0], after[1]};
+  double part[2][2 * kMaxSums] = {};
+  part[0][kResidualMaxF] = 3.0;
+  part[1][kResidualMaxF] = 5.0;
+  part[0][kResidualMaxR] = 0.1;
+  part[1][kResidualMaxR] = 0.7;  // above tol_max: not converged
+  const double* parts[2] = {part[0], part[1]};
   ScalarsArgs a;
   a.op = ScalarOp::Direct;
   a.tiles = 2;
-  EXPECT_EQ(partial_count(a), 4);
+  EXPECT_EQ(partial_count(a), 2);
   solver_scalars_cpu(a, st.data(), parts);
   EXPECT_EQ(st[state::kIter], 1.0);
   EXPECT_EQ(st[state::kDone], 2.0);
   EXPECT_EQ(st[state::kConverged], 0.0);
   EXPECT_EQ(st[state::kHistory], 5.0);
-  EXPECT_DOUBLE_EQ(st[state::kHistory + 1], 0.2);
+  EXPECT_EQ(st[state::kHistory + 1], 0.7);
   EXPECT_EQ(st[state::kResMax], 0.7);
-  after[1][kMaxAbsAt] = 0.5;
+  part[1][kResidualMaxR] = 0.5;
   st.assign(st.size(), 0.0);
   st[state::kTolMax] = 0.5;
   st[state::kMaxIter] = 50;
   solver_scalars_cpu(a, st.data(), parts);
   EXPECT_EQ(st[state::kConverged], 1.0);
+}
+
+TEST(EllipticKernels, ResidualMaxIsTheResidualsLargestMagnitude) {
+  // max |f| and max |f - A u| of the residual codelet's r; a NaN anywhere reads as +inf.
+  const auto c = coefficients(kArea, kH);
+  const auto u = random_field(60);
+  auto f = random_field(61), r = random_field(62);
+  std::vector<double> sums(2 * kMaxSums), out(2);
+  const auto st = state_with(0, 0);
+  elliptic_residual_dot_cpu(kL, kH, c.data(), st.data(), 3, u.data(), f.data(), r.data(), sums.data());
+  elliptic_residual_max_cpu(kL, kH, c.data(), u.data(), f.data(), out.data());
+  EXPECT_EQ(out[kResidualMaxF], interior_max_abs(f));
+  EXPECT_EQ(out[kResidualMaxR], interior_max_abs(r));
+  f[kL.at(3, 2, 1)] = std::nan("");
+  elliptic_residual_max_cpu(kL, kH, c.data(), u.data(), f.data(), out.data());
+  EXPECT_EQ(out[kResidualMaxF], HUGE_VAL);
+  EXPECT_EQ(out[kResidualMaxR], HUGE_VAL);
 }
 
 TEST(EllipticKernels, FixedOrderSumIsAccurate) {
@@ -1024,6 +1041,12 @@ TEST(EllipticCpuCudaAgreement, AllKernels) {
         elliptic_residual_dot_cuda(kL, kH, dc.p, dst.p, 3, dx.p, df.p, dr.p, scratch.p, dres.p, 0);
         expect_same(r, dr.host(), "elliptic_residual_dot r");
         expect_same(sums, dres.host(), "elliptic_residual_dot sums");
+        std::vector<double> m(2, 0.0);
+        Dev dm(std::vector<double>(2, 7.0));
+        elliptic_residual_max_cpu(kL, kH, c.data(), x.data(), f.data(), m.data());
+        elliptic_residual_max_cuda(kL, kH, dc.p, dx.p, df.p, dm.p, 0);
+        expect_same(m, dm.host(), "elliptic_residual_max");
+        EXPECT_GT(m[kResidualMaxR], 0.0);
       }
       std::fill(out, out + 2 * kMaxSums, 0.0);
       Dev dz(std::vector<double>(2 * kMaxSums, 0.0));
