@@ -6,25 +6,35 @@
 
 namespace tdc {
 
-void submit_halo_unpack(const Decomposition& d, const TiledField& f, const TileStrips& strips) {
+void submit_halo_unpack(const Decomposition& d, const std::vector<HaloField>& fields) {
   for (int t = 0; t < d.tiles(); ++t) {
-    starpu_data_handle_t nb[kNeighbourSlots];
-    for (int s = 0; s < kNeighbourSlots; ++s) {
-      int dx, dy;
-      neighbour_offset(s, dx, dy);
-      nb[s] = strips.side(d.neighbour(t, dx, dy), neighbour_strip_side(s));
+    std::vector<UnpackedField> u;
+    for (const HaloField& f : fields) {
+      UnpackedField x{f.field->handle(t), f.strips->of(t), {}};
+      for (int s = 0; s < kNeighbourSlots; ++s) {
+        int dx, dy;
+        neighbour_offset(s, dx, dy);
+        x.neighbours[s] = f.strips->side(d.neighbour(t, dx, dy), neighbour_strip_side(s));
+      }
+      u.push_back(x);
     }
-    insert_halo_unpack(d.layout(), f.handle(t), strips.of(t), nb);
+    insert_halo_unpack(d.layout(), u);
   }
 }
 
-void submit_halo_exchange(const Decomposition& d, const TiledField& f, const TileStrips& strips) {
+void submit_halo_exchange(const Decomposition& d, const std::vector<HaloField>& fields) {
   if (d.tiles_x() == 1 && d.tiles_y() == 1) {  // its own neighbour on every side: one task, no strips
-    insert_halo_self(d.layout(), f.handle(0));
+    std::vector<starpu_data_handle_t> h;
+    for (const HaloField& f : fields) h.push_back(f.field->handle(0));
+    insert_halo_self(d.layout(), h);
     return;
   }
-  for (int t = 0; t < d.tiles(); ++t) insert_halo_pack(d.layout(), f.handle(t), strips.of(t));
-  submit_halo_unpack(d, f, strips);
+  for (int t = 0; t < d.tiles(); ++t) {
+    std::vector<PackedField> p;
+    for (const HaloField& f : fields) p.push_back({f.field->handle(t), f.strips->of(t)});
+    insert_halo_pack(d.layout(), p);
+  }
+  submit_halo_unpack(d, fields);
 }
 
 }  // namespace tdc

@@ -75,7 +75,7 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
     insert_advector(adv, vel, c, kPrioHalo);
     if (env.anelastic) insert_mass_courant(MassCourantArgs{L}, env_->handle(), c, kPrioHalo);  // the mass flux
   }
-  for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f.c[q], *f.c_strips[q]);
+  submit_halo_exchange(d_, {{f.c[0], f.c_strips[0]}, {f.c[1], f.c_strips[1]}, {f.c[2], f.c_strips[2]}});
   // The forced velocity v~ goes to `forced`, beside v^n (which stays, as the next step's v^(n-1)):
   // the explicit viscous term from v^n, the explicit half of the pressure forcing, then the ghost
   // ring for MPDATA.
@@ -103,6 +103,9 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
     }
   }
   const bool theta_forced = theta && (env.stratified || env.absorber);  // theta'~ != theta'^n
+  // The fields MPDATA advects need their ghost rings: v~, and theta' where it changed above.
+  std::vector<HaloField> advected{{f.forced[0], f.vel_strips[0]}, {f.forced[1], f.vel_strips[1]},
+                                  {f.forced[2], f.vel_strips[2]}};
   if (theta && s_.diffusivity > 0.0) {  // after the buoyancy half above has read theta'^n
     const DiffusionArgs diff{L, s_.diffusivity * s_.dt * 4.0 * gx_ * gx_, s_.diffusivity * s_.dt * 4.0 * gy_ * gy_,
                              s_.diffusivity * s_.dt * 4.0 * gz_ * gz_, s_.zb};
@@ -110,7 +113,7 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
       insert_snapshot_copy(f.theta[now]->handle(t), f.theta_old->handle(t), kPrioBody);
       insert_scalar_diffusion(diff, f.theta_old->handle(t), f.theta[now]->handle(t), kPrioHalo);
     }
-    if (!theta_forced) submit_halo_exchange(d_, *f.theta[now], *f.theta_strips);
+    if (!theta_forced) advected.push_back({f.theta[now], f.theta_strips});
   }
   if (theta_forced) {  // the explicit half of -w dtheta_e/dz (from w^n), and the absorber, in place
     for (int t = 0; t < d_.tiles(); ++t) {
@@ -120,9 +123,9 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
       if (env.absorber)
         insert_absorber_in_place(AbsorberArgs{L, s_.dt, 0.0}, env_->handle(), f.theta[now]->handle(t), kPrioHalo);
     }
-    submit_halo_exchange(d_, *f.theta[now], *f.theta_strips);
+    advected.push_back({f.theta[now], f.theta_strips});
   }
-  for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f.forced[q], *f.vel_strips[q]);
+  submit_halo_exchange(d_, advected);
   for (int q = 0; q < 3; ++q) {  // step n advects psi[n % 2] into psi[(n + 1) % 2]: v~ into v^ (over v^(n-1))
     TiledField* psi[2];
     psi[now] = f.forced[q];
@@ -169,13 +172,15 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
     else
       insert_pressure_gradient(half_gradient, f.p->handle(t), v, kPrioBody);
   }
-  for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f.vel[q][next], *f.vel_strips[q]);
+  std::vector<HaloField> updated{
+      {f.vel[0][next], f.vel_strips[0]}, {f.vel[1][next], f.vel_strips[1]}, {f.vel[2][next], f.vel_strips[2]}};
   if (theta && env.stratified) {  // theta'^(n+1) = theta^ - dt/2 S w^(n+1): the implicit half, now w is known
     for (int t = 0; t < d_.tiles(); ++t)
       insert_environment_source(ScaledArgs{L, -0.5 * s_.dt}, env_->handle(), f.vel[2][next]->handle(t),
                                 f.theta[next]->handle(t), kPrioBody);
-    submit_halo_exchange(d_, *f.theta[next], *f.theta_strips);
+    updated.push_back({f.theta[next], f.theta_strips});
   }
+  submit_halo_exchange(d_, updated);
 }
 
 SolveResult NftStepGraph::solve_from_zero(const NftFields& f) {
@@ -207,7 +212,7 @@ SolveResult NftStepGraph::project_velocity(const NftFields& f) {
     const starpu_data_handle_t v[3] = {f.vel[0][0]->handle(t), f.vel[1][0]->handle(t), f.vel[2][0]->handle(t)};
     insert_pressure_gradient(gradient, f.p->handle(t), v, kPrioBody);
   }
-  for (int q = 0; q < 3; ++q) submit_halo_exchange(d_, *f.vel[q][0], *f.vel_strips[q]);
+  submit_halo_exchange(d_, {{f.vel[0][0], f.vel_strips[0]}, {f.vel[1][0], f.vel_strips[1]}, {f.vel[2][0], f.vel_strips[2]}});
   return r;
 }
 

@@ -1,13 +1,22 @@
-// halo_pack: copies the four border strips of a tile field (the interior cells its neighbours need)
-// into four small strip handles, so only strips travel between devices and ranks.
+// halo_pack: copies the four border strips of tile fields (the interior cells their neighbours need)
+// into small strip handles, so only strips travel between devices and ranks. Several fields of one
+// tile go in one task: a field exchanged beside others costs no task of its own.
 #pragma once
 #include <starpu.h>
+
+#include <vector>
 
 #include "halo_pack_plan.hpp"
 
 namespace tdc {
 
-// Submits the pack of `field` (block handle) into `strips` (vector handles).
-void insert_halo_pack(const TileLayout& L, starpu_data_handle_t field, const starpu_data_handle_t strips[4]);
+// A tile field (block handle) and its four strips (vector handles).
+struct PackedField {
+  starpu_data_handle_t field;
+  const starpu_data_handle_t* strips;
+};
+
+// Submits the packs of `fields` (tiles of one layout) as one task.
+void insert_halo_pack(const TileLayout& L, const std::vector<PackedField>& fields);
 
 }  // namespace tdc

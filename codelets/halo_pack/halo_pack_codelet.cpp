@@ -5,20 +5,36 @@
 namespace tdc {
 namespace {
 
-struct HaloPack : CodeletSpec<TileLayout, STARPU_R, STARPU_W, STARPU_W, STARPU_W, STARPU_W> {  // field, four strips
+struct PackArgs {
+  TileLayout L;
+  int fields;
+};
+
+// Buffers: the fields, then each field's four strips.
+struct HaloPack : CodeletSpec<PackArgs> {
   static constexpr const char* name = "halo_pack";
-  static CopyList plan(const TileLayout& L, Buffers b) {
-    double* const strips[4] = {b.vector(1), b.vector(2), b.vector(3), b.vector(4)};
-    return halo_pack_plan(L, b.block(0), strips);
+  static constexpr bool variable_buffers = true;
+  static CopyList plan(const PackArgs& a, Buffers b, int f) {
+    double* const strips[4] = {b.vector(a.fields + 4 * f), b.vector(a.fields + 4 * f + 1),
+                               b.vector(a.fields + 4 * f + 2), b.vector(a.fields + 4 * f + 3)};
+    return halo_pack_plan(a.L, b.block(f), strips);
   }
-  static void cpu(const Args& L, Buffers b) { strided_copies_cpu(plan(L, b)); }
-  static constexpr auto cuda = [](const Args& L, Buffers b, auto s) { strided_copies_cuda(plan(L, b), s); };
+  static void cpu(const Args& a, Buffers b) {
+    for (int f = 0; f < a.fields; ++f) strided_copies_cpu(plan(a, b, f));
+  }
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
+    for (int f = 0; f < a.fields; ++f) strided_copies_cuda(plan(a, b, f), s);
+  };
 };
 
 }  // namespace
 
-void insert_halo_pack(const TileLayout& L, starpu_data_handle_t field, const starpu_data_handle_t strips[4]) {
-  CodeletOf<HaloPack>::insert(L, {field, strips[0], strips[1], strips[2], strips[3]}, {kPrioHalo});
+void insert_halo_pack(const TileLayout& L, const std::vector<PackedField>& fields) {
+  std::vector<starpu_data_descr> d;
+  for (const PackedField& f : fields) d.push_back({f.field, STARPU_R});
+  for (const PackedField& f : fields)
+    for (int s = 0; s < 4; ++s) d.push_back({f.strips[s], STARPU_W});
+  CodeletOf<HaloPack>::insert(PackArgs{L, int(fields.size())}, d, {kPrioHalo});
 }
 
 }  // namespace tdc

@@ -5,29 +5,42 @@
 namespace tdc {
 namespace {
 
-struct HaloUnpack : CodeletSpec<TileLayout> {
+struct UnpackArgs {
+  TileLayout L;
+  int fields;
+};
+
+constexpr int kBuffersPerField = 5 + kNeighbourSlots;  // the field, its own four strips, the neighbours' strips
+
+struct HaloUnpack : CodeletSpec<UnpackArgs> {
   static constexpr const char* name = "halo_unpack";
-  // field, its own four strips, the neighbours' strips
-  static constexpr auto modes =
-      append<5, kNeighbourSlots>(access(STARPU_RW, STARPU_R, STARPU_R, STARPU_R, STARPU_R), STARPU_R);
-  static CopyList plan(const TileLayout& L, Buffers b) {
+  static constexpr bool variable_buffers = true;
+  static CopyList plan(const UnpackArgs& a, Buffers b, int f) {
+    const int at = f * kBuffersPerField;
     const double* own[4];
     const double* nb[kNeighbourSlots];
-    for (int s = 0; s < 4; ++s) own[s] = b.vector(1 + s);
-    for (int n = 0; n < kNeighbourSlots; ++n) nb[n] = b.vector(5 + n);
-    return halo_unpack_plan(L, b.block(0), own, nb);
+    for (int s = 0; s < 4; ++s) own[s] = b.vector(at + 1 + s);
+    for (int n = 0; n < kNeighbourSlots; ++n) nb[n] = b.vector(at + 5 + n);
+    return halo_unpack_plan(a.L, b.block(at), own, nb);
   }
-  static void cpu(const Args& L, Buffers b) { strided_copies_cpu(plan(L, b)); }
-  static constexpr auto cuda = [](const Args& L, Buffers b, auto s) { strided_copies_cuda(plan(L, b), s); };
+  static void cpu(const Args& a, Buffers b) {
+    for (int f = 0; f < a.fields; ++f) strided_copies_cpu(plan(a, b, f));
+  }
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
+    for (int f = 0; f < a.fields; ++f) strided_copies_cuda(plan(a, b, f), s);
+  };
 };
 
 }  // namespace
 
-void insert_halo_unpack(const TileLayout& L, starpu_data_handle_t field, const starpu_data_handle_t own[4],
-                        const starpu_data_handle_t nb[kNeighbourSlots]) {
-  std::vector<starpu_data_handle_t> h{field, own[0], own[1], own[2], own[3]};
-  h.insert(h.end(), nb, nb + kNeighbourSlots);
-  CodeletOf<HaloUnpack>::insert(L, h, {kPrioHalo});
+void insert_halo_unpack(const TileLayout& L, const std::vector<UnpackedField>& fields) {
+  std::vector<starpu_data_descr> d;
+  for (const UnpackedField& f : fields) {
+    d.push_back({f.field, STARPU_RW});
+    for (int s = 0; s < 4; ++s) d.push_back({f.own[s], STARPU_R});
+    for (int n = 0; n < kNeighbourSlots; ++n) d.push_back({f.neighbours[n], STARPU_R});
+  }
+  CodeletOf<HaloUnpack>::insert(UnpackArgs{L, int(fields.size())}, d, {kPrioHalo});
 }
 
 }  // namespace tdc
