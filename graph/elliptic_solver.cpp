@@ -387,8 +387,10 @@ void EllipticSolver::submit_direct(const TiledField& u, const TiledField& f) {
 
 void EllipticSolver::submit_check(const TiledField& u, const TiledField& f) {
   if (!direct()) return;
+  // The diagnostics' priority: after the gradient that reads u, and so into the wait for its halo.
   for (int t = 0; t < d_.tiles(); ++t)
-    insert_elliptic_residual_max(args_, coef_->handle(), u.handle(t), f.handle(t), partials_->handle(t), kPrioBody);
+    insert_elliptic_residual_max(args_, coef_->handle(), u.handle(t), f.handle(t), partials_->handle(t),
+                                 kPrioDiagnostics);
   submit_scalars(int(ScalarOp::Direct), 1);
 }
 
