@@ -7,7 +7,7 @@
 #
 #   tools/scaling.sh [--exe EXE] [--gpus "1 2 4"] [--per-gpu 256x256x256] [--strong 512x512x256]
 #                    [--steps N] [--ranks on|off] [--mpdata on|off] [--layout rows|2d] [--set KEY=VALUE ...]
-#                    [--rank-gpu visible|workers] OUT
+#                    [--rank-gpu visible|workers] [--repeat R] OUT
 #
 # Weak: the per-GPU grid (and the case's domain) times the tile layout, a tile per GPU: 1xG by default (tiles span x, so the
 # spectral preconditioner needs two transposes a solve, not four), or --layout 2d (2x1, 2x2, 4x2).
@@ -16,10 +16,12 @@
 # out. MPDATA: `bench mpdata --overlap on` (its own warm-up and median). One rank per GPU:
 # mpirun -np G, each rank seeing its GPU by local rank. For the overlap of transfers with tasks, trace
 # a run (`taskdycore run ... --trace DIR`, then `tools/trace DIR --steps 4`). --set passes a case key to
-# every dycore run (say solver.method=pcg, to compare solvers with one build).
+# every dycore run (say solver.method=pcg, to compare solvers with one build). --repeat R measures every
+# dycore row R times, back to back (a node's runs spread by 10 % and more): the table gives the median
+# and the range.
 set -euo pipefail
 exe=taskdycore gpus="1 2 4" per=256x256x256 strong=512x512x256 steps=40 ranks=on tiling=rows with_mpdata=on sets=()
-rank_gpu=visible
+rank_gpu=visible repeat=1
 while [ $# -gt 1 ]; do
   case $1 in
     --exe) exe=$2; shift 2 ;;
@@ -31,11 +33,12 @@ while [ $# -gt 1 ]; do
     --layout) tiling=$2; shift 2 ;;
     --mpdata) with_mpdata=$2; shift 2 ;;
     --rank-gpu) rank_gpu=$2; shift 2 ;;
+    --repeat) repeat=$2; shift 2 ;;
     --set) sets+=(--set "$2"); shift 2 ;;
     *) echo "scaling: unknown option $1" >&2; exit 2 ;;
   esac
 done
-[ $# -eq 1 ] || { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -eq 1 ] || { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 out=$1; mkdir -p "$out"
 have=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 STARPU_SILENT=${STARPU_SILENT:-1}
@@ -113,6 +116,19 @@ mpdata() {  # GPUS NX NY NZ TX TY
   python3 -c "import json,sys; print('%.3f' % json.load(open(sys.argv[1]))['ms_per_step'])" "$out/mpdata-$1-$2x$3.json"
 }
 
+# measure NAME ...: steady's arguments, run `repeat` times (NAME, NAME-r2, ...); prints the median
+# ms/step, the median MB moved, and the range of the ms/step.
+measure() {
+  local name=$1 r runs=()
+  shift
+  for r in $(seq 1 "$repeat"); do
+    runs+=("$(steady "$name$([ "$r" = 1 ] || echo "-r$r")" "$@")")
+  done
+  python3 -c "import statistics as st, sys
+ms = [float(x.split()[0]) for x in sys.argv[1:]]; mb = [float(x.split()[1]) for x in sys.argv[1:]]
+print('%.3f %.1f %.3f %.3f' % (st.median(ms), st.median(mb), min(ms), max(ms)))" "${runs[@]}"
+}
+
 # The final velocity (and theta') of a run in one process and of the same run over ranks.
 same_bits() {
   python3 - "$1/summary.json" "$2/summary.json" <<'PY' | tee -a "$table"
@@ -124,9 +140,10 @@ print("  %s: %s" % (", ".join(keys), "the same bits in one process and over rank
 PY
 }
 table=$out/scaling.txt
-printf '%-15s %-8s %4s %-13s %-5s %9s %8s %10s %11s\n' case mode GPUs grid tiles ms/step speed-up efficiency MB/step-moved | tee "$table"
+printf '%-15s %-8s %4s %-13s %-5s %9s %8s %10s %11s %s\n' case mode GPUs grid tiles ms/step speed-up efficiency MB/step-moved \
+  "$([ "$repeat" -gt 1 ] && echo "ms/step range ($repeat runs)")" | tee "$table"
 declare -A base
-row() {  # CASE MODE KIND(weak|strong) GPUS GRID TILES MS [MB_MOVED]
+row() {  # CASE MODE KIND(weak|strong) GPUS GRID TILES MS [MB_MOVED [LO HI]]
   local key="$1/$3" eff sp
   [ "$4" = 1 ] && base[$key]=$7
   read -r sp eff < <(python3 -c "import sys
@@ -134,22 +151,23 @@ b, t, g, k = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), sys.argv[
 if t != t or b != b: print('nan nan')
 elif k == 'weak': print('%.2f %.2f' % (g * b / t, b / t))
 else: print('%.2f %.2f' % (b / t, b / t / g))" "${base[$key]:-nan}" "$7" "$4" "$3")
-  printf '%-15s %-8s %4s %-13s %-5s %9s %8s %10s %11s\n' "$1" "$2-$3" "$4" "$5" "$6" "$7" "$sp" "$eff" "${8:--}" | tee -a "$table"
+  printf '%-15s %-8s %4s %-13s %-5s %9s %8s %10s %11s %s\n' "$1" "$2-$3" "$4" "$5" "$6" "$7" "$sp" "$eff" "${8:--}" \
+    "$([ "$repeat" -gt 1 ] && [ -n "${9:-}" ] && echo "$9..${10}")" | tee -a "$table"
 }
 for g in $gpus; do
   [ "$g" -le "$have" ] || { echo "($g GPUs: the node has $have)" | tee -a "$table"; continue; }
   read -r tx ty <<< "$(layout "$g")"
   nx=$((px * tx)) ny=$((py * ty))
   for c in taylor_green thermal_bubble; do
-    read -r ms mb < <(steady "$c-weak-$g" "$g" process "$c" $nx $ny "$pz" "$tx" "$ty")
-    row "$c" process weak "$g" "${nx}x${ny}x$pz" "${tx}x$ty" "$ms" "$mb"
+    read -r ms mb lo hi < <(measure "$c-weak-$g" "$g" process "$c" $nx $ny "$pz" "$tx" "$ty")
+    row "$c" process weak "$g" "${nx}x${ny}x$pz" "${tx}x$ty" "$ms" "$mb" "$lo" "$hi"
     if [ "$ranks" = on ] && [ "$g" -gt 1 ]; then
-      read -r ms mb < <(steady "$c-ranks-$g" "$g" ranks "$c" $nx $ny "$pz" "$tx" "$ty")
-      row "$c" ranks weak "$g" "${nx}x${ny}x$pz" "${tx}x$ty" "$ms" "$mb"
+      read -r ms mb lo hi < <(measure "$c-ranks-$g" "$g" ranks "$c" $nx $ny "$pz" "$tx" "$ty")
+      row "$c" ranks weak "$g" "${nx}x${ny}x$pz" "${tx}x$ty" "$ms" "$mb" "$lo" "$hi"
       same_bits "$out/$c-weak-$g-$steps" "$out/$c-ranks-$g-$steps"
     fi
   done
   [ "$with_mpdata" = on ] && row mpdata process weak "$g" "${nx}x${ny}x$pz" "${tx}x$ty" "$(mpdata "$g" $nx $ny "$pz" "$tx" "$ty")"
-  read -r ms mb < <(steady "tg-strong-$g" "$g" process taylor_green "$sx" "$sy" "$sz" "$tx" "$ty")
-  row taylor_green process strong "$g" "$strong" "${tx}x$ty" "$ms" "$mb"
+  read -r ms mb lo hi < <(measure "tg-strong-$g" "$g" process taylor_green "$sx" "$sy" "$sz" "$tx" "$ty")
+  row taylor_green process strong "$g" "$strong" "${tx}x$ty" "$ms" "$mb" "$lo" "$hi"
 done
