@@ -24,7 +24,10 @@
 
 namespace tdc {
 
-constexpr int kMaxSpectralLength = 1024;
+// The longest lines the transforms take: along x and y (a line pair a GPU block at 2048), and the
+// vertical cycles (the direct column solve holds two cycles' worth of scratch a GPU thread).
+constexpr int kMaxSpectralLength = 2048;
+constexpr int kMaxSpectralCycle = 1024;
 
 struct Cplx {
   double re, im;

@@ -8,7 +8,7 @@
 namespace tdc {
 namespace {
 
-bool power_of_two(int n) { return n >= 2 && n <= kMaxSpectralLength && (n & (n - 1)) == 0; }
+bool power_of_two(int n, int most) { return n >= 2 && n <= most && (n & (n - 1)) == 0; }
 
 // The levels in cycle order (each cycle walked from its lowest level), or empty with `why` set.
 std::vector<int> vertical_cycles(const ColumnCouplings& h, int nz, int& lc, std::string& why) {
@@ -41,9 +41,9 @@ std::vector<int> vertical_cycles(const ColumnCouplings& h, int nz, int& lc, std:
     }
     lc = len;
   }
-  if (!power_of_two(lc)) {
+  if (!power_of_two(lc, kMaxSpectralCycle)) {
     why = "the vertical cycle length " + std::to_string(lc) + " is not a power of two in [2, " +
-          std::to_string(kMaxSpectralLength) + "]";
+          std::to_string(kMaxSpectralCycle) + "]";
     return {};
   }
   return order;
@@ -67,7 +67,7 @@ bool transformable_vertically(const std::vector<double>& coef, int nz) {
 }  // namespace
 
 std::string spectral_unsupported(int nx, int ny, int nz, const ColumnCouplings& h, const std::vector<double>& coef) {
-  if (!power_of_two(nx) || !power_of_two(ny))
+  if (!power_of_two(nx, kMaxSpectralLength) || !power_of_two(ny, kMaxSpectralLength))
     return "nx and ny must be powers of two in [2, " + std::to_string(kMaxSpectralLength) + "]";
   if (long(nx) * ny * nz > (1L << 30)) return "more than 2^30 cells";
   if (nx % h.h != 0 || ny % h.h != 0) return "nx and ny must be multiples of the horizontal stride";

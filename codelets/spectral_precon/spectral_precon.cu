@@ -22,12 +22,15 @@ template <int Bits>
 struct LineShape {
   static constexpr int n = 1 << Bits;
   static constexpr int per_line = Bits >= 2 ? n / 4 : 1;               // threads per line pair
-  static constexpr int pair_bits = (10 - Bits) < 8 ? (10 - Bits) : 8;  // 1024 points, 256 threads per block
+  // 1024 points and 256 threads a block; a line pair of 2048 points takes 512 threads.
+  static constexpr int pair_bits = Bits >= 10 ? 0 : (10 - Bits) < 8 ? (10 - Bits) : 8;
   static constexpr int pairs = 1 << pair_bits;
   static constexpr int threads = pairs * per_line;
   static constexpr int stride = n + (n >> kPad) + 1;
   static constexpr int points = pairs * n;
   static_assert(threads <= 512, "block size");
+  // Blocks an SM should hold (launch bounds): 8 of the passes, 3 of the scaled ones, as 2048 threads allow.
+  static constexpr int min_blocks(bool scaled) { return (scaled ? 3 : 8) < 2048 / threads ? (scaled ? 3 : 8) : 2048 / threads; }
 };
 
 // Block item e as (pair q, point t): along x the points of a line are adjacent in memory (t fastest),
@@ -99,7 +102,7 @@ __device__ void block_fft(Cplx* buf, const double* cw, const double* sw) {
 // array). With `Scaled`, the transform, the inverse symbol and the transform again (the vertical
 // cycles, whole in the block).
 template <int Axis, bool Scaled, int Bits>
-__global__ void __launch_bounds__(LineShape<Bits>::threads, Scaled ? 3 : 8)
+__global__ void __launch_bounds__(LineShape<Bits>::threads, LineShape<Bits>::min_blocks(Scaled))
     hartley_pass_kernel(SpectralPlan p, const double* __restrict__ tab, const double* __restrict__ st,
                         const double* __restrict__ skip, SpectralView in, SpectralView out) {
   using S = LineShape<Bits>;
@@ -179,6 +182,7 @@ void launch_pass(const SpectralPlan& p, const double* tab, const double* st, con
     case 8: return launch_bits<Axis, Scaled, 8>(p, tab, st, skip, in, out, stream);
     case 9: return launch_bits<Axis, Scaled, 9>(p, tab, st, skip, in, out, stream);
     case 10: return launch_bits<Axis, Scaled, 10>(p, tab, st, skip, in, out, stream);
+    case 11: return launch_bits<Axis, Scaled, 11>(p, tab, st, skip, in, out, stream);
     default: throw std::invalid_argument("spectral_precon: line length out of range");
   }
 }

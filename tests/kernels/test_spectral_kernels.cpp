@@ -136,6 +136,17 @@ TEST(SpectralKernels, InvertsTheShiftedOperatorToRoundOff) {
   }
 }
 
+// The longest horizontal lines (the density current at 25 m: 2048 points along x), both axes.
+TEST(SpectralKernels, InvertsTheLongestLines) {
+  for (const TileLayout& L : {TileLayout{kMaxSpectralLength, 2, 4, 2}, TileLayout{2, kMaxSpectralLength, 4, 2}}) {
+    const auto h = couplings(kWrapMirror);
+    const auto c = coefficients(L.nz, 0.25);
+    const auto x = random_field(L, 7);
+    const auto z = solve_cpu(L, h, c, apply(L, h, c, x));
+    EXPECT_LT(max_interior_diff(L, z, x), 1e-12) << "nx " << L.nx;
+  }
+}
+
 TEST(SpectralKernels, IsThePseudoInverseOfTheSingularLaplacian) {
   for (int wrap : {kWrapPeriodic, kWrapMirror}) {
     const TileLayout L{8, 32, 16, 3};
@@ -175,6 +186,12 @@ TEST(SpectralKernels, RefusesOperatorsItCannotInvert) {
   EXPECT_NE(spectral_unsupported(16, 16, 16, couplings(kWrapPeriodic), vanishing), "");
   auto mirror12 = coefficients(12, 0.0);  // a mirror cycle of 12 levels
   EXPECT_NE(spectral_unsupported(16, 16, 12, couplings(kWrapMirror), mirror12), "");
+  // Lines up to kMaxSpectralLength; vertical cycles up to kMaxSpectralCycle (under lids one cycle of nz).
+  EXPECT_EQ(spectral_unsupported(kMaxSpectralLength, 2, 16, couplings(kWrapPeriodic), c), "");
+  EXPECT_NE(spectral_unsupported(2 * kMaxSpectralLength, 2, 16, couplings(kWrapPeriodic), c), "");
+  const int nz = kMaxSpectralCycle;
+  EXPECT_EQ(spectral_unsupported(4, 4, nz, couplings(kWrapMirror), coefficients(nz, 0.0)), "");
+  EXPECT_NE(spectral_unsupported(4, 4, 2 * nz, couplings(kWrapMirror), coefficients(2 * nz, 0.0)), "");
   std::vector<double> tab;
   EXPECT_THROW(make_spectral_plan(16, 16, 16, skew, c, tab), std::invalid_argument);
 }
@@ -449,7 +466,9 @@ TEST(SpectralCpuCudaAgreement, SolveAndPcgStep) {
     double shift;
   };
   for (const Shape& s : {Shape{{32, 4, 8, 2}, kWrapPeriodic, 0.0}, Shape{{128, 32, 64, 2}, kWrapMirror, 0.0},
-                         Shape{{64, 64, 16, 3}, kWrapPeriodic, 0.5}, Shape{{16, 256, 8, 2}, kWrapMirror, 0.1}})
+                         Shape{{64, 64, 16, 3}, kWrapPeriodic, 0.5}, Shape{{16, 256, 8, 2}, kWrapMirror, 0.1},
+                         Shape{{kMaxSpectralLength, 4, 8, 2}, kWrapMirror, 0.0},
+                         Shape{{4, kMaxSpectralLength, 4, 2}, kWrapPeriodic, 0.3}})
     expect_solve_and_pcg_step_agree(s.L, couplings(s.wrap), coefficients(s.L.nz, s.shift));
 }
 // The same with the direct vertical solve: varying levels (singular and shifted), a nonsymmetric
@@ -466,6 +485,8 @@ TEST(SpectralCpuCudaAgreement, ColumnSolveAndPcgStep) {
   expect_solve_and_pcg_step_agree({16, 8, 4, 2}, couplings(kWrapPeriodic), skewed_coefficients(4, 0.1));
   expect_solve_and_pcg_step_agree({4, 4, 1024, 2}, couplings(kWrapMirror),
                                   varying_coefficients(1024, kWrapMirror, kProfiles[2], 0.0));
+  expect_solve_and_pcg_step_agree({kMaxSpectralLength, 2, 64, 2}, couplings(kWrapMirror),
+                                  varying_coefficients(64, kWrapMirror, kProfiles[1], 0.0));
 }
 
 struct CudaSlabOps {
