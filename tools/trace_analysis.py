@@ -103,11 +103,11 @@ def to_int(text, default=None):
 
 
 class Task:
-    __slots__ = ("name", "rank", "worker", "start", "end")
+    __slots__ = ("name", "rank", "worker", "start", "end", "order")
 
-    def __init__(self, name, rank, worker, start, end):
+    def __init__(self, name, rank, worker, start, end, order=None):
         self.name, self.rank, self.worker = name, rank, worker
-        self.start, self.end = start, end
+        self.start, self.end, self.order = start, end, order
 
 
 def load_tasks(path, notes):
@@ -123,7 +123,8 @@ def load_tasks(path, notes):
             skipped += 1
             continue
         name = rec.get("Name") or rec.get("Model") or "<unnamed>"
-        tasks.append(Task(name, to_int(rec.get("MPIRank"), -1), worker, start, max(end, start)))
+        tasks.append(Task(name, to_int(rec.get("MPIRank"), -1), worker, start, max(end, start),
+                          to_int(rec.get("SubmitOrder"))))
     return tasks, skipped
 
 
@@ -468,16 +469,62 @@ def summarize_transfers(transfers, busy, kinds):
     return out
 
 
+# Tasks of the step marker submitted at most this many submissions apart belong to one step (one per
+# tile, submitted in a loop); steps lie dozens of submissions apart.
+SAME_STEP_SUBMISSIONS = 8
+
+
 def steady_window(tasks, marker, steps, notes):
-    """The tasks of the last `steps` complete steps: from the start of the (steps+1)-th last task of
-    the codelet `marker` (one per step, e.g. advector on one tile) to the start of the last one."""
-    starts = sorted(t.start for t in tasks if t.name == marker)
+    """The tasks of the last `steps` complete steps: from the first start of the (steps+1)-th last
+    step's tasks of the codelet `marker` (run once a step and tile, e.g. advector) to the first start
+    of the last step's. A step's marker tasks are those submitted together (SubmitOrder), on the
+    lowest rank (each rank numbers its own submissions)."""
+    marked = [t for t in tasks if t.name == marker]
+    if not marked:
+        raise SystemExit("error: no task of %s" % marker)
+    rank = min(t.rank for t in marked)
+    marked = sorted((t for t in marked if t.rank == rank),
+                    key=lambda t: (t.order if t.order is not None else -1, t.start))
+    groups = []
+    for t in marked:
+        last = groups[-1][-1] if groups else None
+        if last is not None and None not in (t.order, last.order) and t.order - last.order <= SAME_STEP_SUBMISSIONS:
+            groups[-1].append(t)
+        else:
+            groups.append([t])
+    if any(t.order is None for t in marked):
+        notes.append("tasks.rec has no SubmitOrder: each %s task counted as a step" % marker)
+    starts = sorted(min(t.start for t in g) for g in groups)
     if len(starts) < steps + 1:
-        raise SystemExit("error: %d tasks of %s; %d steps need %d" % (len(starts), marker, steps, steps + 1))
+        raise SystemExit("error: %d steps of %s; %d steps need %d" % (len(starts), marker, steps, steps + 1))
     lo, hi = starts[-steps - 1], starts[-1]
-    notes.append("window: the %d steps between the last %d starts of %s (%.3f..%.3f ms)"
-                 % (steps, steps + 1, marker, lo, hi))
+    notes.append("window: the %d steps between the last %d first starts of %s%s, %d task(s) a step (%.3f..%.3f ms)"
+                 % (steps, steps + 1, marker, "" if rank < 0 else " on rank %d" % rank, len(groups[-1]), lo, hi))
     return [t for t in tasks if lo <= t.start < hi], (lo, hi)
+
+
+def idle_before(tasks, workers, window):
+    """Where the workers wait: each CUDA worker's idle time in the window (each CPU worker's where no
+    CUDA worker ran a task), charged to the task that ended it (a gap before spectral_slab_passes is
+    a transpose, before halo_unpack a strip in flight), in ms summed over those workers."""
+    lo, hi = window
+    kind_of = lambda t: workers.get((t.rank, t.worker), {}).get("kind")
+    kind = "CUDA" if any(kind_of(t) == "CUDA" for t in tasks) else "CPU"
+    per = defaultdict(list)
+    for t in tasks:
+        if kind_of(t) == kind:
+            per[(t.rank, t.worker)].append(t)
+    idle = defaultdict(float)
+    for run in per.values():
+        prev = lo
+        for t in sorted(run, key=lambda t: t.start):
+            if t.start > prev:
+                idle[t.name] += t.start - prev
+            prev = max(prev, t.end)
+        if hi is not None and hi > prev:
+            idle["(end of window)"] += hi - prev
+    return {"kind": kind, "workers": len(per),
+            "by_next_task_ms": dict(sorted(idle.items(), key=lambda kv: -kv[1]))}
 
 
 def build_summary(directory, notes, marker=None, steps=0):
@@ -486,8 +533,10 @@ def build_summary(directory, notes, marker=None, steps=0):
     if not tasks and rec_tasks:
         notes.append("no executed task in tasks.rec: task intervals taken from trace.rec")
         tasks = rec_tasks
+    window = (None, None)
     if steps:
         tasks, (first, last) = steady_window(tasks, marker, steps, notes)
+        window = (first, last)
     paje = parse_paje(os.path.join(directory, "paje.trace"), notes)
     workers = describe_workers(paje)
     transfers = build_transfers(paje, first, notes)
@@ -507,6 +556,7 @@ def build_summary(directory, notes, marker=None, steps=0):
         "workers": summarize_workers(tasks, workers, span, task_span),
         "codelets": summarize_codelets(tasks, workers),
         "transfers": summarize_transfers(transfers, busy, memnode_kinds(workers)),
+        "idle": idle_before(tasks, workers, window) if steps else None,
         "notes": notes}
     return summary, tasks, transfers, workers
 
@@ -556,11 +606,17 @@ def print_summary(s):
     if s.get("steps_in_window"):
         print("\nPer step: %.3f ms of trace (%d steps)" % (sp["trace_span"] / steps, steps))
     print("\nCodelets")
-    print_table(["codelet", "count", "total ms", "ms/step", "mean ms", "min ms", "max ms", "worker kinds"],
+    print_table(["codelet", "count", "total ms", "ms/step (all workers)", "mean ms", "min ms", "max ms", "worker kinds"],
                 [[c["name"], c["count"], fmt(c["total_ms"]), fmt(c["total_ms"] / steps), fmt(c["mean_ms"]),
                   fmt(c["min_ms"]), fmt(c["max_ms"]),
                   " ".join("%s:%d" % kv for kv in c["worker_kinds"].items())]
                  for c in s["codelets"]], "lrrrrrrl")
+    idle = s.get("idle")
+    if idle and idle["workers"]:
+        g = idle["workers"]
+        print("\nIdle, charged to the task that ended it (ms/step, mean over %d %s workers)" % (g, idle["kind"]))
+        print_table(["before", "ms/step"], [[name, fmt(ms / g / steps)] for name, ms in idle["by_next_task_ms"].items()],
+                    "lr")
     print_transfers(s["transfers"])
     for n in s["notes"]:
         print("note: %s" % n)
