@@ -75,7 +75,7 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
     insert_advector(adv, vel, c, kPrioHalo);
     if (env.anelastic) insert_mass_courant(MassCourantArgs{L}, env_->handle(), c, kPrioHalo);  // the mass flux
   }
-  submit_halo_exchange(d_, {{f.c[0], f.c_strips[0]}, {f.c[1], f.c_strips[1]}, {f.c[2], f.c_strips[2]}});
+  // No exchange of c: the advector computed its ghost ring from v's (advector_box).
   // The forced velocity v~ goes to `forced`, beside v^n (which stays, as the next step's v^(n-1)):
   // the explicit viscous term from v^n, the explicit half of the pressure forcing, then the ghost
   // ring for MPDATA.

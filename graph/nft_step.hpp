@@ -37,14 +37,13 @@ struct NftFields {
   TiledField* vel[3][2];      // u, v, w: step n starts with v^n in vel[q][n % 2] and v^(n-1) in vel[q][(n + 1) % 2],
                               // and leaves v^(n+1) in vel[q][(n + 1) % 2]
   TiledField* forced[3];      // v~, the forced velocity MPDATA advects (scratch between steps)
-  TiledField *c[3], *g;       // face Courant numbers, G (= 1)
+  TiledField *c[3], *g;       // face Courant numbers (their ghost rings too: no exchange), G (= 1)
   TiledField *p, *rhs;        // pressure (kept as the next first guess) and the solver's right-hand side
   TiledField *p_old, *p_tmp;  // p^(n-1) and a copy of p^n, for the extrapolated first guess (else null)
   TiledField* theta[2];       // theta' (double buffer like vel), or null without buoyancy
   TiledField* theta_old;      // theta'^n for the explicit diffusion (null without it)
   TileStrips* vel_strips[3];
   TileStrips* theta_strips;
-  TileStrips* c_strips[3];
   TileStrips* p_strips;
 };
 

@@ -6,13 +6,15 @@ namespace tdc {
 // so their bits.
 void mass_courant_cpu(const MassCourantArgs& a, const double* e, double* c1, double* c2, double* c3) {
   const TileLayout& L = a.L;
-  for_each_row(L, [&](std::ptrdiff_t o, int k) {
+  const Box b = advector_box(L);  // the faces the advector made
+  const int n = b.width();
+  for_each_row(L, b, [&](std::ptrdiff_t o, int k) {
     const double rho = env(e, kEnvDensity, L.nz, k);
     const double face = k > 0 ? 0.5 * (env(e, kEnvDensity, L.nz, k - 1) + rho) : rho;  // (the lid's face carries 0)
     double *r1 = c1 + o, *r2 = c2 + o, *r3 = c3 + o;
-    for (int i = 0; i < L.nx; ++i) r1[i] = rho * r1[i];
-    for (int i = 0; i < L.nx; ++i) r2[i] = rho * r2[i];
-    for (int i = 0; i < L.nx; ++i) r3[i] = face * r3[i];
+    for (int i = 0; i < n; ++i) r1[i] = rho * r1[i];
+    for (int i = 0; i < n; ++i) r2[i] = rho * r2[i];
+    for (int i = 0; i < n; ++i) r3[i] = face * r3[i];
   });
 }
 

@@ -3,8 +3,10 @@
 // Courant numbers by the density on the face (rho_k on x and y faces, the mean of the two levels on
 // z faces), so that MPDATA advects with the mass flux (G = rho_0); mass_divergence is f = s D(rho_0 v)
 // with the centred divergence, rho_0 mirrored (even) and w odd about rigid lids. Its operator on the
-// centred gradient is graph/collocated_laplacian's density-weighted laplc.
+// centred gradient is graph/collocated_laplacian's density-weighted laplc. mass_courant weights the
+// faces the advector made (advector_box: the interior and most of the ghost ring).
 #pragma once
+#include "../advector/advector_kernel.hpp"
 #include "../common/tile_layout.hpp"
 #include "../pressure_gradient/pressure_gradient_kernel.hpp"
 #include "../stratification/stratification_kernel.hpp"

@@ -4,6 +4,7 @@
 // 0.76 against 0.90 ms), though a skipped launch costs more (65 536 empty blocks, ~30 us).
 #pragma once
 #include "cuda_check.hpp"
+#include "tile_layout.hpp"
 
 namespace tdc {
 
@@ -14,6 +15,16 @@ inline dim3 cell_grid(int nx, int ny, int nz) {
               unsigned(nz));
 }
 inline dim3 cell_block() { return dim3(kCellBlockX, kCellBlockY); }
+
+// The launch shape over a box of cells (it may reach into the ghost ring), every level.
+inline dim3 box_grid(const Box& b, int nz) { return cell_grid(b.width(), b.height(), nz); }
+// Calls f(i, j, k) for this thread's cell of box b (a box_grid() launch).
+template <class F>
+__device__ __forceinline__ void for_each_box_cell(const Box& b, F&& f) {
+  const int i = b.i0 + int(blockIdx.x) * kCellBlockX + int(threadIdx.x);
+  const int j = b.j0 + int(blockIdx.y) * kCellBlockY + int(threadIdx.y);
+  if (i < b.i1 && j < b.j1) f(i, j, int(blockIdx.z));
+}
 
 // Calls f(i, j, k) for this thread's cell of [0, nx) x [0, ny) (a cell_grid() launch: k = blockIdx.z).
 template <class F>

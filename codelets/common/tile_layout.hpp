@@ -58,6 +58,13 @@ inline void for_each_row(const TileLayout& L, Row&& row) {
   for (int k = 0; k < L.nz; ++k)
     for (int j = 0; j < L.ny; ++j) row(L.at(0, j, k), k);
 }
+// The same over a box's rows (it may reach into the ghost ring): o is the offset of the box's first
+// cell in the row, and the row holds b.width() cells.
+template <class Row>
+inline void for_each_row(const TileLayout& L, const Box& b, Row&& row) {
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = b.j0; j < b.j1; ++j) row(L.at(b.i0, j, k), k);
+}
 
 // What a row-by-row CPU loop needs of level k's vertical neighbours: the offsets to the rows above
 // and below, and the factor a field of the given parity takes beyond a rigid lid (1 for even fields,

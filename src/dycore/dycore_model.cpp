@@ -75,7 +75,6 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
     f_.forced[q] = field(names[q]);
     f_.c[q] = field("courant");
     f_.vel_strips[q] = strips();
-    f_.c_strips[q] = strips();
   }
   f_.g = field("G");
   f_.p = field("p");

@@ -45,7 +45,9 @@ long=(--set grid.nx=16 --set grid.ny=16 --set grid.nz=16 --set time.dt=0.02 --se
 "$bin" run "$case_file" "${long[@]}" --out long_straight > log 2>&1 || { cat log; exit 1; }
 "$bin" run "$case_file" "${long[@]}" --out interrupted > int.log 2>&1 &
 pid=$!
-for _ in $(seq 100); do grep -q "  step " int.log 2>/dev/null && break; sleep 0.1; done
+# Wait for the first progress line (up to 60 s: start-up on a loaded 2-core machine is slow); a
+# signal that lands before the first step finds no step to stop after.
+for _ in $(seq 600); do grep -q "  step " int.log 2>/dev/null && break; sleep 0.1; done
 kill -INT $pid; wait $pid; rc=$?
 if [ $rc -eq 130 ] && [ -s interrupted/checkpoint.h5 ]; then
   "$bin" run "$case_file" "${long[@]}" --restart interrupted/checkpoint.h5 --out finished > log 2>&1 || { cat log; exit 1; }
@@ -55,7 +57,7 @@ else fail "SIGINT: status $rc (expected 130), checkpoint: $(ls interrupted 2>&1)
 # SIGINT to mpirun on 2 ranks: the ranks agree on the stop, write one checkpoint, and it resumes.
 mpirun -np 2 -x STARPU_NCPU=1 "$bin" run "$case_file" "${long[@]}" --out interrupted_np2 > int2.log 2>&1 &
 pid=$!
-for _ in $(seq 100); do grep -q "  step " int2.log 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 600); do grep -q "  step " int2.log 2>/dev/null && break; sleep 0.1; done
 kill -INT $pid; wait $pid
 if grep -q "interrupted; resume" int2.log && [ -s interrupted_np2/checkpoint.h5 ]; then
   "$bin" run "$case_file" "${long[@]}" --restart interrupted_np2/checkpoint.h5 --out finished_np2 > log 2>&1 || { cat log; exit 1; }

@@ -12,6 +12,7 @@
 #include "codelets/advector/advector_kernel.hpp"
 #include "codelets/buoyancy/buoyancy_kernel.hpp"
 #include "codelets/flow_diagnostics/flow_diagnostics_kernel.hpp"
+#include "codelets/halo_self/halo_self_plan.hpp"
 #include "codelets/max_courant/max_courant_kernel.hpp"
 #include "codelets/elliptic_apply/elliptic_apply_kernel.hpp"
 #include "codelets/pressure_gradient/pressure_gradient_kernel.hpp"
@@ -178,6 +179,36 @@ TEST(DycoreKernels, AdvectorExtrapolatesToTheHalfStepOnFaces) {
   EXPECT_DOUBLE_EQ(c1[kL.at(3, 4, 5)], 0.25);
   EXPECT_DOUBLE_EQ(c2[kL.at(0, 0, 0)], 0.5);
   EXPECT_DOUBLE_EQ(c3[kL.at(7, 2, 0)], 0.75);  // the bottom face wraps to the top level
+}
+
+// The advector's ghost ring is what a halo exchange of c would bring, bit for bit, so c needs none:
+// on a periodic tile whose velocities' rings hold their periodic images, c on advector_box equals c
+// on the interior copied round by halo_self, everywhere but the ring's outermost lower layer.
+TEST(DycoreKernels, AdvectorRingIsTheHaloExchangesRing) {
+  for (const ZBoundary zb : {ZBoundary::Periodic, ZBoundary::Rigid}) {
+    std::vector<double> v[6];
+    for (int q = 0; q < 6; ++q) {
+      v[q] = random_field(40 + q);
+      strided_copies_cpu(halo_self_plan(kL, v[q].data()));
+    }
+    const AdvectorArgs a{kL, 0.1, 0.2, 0.3, zb};
+    const VelocityPointers p{v[0].data(), v[1].data(), v[2].data(), v[3].data(), v[4].data(), v[5].data()};
+    std::vector<double> c[3], ref[3];
+    for (int q = 0; q < 3; ++q) c[q] = ref[q] = std::vector<double>(kL.size(), 0.0);
+    advector_cpu(a, p, c[0].data(), c[1].data(), c[2].data());
+    // The reference: the interior only, then its periodic images.
+    for (int k = 0; k < kL.nz; ++k)
+      for (int j = 0; j < kL.ny; ++j)
+        for (int i = 0; i < kL.nx; ++i) advector_cell(a, p, ref[0].data(), ref[1].data(), ref[2].data(), i, j, k);
+    for (auto& r : ref) strided_copies_cpu(halo_self_plan(kL, r.data()));
+    const Box b = advector_box(kL);
+    EXPECT_EQ(b.i0, 1 - kL.halo);
+    for (int q = 0; q < 3; ++q)
+      for (int k = 0; k < kL.nz; ++k)
+        for (int j = b.j0; j < b.j1; ++j)
+          for (int i = b.i0; i < b.i1; ++i)
+            ASSERT_EQ(c[q][kL.at(i, j, k)], ref[q][kL.at(i, j, k)]) << "c" << q + 1 << " at " << i << " " << j << " " << k;
+  }
 }
 
 TEST(DycoreKernels, ViscousDiffusionIsTheCompactLaplacian) {
