@@ -33,7 +33,7 @@ while [ $# -gt 1 ]; do
     --layout) tiling=$2; shift 2 ;;
     --mpdata) with_mpdata=$2; shift 2 ;;
     --rank-gpu) rank_gpu=$2; shift 2 ;;
-    --repeat) repeat=$2; shift 2 ;;
+    --repeat) repeat=$2; shift 2; [ "$repeat" -ge 1 ] 2>/dev/null || { echo "scaling: --repeat needs a count >= 1" >&2; exit 2; } ;;
     --set) sets+=(--set "$2"); shift 2 ;;
     *) echo "scaling: unknown option $1" >&2; exit 2 ;;
   esac
@@ -125,8 +125,10 @@ measure() {
     runs+=("$(steady "$name$([ "$r" = 1 ] || echo "-r$r")" "$@")")
   done
   python3 -c "import statistics as st, sys
-ms = [float(x.split()[0]) for x in sys.argv[1:]]; mb = [float(x.split()[1]) for x in sys.argv[1:]]
-print('%.3f %.1f %.3f %.3f' % (st.median(ms), st.median(mb), min(ms), max(ms)))" "${runs[@]}"
+runs = [tuple(map(float, x.split())) for x in sys.argv[1:]]
+ok = [r for r in runs if r[0] == r[0]]  # a failed run gives nan: left out (all failed: nan)
+if not ok: print('nan nan nan nan')
+else: print('%.3f %.1f %.3f %.3f' % (st.median(r[0] for r in ok), st.median(r[1] for r in ok), min(r[0] for r in ok), max(r[0] for r in ok)))" "${runs[@]}"
 }
 
 # The final velocity (and theta') of a run in one process and of the same run over ranks.

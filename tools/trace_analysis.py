@@ -508,6 +508,7 @@ def idle_before(tasks, workers, window):
     CUDA worker ran a task), charged to the task that ended it (a gap before spectral_slab_passes is
     a transpose, before halo_unpack a strip in flight), in ms summed over those workers."""
     lo, hi = window
+    tasks = [t for t in tasks if t.end > lo and t.start < hi]  # a task running across lo is no wait
     kind_of = lambda t: workers.get((t.rank, t.worker), {}).get("kind")
     kind = "CUDA" if any(kind_of(t) == "CUDA" for t in tasks) else "CPU"
     per = defaultdict(list)
@@ -520,7 +521,7 @@ def idle_before(tasks, workers, window):
         for t in sorted(run, key=lambda t: t.start):
             if t.start > prev:
                 idle[t.name] += t.start - prev
-            prev = max(prev, t.end)
+            prev = max(prev, min(t.end, hi))
         if hi is not None and hi > prev:
             idle["(end of window)"] += hi - prev
     return {"kind": kind, "workers": len(per),
@@ -533,7 +534,7 @@ def build_summary(directory, notes, marker=None, steps=0):
     if not tasks and rec_tasks:
         notes.append("no executed task in tasks.rec: task intervals taken from trace.rec")
         tasks = rec_tasks
-    window = (None, None)
+    window, all_tasks = (None, None), tasks
     if steps:
         tasks, (first, last) = steady_window(tasks, marker, steps, notes)
         window = (first, last)
@@ -556,7 +557,7 @@ def build_summary(directory, notes, marker=None, steps=0):
         "workers": summarize_workers(tasks, workers, span, task_span),
         "codelets": summarize_codelets(tasks, workers),
         "transfers": summarize_transfers(transfers, busy, memnode_kinds(workers)),
-        "idle": idle_before(tasks, workers, window) if steps else None,
+        "idle": idle_before(all_tasks, workers, window) if steps else None,
         "notes": notes}
     return summary, tasks, transfers, workers
 

@@ -116,7 +116,8 @@ __device__ __forceinline__ long warp_group_first() {
 __device__ __forceinline__ long warp_group_stride() { return long(gridDim.x) * (blockDim.x / kWarp); }
 
 // Maxima need no fixed order (they are exact): a block's maximum of non-negative values goes to *out
-// by one atomicMax on the bit patterns (for x >= 0 the IEEE bits order like the values). One a block,
+// by one atomicMax on the bit patterns (for x >= 0 the IEEE bits order like the values; the sign bit
+// is cleared first, since a -0 from a product of zeros would outrank them all). One a block,
 // not one a warp: at 256^3 the Courant check's half a million atomics on one address took 0.5 ms.
 // Every thread of the block must call it; *out must be zeroed before the kernel (zero_max_cuda).
 __device__ inline void block_max_atomic(double v, double* out) {
@@ -130,7 +131,8 @@ __device__ inline void block_max_atomic(double v, double* out) {
     v = tid < warps ? warp_max[tid] : 0.0;
     for (int stride = kWarp / 2; stride > 0; stride /= 2) v = fmax(v, __shfl_down_sync(0xffffffffu, v, stride));
     if (tid == 0)
-      atomicMax(reinterpret_cast<unsigned long long*>(out), static_cast<unsigned long long>(__double_as_longlong(v)));
+      atomicMax(reinterpret_cast<unsigned long long*>(out),
+                static_cast<unsigned long long>(__double_as_longlong(v)) & 0x7fffffffffffffffull);
   }
   __syncthreads();  // warp_max is free for the next call
 }

@@ -15,7 +15,7 @@ namespace tdc {
 constexpr int kResidualMaxF = 0, kResidualMaxR = 1;
 
 TDC_HD double check_magnitude(double v) {
-  const double a = v < 0.0 ? -v : v;
+  const double a = v < 0.0 ? -v : 0.0 + v;  // 0.0 + v: +0 for -0 (whose bits would outrank every value)
   return a <= 1.7976931348623157e308 ? a : __builtin_huge_val();
 }
 

@@ -143,7 +143,10 @@ TDC_HD void solver_scalars_update(const ScalarsArgs& a, double* st, const double
       st[kRes0] = f_max;
       st[kHistory] = f_max;
       st[kIter] = 1.0;
-      record_residual(st, r_max, r_max);
+      // A non-finite right-hand side (+inf from residual_max) would pass the relative test against
+      // itself: record NaN, which stop_test turns into "not converged".
+      const double res = f_max <= 1.7976931348623157e308 ? r_max : __builtin_nan("");
+      record_residual(st, res, res);
       st[kDone] = 2.0;
       return;
     }

@@ -182,7 +182,9 @@ void launch_pass(const SpectralPlan& p, const double* tab, const double* st, con
     case 8: return launch_bits<Axis, Scaled, 8>(p, tab, st, skip, in, out, stream);
     case 9: return launch_bits<Axis, Scaled, 9>(p, tab, st, skip, in, out, stream);
     case 10: return launch_bits<Axis, Scaled, 10>(p, tab, st, skip, in, out, stream);
-    case 11: return launch_bits<Axis, Scaled, 11>(p, tab, st, skip, in, out, stream);
+    case 11:  // x and y lines only (vertical cycles stop at kMaxSpectralCycle = 1024)
+      if constexpr (Axis != 2) return launch_bits<Axis, Scaled, 11>(p, tab, st, skip, in, out, stream);
+      break;
     default: throw std::invalid_argument("spectral_precon: line length out of range");
   }
 }

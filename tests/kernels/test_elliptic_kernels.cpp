@@ -962,6 +962,14 @@ TEST(EllipticKernels, SolverScalarsDirectRecordsTheStartAndTheCheck) {
   st[state::kMaxIter] = 50;
   solver_scalars_cpu(a, st.data(), parts);
   EXPECT_EQ(st[state::kConverged], 1.0);
+  // A non-finite right-hand side (residual_max gives +inf) never passes, not even the relative test.
+  part[0][kResidualMaxF] = part[0][kResidualMaxR] = HUGE_VAL;
+  st.assign(st.size(), 0.0);
+  st[state::kTolRel] = 1e-10;
+  st[state::kMaxIter] = 50;
+  solver_scalars_cpu(a, st.data(), parts);
+  EXPECT_EQ(st[state::kDone], 2.0);
+  EXPECT_EQ(st[state::kConverged], 0.0);
 }
 
 TEST(EllipticKernels, ResidualMaxIsTheResidualsLargestMagnitude) {
@@ -979,6 +987,8 @@ TEST(EllipticKernels, ResidualMaxIsTheResidualsLargestMagnitude) {
   elliptic_residual_max_cpu(kL, kH, c.data(), u.data(), f.data(), out.data());
   EXPECT_EQ(out[kResidualMaxF], HUGE_VAL);
   EXPECT_EQ(out[kResidualMaxR], HUGE_VAL);
+  // -0 counts as +0 (its bit pattern would outrank every value in the GPU's atomic maximum).
+  EXPECT_FALSE(std::signbit(check_magnitude(-0.0)));
 }
 
 TEST(EllipticKernels, FixedOrderSumIsAccurate) {
