@@ -1,5 +1,7 @@
 #include "halo_exchange.hpp"
 
+#include <stdexcept>
+
 #include "../codelets/halo_pack/halo_pack.hpp"
 #include "../codelets/halo_self/halo_self.hpp"
 #include "../codelets/halo_unpack/halo_unpack.hpp"
@@ -23,6 +25,11 @@ void submit_halo_unpack(const Decomposition& d, const std::vector<HaloField>& fi
 }
 
 void submit_halo_exchange(const Decomposition& d, const std::vector<HaloField>& fields) {
+  // Fields exchanged together need strips of their own: one pack task writes them all.
+  for (std::size_t a = 0; a < fields.size(); ++a)
+    for (std::size_t b = a + 1; b < fields.size(); ++b)
+      if (fields[a].strips == fields[b].strips)
+        throw std::logic_error("halo exchange: two fields of one exchange share their strips");
   if (d.tiles_x() == 1 && d.tiles_y() == 1) {  // its own neighbour on every side: one task, no strips
     std::vector<starpu_data_handle_t> h;
     for (const HaloField& f : fields) h.push_back(f.field->handle(0));

@@ -51,7 +51,7 @@ constexpr Column kColumns[] = {
     {"max_divergence", &FlowDiagnostics::max_divergence, "max |D v| (centred divergence)"},
     {"max_courant", &FlowDiagnostics::max_courant, "max of dt (|u|/dx + |v|/dy + |w|/dz)"},
     {"solver_iterations", nullptr, "iterations of the latest pressure solve (-1: unfinished)"},
-    {"solver_residual", &FlowDiagnostics::solver_residual, "its final residual norm"},
+    {"solver_residual", &FlowDiagnostics::solver_residual, "its final residual norm (2-norm; max norm for the direct solve)"},
     {"solver_converged", nullptr, "1 if it reached the tolerance"},
     {"theta_mean", &FlowDiagnostics::theta_mean, "(1/V) integral of theta' (heat content), K"},
     {"theta_change", &FlowDiagnostics::theta_change, "relative change of the heat content since step 0"},
