@@ -129,16 +129,11 @@ void EllipticSolver::zero(const TiledField& y, const TiledField& any_finite) {
 void EllipticSolver::residual(const TiledField& u, const TiledField& f, const TiledField& r, bool ghosts_current) {
   // One pass per tile, which also leaves <r, r> and max |r| in the partials (GCR's first test reads them).
   if (!ghosts_current) submit_halo_exchange(d_, u, *strips_);
-  residual_tasks(u, f, r, state_->handle(), *partials_);
-}
-
-void EllipticSolver::residual_tasks(const TiledField& u, const TiledField& f, const TiledField& r,
-                                    starpu_data_handle_t state, const TileVectors& partials) {
   EllipticTaskArgs a = args_;
   a.skip_from = 3;  // always
   for (int t = 0; t < d_.tiles(); ++t)
-    insert_elliptic_residual_dot(a, coef_->handle(), state, u.handle(t), f.handle(t), r.handle(t), scratch_->handle(),
-                                 partials.handle(t), kPrioBody);
+    insert_elliptic_residual_dot(a, coef_->handle(), state_->handle(), u.handle(t), f.handle(t), r.handle(t),
+                                 scratch_->handle(), partials_->handle(t), kPrioBody);
 }
 
 // Brings the state to every rank and reads it there (all ranks see the same values).

@@ -20,8 +20,8 @@
 
 namespace tdc {
 
-// Direct: one application of an exact inverse (the spectral preconditioner), u += A^+ (f - A u), with
-// no reduction on the step's path: the residual it leaves is checked by tasks that follow it.
+// Direct: one application of an exact inverse (the spectral preconditioner), u = A^+ f, with no
+// reduction on the step's path: the residual it leaves is checked by tasks that follow it.
 enum class KrylovMethod { Pcg, Gcr, Direct };
 enum class Preconditioner { Line, Multigrid, Spectral };
 
@@ -92,9 +92,6 @@ class EllipticSolver {
   void set_max_norm_tolerance(double tol) { s_.tol_max = tol; }
   // The state vector (read by codelets that follow the solver's skip protocol).
   starpu_data_handle_t state_handle() const { return state_->handle(); }
-  // A state for tasks around the solve that never skip: with the direct solve one that nothing
-  // writes, so they wait on no solver task; else the state itself.
-  starpu_data_handle_t never_skipping_state() const { return running_ ? running_->handle() : state_->handle(); }
   // Collective: the result held in such a copy (or the state itself), read on every rank (waits for it).
   SolveResult read_state_copy(starpu_data_handle_t copy) const;
 
@@ -105,9 +102,6 @@ class EllipticSolver {
  private:
   SolveResult result_of(const double* state) const;
   void submit_reset();  // a new solve's state: zeros, the tolerances and the iteration limit
-  // r = f - A u per tile (u's ghost ring current), <r, r> and max |r| into `partials`, reading `state`.
-  void residual_tasks(const TiledField& u, const TiledField& f, const TiledField& r, starpu_data_handle_t state,
-                      const TileVectors& partials);
   void submit_start(const TiledField& u, const TiledField& f, bool ghosts_current = false);
   void submit_iteration(const TiledField& u);
   // `count` iterations: one task for them all in the line form on a single tile, else one by one.

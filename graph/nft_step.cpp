@@ -156,7 +156,7 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
     VectorUpdateArgs guess{L, 1 << 20, -1, -1, -1.0, 2.0};
     for (int t = 0; t < d_.tiles(); ++t) {
       insert_snapshot_copy(f.p->handle(t), f.p_tmp->handle(t), kPrioBody);
-      insert_vector_update(guess, solver_->never_skipping_state(), f.p_old->handle(t), f.p->handle(t), kPrioBody);
+      insert_vector_update(guess, solver_->state_handle(), f.p_old->handle(t), f.p->handle(t), kPrioBody);
       insert_snapshot_copy(f.p_tmp->handle(t), f.p_old->handle(t), kPrioBody);
     }
   }
@@ -212,7 +212,8 @@ SolveResult NftStepGraph::project_velocity(const NftFields& f) {
     const starpu_data_handle_t v[3] = {f.vel[0][0]->handle(t), f.vel[1][0]->handle(t), f.vel[2][0]->handle(t)};
     insert_pressure_gradient(gradient, f.p->handle(t), v, kPrioBody);
   }
-  submit_halo_exchange(d_, {{f.vel[0][0], f.vel_strips[0]}, {f.vel[1][0], f.vel_strips[1]}, {f.vel[2][0], f.vel_strips[2]}});
+  submit_halo_exchange(d_,
+                       {{f.vel[0][0], f.vel_strips[0]}, {f.vel[1][0], f.vel_strips[1]}, {f.vel[2][0], f.vel_strips[2]}});
   return r;
 }
 

@@ -53,17 +53,16 @@ TDC_HD int k_above(int k, int nz, ZBoundary zb) {
 // The CPU kernels' walk over a tile's interior: row(o, k) for every row (j, k) in memory order, o the
 // offset of its first cell, so that each kernel's own loop along x is plain arithmetic on contiguous
 // arrays, which the compiler vectorises.
-template <class Row>
-inline void for_each_row(const TileLayout& L, Row&& row) {
-  for (int k = 0; k < L.nz; ++k)
-    for (int j = 0; j < L.ny; ++j) row(L.at(0, j, k), k);
-}
-// The same over a box's rows (it may reach into the ghost ring): o is the offset of the box's first
-// cell in the row, and the row holds b.width() cells.
+// Over a box's rows (it may reach into the ghost ring): o is the offset of the box's first cell in
+// the row, and the row holds b.width() cells.
 template <class Row>
 inline void for_each_row(const TileLayout& L, const Box& b, Row&& row) {
   for (int k = 0; k < L.nz; ++k)
     for (int j = b.j0; j < b.j1; ++j) row(L.at(b.i0, j, k), k);
+}
+template <class Row>
+inline void for_each_row(const TileLayout& L, Row&& row) {
+  for_each_row(L, Box{0, L.nx, 0, L.ny}, row);
 }
 
 // What a row-by-row CPU loop needs of level k's vertical neighbours: the offsets to the rows above

@@ -14,10 +14,10 @@ TDC_HD double tile_total(const ScalarsArgs& a, const double* const* partials, in
   return dd_value(t);
 }
 
-// The largest of all tiles' max |r| (exact in any order).
-TDC_HD double tile_max(const ScalarsArgs& a, const double* const* partials) {
-  double m = partials[0][kMaxAbsAt];
-  for (int tile = 1; tile < a.tiles; ++tile) m = partials[tile][kMaxAbsAt] > m ? partials[tile][kMaxAbsAt] : m;
+// The largest of all tiles' values at `slot` (max |r| by default; exact in any order).
+TDC_HD double tile_max(const ScalarsArgs& a, const double* const* partials, int slot = kMaxAbsAt) {
+  double m = partials[0][slot];
+  for (int tile = 1; tile < a.tiles; ++tile) m = partials[tile][slot] > m ? partials[tile][slot] : m;
   return m;
 }
 
@@ -135,11 +135,7 @@ TDC_HD void solver_scalars_update(const ScalarsArgs& a, double* st, const double
     }
     case ScalarOp::Reset: return;
     case ScalarOp::Direct: {  // max norms (residual_max): the start's residual is f itself
-      double f_max = 0.0, r_max = 0.0;
-      for (int tile = 0; tile < a.tiles; ++tile) {
-        f_max = partials[tile][kResidualMaxF] > f_max ? partials[tile][kResidualMaxF] : f_max;
-        r_max = partials[tile][kResidualMaxR] > r_max ? partials[tile][kResidualMaxR] : r_max;
-      }
+      const double f_max = tile_max(a, partials, kResidualMaxF), r_max = tile_max(a, partials, kResidualMaxR);
       st[kRes0] = f_max;
       st[kHistory] = f_max;
       st[kIter] = 1.0;

@@ -30,7 +30,10 @@ struct LineShape {
   static constexpr int points = pairs * n;
   static_assert(threads <= 512, "block size");
   // Blocks an SM should hold (launch bounds): 8 of the passes, 3 of the scaled ones, as 2048 threads allow.
-  static constexpr int min_blocks(bool scaled) { return (scaled ? 3 : 8) < 2048 / threads ? (scaled ? 3 : 8) : 2048 / threads; }
+  static constexpr int min_blocks(bool scaled) {
+    const int wanted = scaled ? 3 : 8, fit = 2048 / threads;
+    return wanted < fit ? wanted : fit;
+  }
 };
 
 // Block item e as (pair q, point t): along x the points of a line are adjacent in memory (t fastest),

@@ -18,8 +18,9 @@ namespace tdc {
 
 // Why the operator of a domain of nx x ny x nz cells has no spectral inverse here ("" when it has):
 // the horizontal couplings must be symmetric, d nonzero on every level, the vertical rule periodic or
-// mirror, nx and ny powers of two from 2 to kMaxSpectralLength, the vertical cycles to kMaxSpectralCycle. Level
-// vectors that vary with height, or unequal up and down couplings, take the direct vertical solve.
+// mirror, nx and ny powers of two from 2 to kMaxSpectralLength, the vertical cycles to
+// kMaxSpectralCycle. Level vectors that vary with height, or unequal up and down couplings, take the
+// direct vertical solve.
 std::string spectral_unsupported(int nx, int ny, int nz, const ColumnCouplings& h, const std::vector<double>& coef);
 // The plan and its tables (twiddles, per-axis eigenvalues, cycle levels); throws std::invalid_argument
 // with spectral_unsupported's reason.
