@@ -8,11 +8,15 @@
 
 namespace tdc {
 
-void submit_halo_unpack(const Decomposition& d, const std::vector<HaloField>& fields) {
+namespace {
+
+// own_strips: the border cells come from the tile's own strips (the step's border task wrote them
+// there); else the strips were packed from the field and its border is current.
+void submit_unpacks(const Decomposition& d, const std::vector<HaloField>& fields, bool own_strips) {
   for (int t = 0; t < d.tiles(); ++t) {
     std::vector<UnpackedField> u;
     for (const HaloField& f : fields) {
-      UnpackedField x{f.field->handle(t), f.strips->of(t), {}};
+      UnpackedField x{f.field->handle(t), own_strips ? f.strips->of(t) : nullptr, {}};
       for (int s = 0; s < kNeighbourSlots; ++s) {
         int dx, dy;
         neighbour_offset(s, dx, dy);
@@ -22,6 +26,12 @@ void submit_halo_unpack(const Decomposition& d, const std::vector<HaloField>& fi
     }
     insert_halo_unpack(d.layout(), u);
   }
+}
+
+}  // namespace
+
+void submit_halo_unpack(const Decomposition& d, const std::vector<HaloField>& fields) {
+  submit_unpacks(d, fields, true);
 }
 
 void submit_halo_exchange(const Decomposition& d, const std::vector<HaloField>& fields) {
@@ -41,7 +51,7 @@ void submit_halo_exchange(const Decomposition& d, const std::vector<HaloField>& 
     for (const HaloField& f : fields) p.push_back({f.field->handle(t), f.strips->of(t)});
     insert_halo_pack(d.layout(), p);
   }
-  submit_halo_unpack(d, fields);
+  submit_unpacks(d, fields, false);
 }
 
 }  // namespace tdc

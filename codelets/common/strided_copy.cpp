@@ -61,19 +61,24 @@ void copy_rows(const StridedCopy& c) {
   }
 }
 
+void copy_box(const StridedCopy& c) {
+  switch (c.w) {
+    case 1: copy_rows<1>(c); break;
+    case 2: copy_rows<2>(c); break;
+    case 3: copy_rows<3>(c); break;
+    case 4: copy_rows<4>(c); break;
+    default: copy_rows<0>(c); break;
+  }
+}
+
 }  // namespace
 
 void strided_copies_cpu(const CopyList& list) {
-  for (int n = 0; n < list.n; ++n) {
-    const StridedCopy& c = list.c[n];
-    switch (c.w) {
-      case 1: copy_rows<1>(c); break;
-      case 2: copy_rows<2>(c); break;
-      case 3: copy_rows<3>(c); break;
-      case 4: copy_rows<4>(c); break;
-      default: copy_rows<0>(c); break;
-    }
-  }
+  for (int n = 0; n < list.n; ++n) copy_box(list.c[n]);
+}
+
+void strided_copies_cpu(const std::vector<StridedCopy>& copies) {
+  for (const StridedCopy& c : copies) copy_box(c);
 }
 
 }  // namespace tdc

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "cuda_check.hpp"
 #include "strided_copy.hpp"
 
@@ -32,17 +34,37 @@ __global__ void strided_copies_kernel(CopyList list, const double* done, double 
 
 }  // namespace
 
+// Blocks a copy needs: one per row of wide rows, one per `threads` cells of a narrow box. (Counting
+// a narrow box's rows instead launched some 10^5 blocks for a halo's west and east strips, nearly
+// all returning at once, and the launch cost the halo tasks most of their time.)
+static long blocks_for(const StridedCopy& c, int threads) {
+  const long rows = long(c.h) * c.nz;
+  return c.w >= 32 ? rows : (rows * c.w + threads - 1) / threads;
+}
+
 void strided_copies_cuda(const CopyList& list, cudaStream_t stream, const double* done, double skip_at) {
   if (list.n == 0) return;
-  long largest = 0;
-  for (int n = 0; n < list.n; ++n) largest = std::max(largest, long(list.c[n].w) * list.c[n].h * list.c[n].nz);
   const int threads = 256;
-  // Enough blocks for either mapping: one per row of the longest rows, or one per 256 cells.
-  long rows = 0;
-  for (int n = 0; n < list.n; ++n) rows = std::max(rows, long(list.c[n].h) * list.c[n].nz);
-  const unsigned blocks = unsigned(std::min<long>(std::max((largest + threads - 1) / threads, rows), 8192));
-  strided_copies_kernel<<<dim3(blocks, list.n), threads, 0, stream>>>(list, done, skip_at);
+  long blocks = 1;
+  for (int n = 0; n < list.n; ++n) blocks = std::max(blocks, blocks_for(list.c[n], threads));
+  // Beyond this the grid-stride loops take several rows or cells a block.
+  constexpr long kMaxBlocks = 2048;
+  strided_copies_kernel<<<dim3(unsigned(std::min(blocks, kMaxBlocks)), list.n), threads, 0, stream>>>(list, done,
+                                                                                                       skip_at);
   TDC_CUDA_CHECK(cudaGetLastError());
+}
+
+void strided_copies_cuda(const std::vector<StridedCopy>& copies, cudaStream_t stream, const double* done,
+                         double skip_at) {
+  CopyList list;
+  for (const StridedCopy& c : copies) {
+    list.add(c);
+    if (list.n == kMaxCopies) {
+      strided_copies_cuda(list, stream, done, skip_at);
+      list.n = 0;
+    }
+  }
+  strided_copies_cuda(list, stream, done, skip_at);
 }
 
 }  // namespace tdc

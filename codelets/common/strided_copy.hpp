@@ -1,6 +1,7 @@
 // A list of strided 3D box copies: the one primitive behind halo pack and unpack (CPU and CUDA).
 #pragma once
 #include <cstddef>
+#include <vector>
 
 #include "tile_layout.hpp"
 
@@ -19,11 +20,13 @@ struct StridedCopy {
   int w = 0, h = 0, nz = 0;  // box extent
 };
 
-constexpr int kMaxCopies = 12;
+// One kernel launch's copies (its parameter block: 32 copies stay inside CUDA's 4 KB).
+constexpr int kMaxCopies = 32;
 struct CopyList {
   int n = 0;
   StridedCopy c[kMaxCopies];
   void add(const StridedCopy& copy) { c[n++] = copy; }
+  void append_to(std::vector<StridedCopy>& v) const { v.insert(v.end(), c, c + n); }
 };
 
 // Copies between a tile array and a strip: (i0, j0) is the box origin in the tile's interior
@@ -34,9 +37,13 @@ StridedCopy strip_to_tile(const TileLayout& L, const double* strip, const StripS
                           int i0, int j0, int w, int h);
 
 void strided_copies_cpu(const CopyList& list);
+// Any number of copies (on the GPU in launches of kMaxCopies).
+void strided_copies_cpu(const std::vector<StridedCopy>& copies);
 #if defined(TASKDYCORE_HAVE_CUDA)
 // With `done` given (device memory), nothing is copied when *done >= skip_at (a skipped solver task).
 void strided_copies_cuda(const CopyList& list, cudaStream_t stream, const double* done = nullptr, double skip_at = 0.0);
+void strided_copies_cuda(const std::vector<StridedCopy>& copies, cudaStream_t stream, const double* done = nullptr,
+                         double skip_at = 0.0);
 #endif
 
 }  // namespace tdc

@@ -1,6 +1,6 @@
-// halo_unpack: fills tile fields' ghost rings from the strips their eight neighbours packed, and their
-// own border cells from their own four strips (the border task of the step wrote them there). Several
-// fields of one tile go in one task.
+// halo_unpack: fills tile fields' ghost rings from the strips their eight neighbours packed, and, where
+// the step's border task wrote a tile's border cells into its own four strips, those cells from them.
+// Several fields of one tile go in one task.
 #pragma once
 #include <starpu.h>
 
@@ -10,7 +10,8 @@
 
 namespace tdc {
 
-// A tile field (block handle), its own four strips and its neighbours' strips (vector handles).
+// A tile field (block handle), its own four strips (null where they were packed from the field, whose
+// border is then current) and its neighbours' strips (vector handles).
 struct UnpackedField {
   starpu_data_handle_t field;
   const starpu_data_handle_t* own;

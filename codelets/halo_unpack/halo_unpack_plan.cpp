@@ -18,8 +18,8 @@ CopyList halo_unpack_plan(const TileLayout& L, double* field, const double* cons
   const int h = L.halo, nx = L.nx, ny = L.ny;
   const StripShape we = strip_shape(L, West), sn = strip_shape(L, South);  // strip shapes (all tiles alike)
   CopyList list;
-  // Own border cells first: the strips hold them.
-  for (int side = 0; side < 4; ++side) {
+  // Own border cells first, where the strips hold them.
+  for (int side = 0; own && side < 4; ++side) {
     const StripShape s = strip_shape(L, side);
     list.add(strip_to_tile(L, own[side], s, 0, 0, field, s.i0, s.j0, s.w, s.h));
   }

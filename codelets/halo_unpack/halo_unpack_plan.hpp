@@ -22,6 +22,8 @@ int neighbour_strip_side(int slot);
 // Where that neighbour is, in tiles: (dx, dy).
 void neighbour_offset(int slot, int& dx, int& dy);
 
+// The ghost ring from the neighbours' strips; with `own` given, the border cells from the tile's own
+// strips first.
 CopyList halo_unpack_plan(const TileLayout& L, double* field, const double* const own[4],
                           const double* const neighbours[kNeighbourSlots]);
 

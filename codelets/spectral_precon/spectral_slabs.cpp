@@ -126,31 +126,15 @@ StageWork stage_work(const SpectralPlan& p, const SlabGeometry& g, const Spectra
   return w;
 }
 
-namespace {
-
-void run_cpu(const std::vector<StridedCopy>& copies) {
-  CopyList list;
-  for (const StridedCopy& c : copies) {
-    list.add(c);
-    if (list.n == kMaxCopies) {
-      strided_copies_cpu(list);
-      list.n = 0;
-    }
-  }
-  strided_copies_cpu(list);
-}
-
-}  // namespace
-
 void spectral_stage_cpu(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, const double* tab,
                         const double* st, const double* const* in, double* scratch, double* const* out) {
   if (solver_skips(st, p.skip_from)) return;
   const StageWork w = stage_work(p, g, s, in, scratch, out);
-  run_cpu(w.gather);
+  strided_copies_cpu(w.gather);
   for (int n = 0; n < s.n_passes; ++n)
     spectral_pass_cpu(w.plan, tab, s.passes[n], n == 0 ? w.first_in : w.work,
                       n == s.n_passes - 1 ? w.last_out : w.work);
-  run_cpu(w.scatter);
+  strided_copies_cpu(w.scatter);
 }
 
 }  // namespace tdc

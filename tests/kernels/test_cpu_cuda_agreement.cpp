@@ -224,6 +224,18 @@ TEST(CpuCudaAgreement, HaloPackAndUnpack) {
   strided_copies_cpu(halo_unpack_plan(L, target.data(), own, nb));
   strided_copies_cuda(halo_unpack_plan(L, dtarget.p, down, dnb), 0);
   expect_bitwise(target, dtarget.host(), "unpack");
+  // the ring alone, and two fields' copies in one launch
+  std::vector<double> ring = field, ring2 = field;
+  DeviceArray dring(field), dring2(field);
+  std::vector<StridedCopy> cpu_copies, cuda_copies;
+  halo_unpack_plan(L, ring.data(), nullptr, nb).append_to(cpu_copies);
+  halo_unpack_plan(L, ring2.data(), nullptr, nb).append_to(cpu_copies);
+  halo_unpack_plan(L, dring.p, nullptr, dnb).append_to(cuda_copies);
+  halo_unpack_plan(L, dring2.p, nullptr, dnb).append_to(cuda_copies);
+  strided_copies_cpu(cpu_copies);
+  strided_copies_cuda(cuda_copies, 0);
+  expect_bitwise(ring, dring.host(), "unpack ring");
+  expect_bitwise(ring2, dring2.host(), "unpack ring, second field");
   for (auto* d : dstrips) delete d;
 }
 

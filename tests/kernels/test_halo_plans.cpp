@@ -56,6 +56,9 @@ void exchange_and_check(int gnx, int gny, int nz, int tiles_x, int tiles_y, int 
       for (int j = halo; j < L.ny - halo; ++j)
         for (int i = halo; i < L.nx - halo; ++i) filled[L.at(i, j, k)] = tile[t][L.at(i, j, k)];
     strided_copies_cpu(halo_unpack_plan(L, filled.data(), own, nb));
+    // the ring alone into the whole interior (the strips were packed from it)
+    std::vector<double> ring_only = tile[t];
+    strided_copies_cpu(halo_unpack_plan(L, ring_only.data(), nullptr, nb));
     const int ox = tx * L.nx, oy = ty * L.ny;
     for (int k = 0; k < nz; ++k)
       for (int j = -halo; j < L.ny + halo; ++j)
@@ -63,6 +66,8 @@ void exchange_and_check(int gnx, int gny, int nz, int tiles_x, int tiles_y, int 
           const double e = G(ox + i, oy + j, k);
           ASSERT_EQ(0, std::memcmp(&e, &filled[L.at(i, j, k)], sizeof e))
               << "tile " << t << " cell " << i << "," << j << "," << k << " halo " << halo;
+          ASSERT_EQ(0, std::memcmp(&e, &ring_only[L.at(i, j, k)], sizeof e))
+              << "ring only: tile " << t << " cell " << i << "," << j << "," << k << " halo " << halo;
         }
   }
 }
