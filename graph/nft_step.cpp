@@ -1,5 +1,6 @@
 #include "nft_step.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "../codelets/absorber/absorber.hpp"
@@ -18,8 +19,24 @@
 
 namespace tdc {
 
+namespace {
+
+int computed_rings_halo(const mpdata::Options& mpdata, bool diffusion) {
+  return std::max(2, mpdata::halo_needed(mpdata) + 1 + (diffusion ? 1 : 0));
+}
+int exchanged_halo(const mpdata::Options& mpdata) { return std::max(2, mpdata::halo_needed(mpdata)); }
+
+}  // namespace
+
+int nft_halo(const mpdata::Options& mpdata, bool diffusion, int narrowest_tile) {
+  const int computed = computed_rings_halo(mpdata, diffusion);
+  return narrowest_tile >= computed ? computed : exchanged_halo(mpdata);
+}
+
 NftStepGraph::NftStepGraph(const Decomposition& d, int rank, const Grid& g, const NftSettings& s)
     : d_(d), s_(s), mpdata_(d, s.mpdata, false) {
+  rings_computed_ = d.layout().halo >= computed_rings_halo(s.mpdata, s.viscosity > 0.0 || s.diffusivity > 0.0);
+  if (d.layout().halo < exchanged_halo(s.mpdata)) throw std::invalid_argument("NFT step: the tiles' halo is too narrow");
   // Stratified: the implicit buoyancy weights the vertical pressure gradient by alpha_k.
   // Anelastic: the operator of D(rho v) = 0.
   std::vector<double> alpha, rho;
@@ -61,10 +78,17 @@ int NftStepGraph::tasks_per_tile() const {
 void NftStepGraph::submit_step(const NftFields& f, long n) {
   const int now = int(n % 2), next = 1 - now;
   const TileLayout& L = d_.layout();
-  const AdvectorArgs adv{L, cx_, cy_, cz_, s_.zb};
-  const CentredArgs half_gradient{L, 0.5 * s_.dt * gx_, 0.5 * s_.dt * gy_, 0.5 * s_.dt * gz_, s_.zb};
+  // The rings computed (see nft_halo): the forcing's outputs as far as MPDATA reads them, the updates
+  // after MPDATA as far as their inputs allow (v^ and p arrive L.halo wide, a gradient costs one).
+  // Tiles too narrow for that halo exchange v~ and v^(n+1) instead.
+  const int reach = mpdata::halo_needed(s_.mpdata);
+  const int forcing_ring = rings_computed_ ? reach : 0, update_ring = rings_computed_ ? L.halo - 1 : 0;
+  const AdvectorArgs adv{L, cx_, cy_, cz_, s_.zb, reach};
+  const CentredArgs half_gradient{L, 0.5 * s_.dt * gx_, 0.5 * s_.dt * gy_, 0.5 * s_.dt * gz_, s_.zb, forcing_ring};
+  const CentredArgs correction{L, 0.5 * s_.dt * gx_, 0.5 * s_.dt * gy_, 0.5 * s_.dt * gz_, s_.zb, update_ring};
   const CentredArgs rhs_divergence{L, -2.0 / s_.dt * gx_, -2.0 / s_.dt * gy_, -2.0 / s_.dt * gz_, s_.zb};
-  const BuoyancyArgs half_buoyancy{L, 0.5 * s_.dt * s_.buoyancy};
+  const BuoyancyArgs half_buoyancy{L, 0.5 * s_.dt * s_.buoyancy, forcing_ring};
+  const BuoyancyArgs implicit_half_buoyancy{L, half_buoyancy.factor, update_ring};
   const bool theta = f.theta[0] != nullptr;
   const NftEnvironment& env = s_.env;
   for (int t = 0; t < d_.tiles(); ++t) {
@@ -73,18 +97,18 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
                                          f.vel[1][next]->handle(t), f.vel[2][next]->handle(t)};
     const starpu_data_handle_t c[3] = {f.c[0]->handle(t), f.c[1]->handle(t), f.c[2]->handle(t)};
     insert_advector(adv, vel, c, kPrioHalo);
-    if (env.anelastic) insert_mass_courant(MassCourantArgs{L}, env_->handle(), c, kPrioHalo);  // the mass flux
+    if (env.anelastic) insert_mass_courant(MassCourantArgs{L, reach}, env_->handle(), c, kPrioHalo);  // the mass flux
   }
   // No exchange of c: the advector computed its ghost ring from v's (advector_box).
   // The forced velocity v~ goes to `forced`, beside v^n (which stays, as the next step's v^(n-1)):
-  // the explicit viscous term from v^n, the explicit half of the pressure forcing, then the ghost
-  // ring for MPDATA.
+  // the explicit viscous term from v^n, the explicit half of the pressure forcing, on the ghost ring
+  // MPDATA reads too (no exchange).
   for (int t = 0; t < d_.tiles(); ++t) {
     const starpu_data_handle_t vn[3] = {f.vel[0][now]->handle(t), f.vel[1][now]->handle(t), f.vel[2][now]->handle(t)};
     const starpu_data_handle_t v[3] = {f.forced[0]->handle(t), f.forced[1]->handle(t), f.forced[2]->handle(t)};
     if (s_.viscosity > 0.0) {  // v~ = v^n + dt nu Lap(v^n) (the term adds in place), then the gradient in place
       const DiffusionArgs diff{L, s_.viscosity * s_.dt * 4.0 * gx_ * gx_, s_.viscosity * s_.dt * 4.0 * gy_ * gy_,
-                               s_.viscosity * s_.dt * 4.0 * gz_ * gz_, s_.zb};
+                               s_.viscosity * s_.dt * 4.0 * gz_ * gz_, s_.zb, forcing_ring};
       for (int q = 0; q < 3; ++q) insert_snapshot_copy(vn[q], v[q], kPrioHalo);
       insert_viscous_diffusion(diff, vn, v, kPrioHalo);
       insert_pressure_gradient(half_gradient, f.p->handle(t), v, kPrioHalo);
@@ -94,38 +118,39 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
     if (theta) insert_buoyancy(half_buoyancy, f.theta[now]->handle(t), v[2], kPrioHalo);
     if (env.coriolis != 0.0) {
       const starpu_data_handle_t old[2] = {f.vel[0][next]->handle(t), f.vel[1][next]->handle(t)};  // v^(n-1)
-      insert_coriolis(CoriolisArgs{L, env.coriolis * s_.dt, env.ug, env.vg}, vn, old, v, kPrioHalo);
+      insert_coriolis(CoriolisArgs{L, env.coriolis * s_.dt, env.ug, env.vg, forcing_ring}, vn, old, v, kPrioHalo);
     }
     if (env.absorber) {
       const double target[3] = {env.wind_u, env.wind_v, 0.0};
       for (int q = 0; q < 3; ++q)
-        insert_absorber(AbsorberArgs{L, s_.dt, target[q]}, env_->handle(), vn[q], v[q], kPrioHalo);
+        insert_absorber(AbsorberArgs{L, s_.dt, target[q], forcing_ring}, env_->handle(), vn[q], v[q], kPrioHalo);
     }
   }
   const bool theta_forced = theta && (env.stratified || env.absorber);  // theta'~ != theta'^n
-  // The fields MPDATA advects need their ghost rings: v~, and theta' where it changed above.
+  // Without computed rings, the fields MPDATA advects need theirs exchanged: v~, and theta' where it
+  // changed below.
   std::vector<HaloField> advected{{f.forced[0], f.vel_strips[0]}, {f.forced[1], f.vel_strips[1]},
                                   {f.forced[2], f.vel_strips[2]}};
+  if (theta && (s_.diffusivity > 0.0 || theta_forced)) advected.push_back({f.theta[now], f.theta_strips});
   if (theta && s_.diffusivity > 0.0) {  // after the buoyancy half above has read theta'^n
     const DiffusionArgs diff{L, s_.diffusivity * s_.dt * 4.0 * gx_ * gx_, s_.diffusivity * s_.dt * 4.0 * gy_ * gy_,
-                             s_.diffusivity * s_.dt * 4.0 * gz_ * gz_, s_.zb};
+                             s_.diffusivity * s_.dt * 4.0 * gz_ * gz_, s_.zb, forcing_ring};
     for (int t = 0; t < d_.tiles(); ++t) {
       insert_snapshot_copy(f.theta[now]->handle(t), f.theta_old->handle(t), kPrioBody);
       insert_scalar_diffusion(diff, f.theta_old->handle(t), f.theta[now]->handle(t), kPrioHalo);
     }
-    if (!theta_forced) advected.push_back({f.theta[now], f.theta_strips});
   }
   if (theta_forced) {  // the explicit half of -w dtheta_e/dz (from w^n), and the absorber, in place
     for (int t = 0; t < d_.tiles(); ++t) {
       if (env.stratified)
-        insert_environment_source(ScaledArgs{L, -0.5 * s_.dt}, env_->handle(), f.vel[2][now]->handle(t),
-                                  f.theta[now]->handle(t), kPrioHalo);
+        insert_environment_source(ScaledArgs{L, -0.5 * s_.dt, forcing_ring}, env_->handle(),
+                                  f.vel[2][now]->handle(t), f.theta[now]->handle(t), kPrioHalo);
       if (env.absorber)
-        insert_absorber_in_place(AbsorberArgs{L, s_.dt, 0.0}, env_->handle(), f.theta[now]->handle(t), kPrioHalo);
+        insert_absorber_in_place(AbsorberArgs{L, s_.dt, 0.0, forcing_ring}, env_->handle(), f.theta[now]->handle(t),
+                                 kPrioHalo);
     }
-    advected.push_back({f.theta[now], f.theta_strips});
   }
-  submit_halo_exchange(d_, advected);
+  if (!rings_computed_) submit_halo_exchange(d_, advected);
   for (int q = 0; q < 3; ++q) {  // step n advects psi[n % 2] into psi[(n + 1) % 2]: v~ into v^ (over v^(n-1))
     TiledField* psi[2];
     psi[now] = f.forced[q];
@@ -139,10 +164,10 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
     mpdata_.submit_step(mf, n, 1.0);
     for (int t = 0; t < d_.tiles(); ++t)
       if (env.stratified)
-        insert_implicit_buoyancy(ScaledArgs{L, half_buoyancy.factor}, env_->handle(), f.theta[next]->handle(t),
-                                 f.vel[2][next]->handle(t), kPrioBody);
+        insert_implicit_buoyancy(ScaledArgs{L, half_buoyancy.factor, update_ring}, env_->handle(),
+                                 f.theta[next]->handle(t), f.vel[2][next]->handle(t), kPrioBody);
       else
-        insert_buoyancy(half_buoyancy, f.theta[next]->handle(t), f.vel[2][next]->handle(t), kPrioBody);
+        insert_buoyancy(implicit_half_buoyancy, f.theta[next]->handle(t), f.vel[2][next]->handle(t), kPrioBody);
   }
   // The pressure problem and the correction.
   for (int t = 0; t < d_.tiles(); ++t) {
@@ -168,19 +193,19 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
   for (int t = 0; t < d_.tiles(); ++t) {
     const starpu_data_handle_t v[3] = {f.vel[0][next]->handle(t), f.vel[1][next]->handle(t), f.vel[2][next]->handle(t)};
     if (env.stratified)
-      insert_stratified_gradient(half_gradient, env_->handle(), f.p->handle(t), v, kPrioBody);
+      insert_stratified_gradient(correction, env_->handle(), f.p->handle(t), v, kPrioBody);
     else
-      insert_pressure_gradient(half_gradient, f.p->handle(t), v, kPrioBody);
+      insert_pressure_gradient(correction, f.p->handle(t), v, kPrioBody);
   }
   std::vector<HaloField> updated{
       {f.vel[0][next], f.vel_strips[0]}, {f.vel[1][next], f.vel_strips[1]}, {f.vel[2][next], f.vel_strips[2]}};
   if (theta && env.stratified) {  // theta'^(n+1) = theta^ - dt/2 S w^(n+1): the implicit half, now w is known
     for (int t = 0; t < d_.tiles(); ++t)
-      insert_environment_source(ScaledArgs{L, -0.5 * s_.dt}, env_->handle(), f.vel[2][next]->handle(t),
+      insert_environment_source(ScaledArgs{L, -0.5 * s_.dt, update_ring}, env_->handle(), f.vel[2][next]->handle(t),
                                 f.theta[next]->handle(t), kPrioBody);
     updated.push_back({f.theta[next], f.theta_strips});
   }
-  submit_halo_exchange(d_, updated);
+  if (!rings_computed_) submit_halo_exchange(d_, updated);  // else their rings were computed above
 }
 
 SolveResult NftStepGraph::solve_from_zero(const NftFields& f) {

@@ -1,6 +1,6 @@
 // One step of EULAG's non-oscillatory forward-in-time (NFT) integration of incompressible flow as a
 // task graph (paper 000 §5-7), with nothing waiting on the host:
-//   advector           c = dt/dx (1.5 v^n - 0.5 v^(n-1)) on faces; halo exchange of c
+//   advector           c = dt/dx (1.5 v^n - 0.5 v^(n-1)) on faces, its ghost ring too
 //   viscous_diffusion  v~ = v^n + dt nu Lap(v^n)               (optional, explicit, first order)
 //   pressure_gradient  v~ = v~ - dt/2 G(p^n), or v^n - dt/2 G(p^n) without viscosity (the explicit
 //                      half of the forcing; v~ has its own buffer, so v^n stays as v^(n-1) of n + 1)
@@ -19,8 +19,15 @@
 //   GCR / PCG          -L p^(n+1) = f, laplc with the line preconditioner, from p^n, at most
 //                      `budget` iterations submitted, stopping at the tolerance on the GPU
 //   pressure_gradient  v^(n+1) = v^ - dt/2 G(p^(n+1)) (stratified: alpha on the vertical component,
-//                      and the operator D(G_h p, alpha G_z p)); halo exchanges
+//                      and the operator D(G_h p, alpha G_z p))
 //   environment_source theta'^(n+1) = theta^ - dt/2 S w^(n+1)  (stratified only)
+// Halo exchanges: MPDATA's outputs (v^, theta^) and p^(n+1), each as wide as nft_halo(). Every
+// update between them is computed on the ghost ring too, as far as its inputs' rings allow
+// (ring_box), so v~, theta'~, v^(n+1) and theta'^(n+1) need no exchange: a ring cell gets the value
+// its owner computes, from the same inputs, bit for bit. Each stencil costs the ring a column: v^
+// and p^(n+1) arrive H wide, v^(n+1) is current H - 1 wide, and the next step's forcing needs
+// MPDATA's reach r (one more under a Laplacian): H = r + 1, or r + 2 with diffusion. Tiles narrower
+// than that (thin channels) keep MPDATA's halo and exchange v~ and v^(n+1) (theta' with them).
 // D(G p) = L p exactly, so |D v^(n+1)| = dt/2 |r|: the divergence left is the solver's residual.
 // Columns are periodic, or end at rigid free-slip lids (every stencil mirrors about them, and
 // MPDATA carries no flux through them).
@@ -72,6 +79,11 @@ struct NftSettings {
   NftEnvironment env;
 };
 
+// The ghost ring the step's fields carry (see above): MPDATA's reach plus the stencils that computing
+// the forcing on the ring costs, where the narrowest tile side has room for it, else MPDATA's reach;
+// at least laplc's 2.
+int nft_halo(const mpdata::Options& mpdata, bool diffusion, int narrowest_tile);
+
 class NftStepGraph {
  public:
   NftStepGraph(const Decomposition& d, int rank, const Grid& g, const NftSettings& s);
@@ -97,6 +109,7 @@ class NftStepGraph {
   std::unique_ptr<EllipticSolver> solver_;
   std::unique_ptr<RankZeroVector> env_;  // the environment's profiles (with an active environment)
   double cx_, cy_, cz_, gx_, gy_, gz_;   // dt/dx..., 1/(2dx)...
+  bool rings_computed_ = false;          // the forcing and the correction on the ghost ring (nft_halo)
 };
 
 }  // namespace tdc

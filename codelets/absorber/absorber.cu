@@ -5,13 +5,13 @@ namespace tdc {
 namespace {
 
 __global__ void absorber_kernel(AbsorberArgs a, const double* e, const double* src, double* dst) {
-  for_each_cell(a.L.nx, a.L.ny, [&](int i, int j, int k) { absorber_cell(a, e, src, dst, i, j, k); });
+  for_each_box_cell(ring_box(a.L, a.ring), [&](int i, int j, int k) { absorber_cell(a, e, src, dst, i, j, k); });
 }
 
 }  // namespace
 
 void absorber_cuda(const AbsorberArgs& a, const double* e, const double* src, double* dst, cudaStream_t s) {
-  absorber_kernel<<<cell_grid(a.L.nx, a.L.ny, a.L.nz), cell_block(), 0, s>>>(a, e, src, dst);
+  absorber_kernel<<<box_grid(ring_box(a.L, a.ring), a.L.nz), cell_block(), 0, s>>>(a, e, src, dst);
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 

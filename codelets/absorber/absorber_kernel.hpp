@@ -16,6 +16,7 @@ struct AbsorberArgs {
   TileLayout L;
   double dt = 0;
   double target = 0;  // psi_e
+  int ring = 0;  // ghost columns computed too (ring_box)
 };
 
 // dst <- dst - dt nu_k (src - target); src may be dst (theta', damped in place).

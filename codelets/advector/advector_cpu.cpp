@@ -7,7 +7,7 @@ namespace tdc {
 void advector_cpu(const AdvectorArgs& a, const VelocityPointers& p, double* c1, double* c2, double* c3) {
   const TileLayout& L = a.L;
   const std::ptrdiff_t sx = L.sx();
-  const Box b = advector_box(L);
+  const Box b = advector_box(L, a.ring);
   const int n = b.width();
   for_each_row(L, b, [&](std::ptrdiff_t o, int k) {
     const std::ptrdiff_t below = row_neighbours(L, k, a.zb, 1.0).below;

@@ -6,7 +6,7 @@ namespace tdc {
 // so their bits.
 void mass_courant_cpu(const MassCourantArgs& a, const double* e, double* c1, double* c2, double* c3) {
   const TileLayout& L = a.L;
-  const Box b = advector_box(L);  // the faces the advector made
+  const Box b = advector_box(L, a.ring);  // the faces the advector made
   const int n = b.width();
   for_each_row(L, b, [&](std::ptrdiff_t o, int k) {
     const double rho = env(e, kEnvDensity, L.nz, k);

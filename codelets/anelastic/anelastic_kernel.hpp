@@ -19,6 +19,7 @@ namespace tdc {
 
 struct MassCourantArgs {
   TileLayout L;
+  int ring = 0;  // the advector's (advector_box)
 };
 
 TDC_HD void mass_courant_cell(const MassCourantArgs& a, const double* e, double* c1, double* c2, double* c3, int i,

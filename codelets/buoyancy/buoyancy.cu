@@ -1,18 +1,17 @@
-#include "../common/cuda_check.hpp"
+#include "../common/cell_loop.cuh"
 #include "buoyancy_kernel.hpp"
 
 namespace tdc {
 namespace {
 
 __global__ void buoyancy_kernel(BuoyancyArgs a, const double* theta, double* w) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y, k = blockIdx.z;
-  if (i < a.L.nx && j < a.L.ny) buoyancy_cell(a, theta, w, i, j, k);
+  for_each_box_cell(ring_box(a.L, a.ring), [&](int i, int j, int k) { buoyancy_cell(a, theta, w, i, j, k); });
 }
 
 }  // namespace
 
 void buoyancy_cuda(const BuoyancyArgs& a, const double* theta, double* w, cudaStream_t stream) {
-  buoyancy_kernel<<<dim3((a.L.nx + 31) / 32, (a.L.ny + 7) / 8, a.L.nz), dim3(32, 8), 0, stream>>>(a, theta, w);
+  buoyancy_kernel<<<box_grid(ring_box(a.L, a.ring), a.L.nz), cell_block(), 0, stream>>>(a, theta, w);
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 

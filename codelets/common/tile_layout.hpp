@@ -41,6 +41,11 @@ struct Box {
   Box with_upper_faces() const { return {i0, i1 + 1, j0, j1 + 1}; }
 };
 
+// The interior and `ring` columns of the ghost ring around it: where the dynamical core's pointwise
+// and gradient updates compute, so that their output's ring is current without a halo exchange
+// (each ring cell gets the neighbour's interior value, bit for bit, from the same inputs).
+TDC_HD Box ring_box(const TileLayout& L, int ring) { return Box{-ring, L.nx + ring, -ring, L.ny + ring}; }
+
 enum class ZBoundary : int { Periodic = 0, Rigid = 1 };
 
 // Vertical neighbour indices of level k under the z boundary rule: rigid lids clamp (zero gradient),

@@ -16,6 +16,7 @@ struct CoriolisArgs {
   TileLayout L;
   double fdt = 0;         // f dt
   double ug = 0, vg = 0;  // geostrophic wind, m/s
+  int ring = 0;  // ghost columns computed too (ring_box)
 };
 
 // now: u^n, v^n; old: u^(n-1), v^(n-1); u, v: the forced velocity (in place).

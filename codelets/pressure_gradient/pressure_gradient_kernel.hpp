@@ -19,6 +19,7 @@ struct CentredArgs {
   TileLayout L;
   double gx = 0, gy = 0, gz = 0;  // s / (2 dx), s / (2 dy), s / (2 dz)
   ZBoundary zb = ZBoundary::Periodic;
+  int ring = 0;  // the gradients: ghost columns computed too (ring_box); divergences stay interior
 };
 
 // The value of an odd field (w) one level above / below k: under a lid, minus the cell itself.

@@ -30,6 +30,7 @@ TDC_HD double env(const double* e, int vec, int nz, int k) { return e[vec * nz +
 struct ScaledArgs {
   TileLayout L;
   double factor = 0;
+  int ring = 0;  // ghost columns computed too (ring_box)
 };
 
 // theta' <- theta' + factor S_k w (factor = -dt/2: the advection of theta_e by w).

@@ -1,4 +1,4 @@
-#include "../common/cuda_check.hpp"
+#include "../common/cell_loop.cuh"
 #include "viscous_diffusion_kernel.hpp"
 
 namespace tdc {
@@ -13,15 +13,15 @@ struct Fields {
 
 template <int N>
 __global__ void diffusion_kernel(DiffusionArgs a, Fields<N> f) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y, k = blockIdx.z;
-  if (i >= a.L.nx || j >= a.L.ny) return;
-  const std::ptrdiff_t o = a.L.at(i, j, k);
-  for (int q = 0; q < N; ++q) f.dst[q][o] = f.dst[q][o] + laplacian_term(a, f.src[q], i, j, k, f.parity[q]);
+  for_each_box_cell(ring_box(a.L, a.ring), [&](int i, int j, int k) {
+    const std::ptrdiff_t o = a.L.at(i, j, k);
+    for (int q = 0; q < N; ++q) f.dst[q][o] = f.dst[q][o] + laplacian_term(a, f.src[q], i, j, k, f.parity[q]);
+  });
 }
 
 template <int N>
 void launch(const DiffusionArgs& a, const Fields<N>& f, cudaStream_t s) {
-  diffusion_kernel<N><<<dim3((a.L.nx + 31) / 32, (a.L.ny + 7) / 8, a.L.nz), dim3(32, 8), 0, s>>>(a, f);
+  diffusion_kernel<N><<<box_grid(ring_box(a.L, a.ring), a.L.nz), cell_block(), 0, s>>>(a, f);
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -7,11 +7,13 @@ namespace {
 void diffuse(const DiffusionArgs& a, const double* src, double* dst, double parity) {
   const TileLayout& L = a.L;
   const std::ptrdiff_t sx = L.sx();
-  for_each_row(L, [&](std::ptrdiff_t o, int k) {
+  const Box b = ring_box(L, a.ring);
+  const int n_ = b.width();
+  for_each_row(L, b, [&](std::ptrdiff_t o, int k) {
     const RowNeighbours n = row_neighbours(L, k, a.zb, parity);
     const double* s = src + o;
     double* d = dst + o;
-    for (int i = 0; i < L.nx; ++i) {
+    for (int i = 0; i < n_; ++i) {
       const double c = s[i], up = n.beyond_above * s[i + n.above], down = n.beyond_below * s[i + n.below];
       d[i] = d[i] + ((a.fx * ((s[i + 1] - c) + (s[i - 1] - c)) + a.fy * ((s[i + sx] - c) + (s[i - sx] - c))) +
                      a.fz * ((up - c) + (down - c)));

@@ -17,6 +17,7 @@ struct DiffusionArgs {
   TileLayout L;
   double fx = 0, fy = 0, fz = 0;  // nu dt / dx^2, nu dt / dy^2, nu dt / dz^2
   ZBoundary zb = ZBoundary::Periodic;
+  int ring = 0;  // ghost columns computed too (ring_box)
 };
 
 // parity: +1 for a field even about a lid (u, v), -1 for an odd one (w).

@@ -10,6 +10,7 @@
 #include "../../codelets/mpdata/mpdata_pipeline.hpp"
 #include "../../codelets/solver_scalars/solver_scalars_kernel.hpp"
 #include "../../codelets/spectral_precon/spectral_precon_kernel.hpp"
+#include "../../graph/nft_step.hpp"
 #include "../../graph/collocated_laplacian.hpp"
 #include "../run/case_keys.hpp"
 
@@ -161,7 +162,7 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   require(c.grid.lz > 0, "grid.lz", "must be positive");
   require_memory(c.grid, 24, "velocity, theta', pressure, advective velocities and the solver's vectors");
   require_tiles_divide(c.grid.nx, c.grid.ny, c.tiles_x, c.tiles_y);
-  const int halo = mpdata::halo_needed(c.mpdata);
+  const int halo = nft_halo(c.mpdata, c.viscosity > 0.0 || c.diffusivity > 0.0, 0);  // the least it takes
   require(c.grid.nx / c.tiles_x >= halo && c.grid.ny / c.tiles_y >= halo, "tiles.x",
           "tiles narrower than the halo (" + std::to_string(halo) + ")");
   require(c.tiles_x * c.tiles_y <= kMaxCombineTiles, "tiles.x", "too many tiles for one solver");

@@ -11,7 +11,10 @@
 namespace tdc {
 namespace {
 
-int halo_of(const DycoreConfig& c) { return std::max(2, mpdata::halo_needed(c.mpdata)); }  // laplc reaches 2
+int halo_of(const DycoreConfig& c) {
+  return nft_halo(c.mpdata, c.viscosity > 0.0 || c.diffusivity > 0.0,
+                  std::min(c.grid.nx / c.tiles_x, c.grid.ny / c.tiles_y));
+}
 
 NftSettings settings_of(const DycoreConfig& c) {
   NftSettings s;

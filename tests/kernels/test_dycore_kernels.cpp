@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <random>
 #include <vector>
@@ -191,7 +192,7 @@ TEST(DycoreKernels, AdvectorRingIsTheHaloExchangesRing) {
       v[q] = random_field(40 + q);
       strided_copies_cpu(halo_self_plan(kL, v[q].data()));
     }
-    const AdvectorArgs a{kL, 0.1, 0.2, 0.3, zb};
+    const AdvectorArgs a{kL, 0.1, 0.2, 0.3, zb, kL.halo};
     const VelocityPointers p{v[0].data(), v[1].data(), v[2].data(), v[3].data(), v[4].data(), v[5].data()};
     std::vector<double> c[3], ref[3];
     for (int q = 0; q < 3; ++q) c[q] = ref[q] = std::vector<double>(kL.size(), 0.0);
@@ -201,13 +202,59 @@ TEST(DycoreKernels, AdvectorRingIsTheHaloExchangesRing) {
       for (int j = 0; j < kL.ny; ++j)
         for (int i = 0; i < kL.nx; ++i) advector_cell(a, p, ref[0].data(), ref[1].data(), ref[2].data(), i, j, k);
     for (auto& r : ref) strided_copies_cpu(halo_self_plan(kL, r.data()));
-    const Box b = advector_box(kL);
+    const Box b = advector_box(kL, a.ring);
     EXPECT_EQ(b.i0, 1 - kL.halo);
     for (int q = 0; q < 3; ++q)
       for (int k = 0; k < kL.nz; ++k)
         for (int j = b.j0; j < b.j1; ++j)
           for (int i = b.i0; i < b.i1; ++i)
             ASSERT_EQ(c[q][kL.at(i, j, k)], ref[q][kL.at(i, j, k)]) << "c" << q + 1 << " at " << i << " " << j << " " << k;
+  }
+}
+
+// The step's updates computed on the ghost ring (ring_box) give there what a halo exchange of their
+// output would bring, bit for bit, so the step exchanges neither v~ nor v^(n+1): on a periodic tile
+// whose inputs' rings hold their periodic images, each kernel's ring equals the periodic images of its
+// interior. A stencil's ring stops a column short of its inputs' (kL.halo - 1), a pointwise one's not.
+TEST(DycoreKernels, RingUpdatesAreTheExchangesRing) {
+  for (const ZBoundary zb : {ZBoundary::Periodic, ZBoundary::Rigid}) {
+    SCOPED_TRACE(zb == ZBoundary::Rigid ? "rigid lids" : "periodic");
+    std::vector<double> in[4];
+    for (int q = 0; q < 4; ++q) {
+      in[q] = random_field(60 + q);
+      strided_copies_cpu(halo_self_plan(kL, in[q].data()));
+    }
+    // run(ring, out): the kernel into out (3 fields, starting as copies of in[0..2]).
+    auto check = [&](const char* name, int ring, const std::function<void(int, std::vector<double>*)>& run) {
+      std::vector<double> ringed[3] = {in[0], in[1], in[2]}, ref[3] = {in[0], in[1], in[2]};
+      run(ring, ringed);
+      run(0, ref);
+      for (auto& r : ref) strided_copies_cpu(halo_self_plan(kL, r.data()));
+      const Box b = ring_box(kL, ring);
+      for (int q = 0; q < 3; ++q)
+        for (int k = 0; k < kL.nz; ++k)
+          for (int j = b.j0; j < b.j1; ++j)
+            for (int i = b.i0; i < b.i1; ++i)
+              ASSERT_EQ(ringed[q][kL.at(i, j, k)], ref[q][kL.at(i, j, k)])
+                  << name << " field " << q << " at " << i << " " << j << " " << k;
+    };
+    const int stencil = kL.halo - 1, pointwise = kL.halo;
+    check("pressure_gradient", stencil, [&](int r, std::vector<double>* o) {
+      pressure_gradient_cpu(CentredArgs{kL, 0.7, 0.8, 0.9, zb, r}, in[3].data(), o[0].data(), o[1].data(), o[2].data());
+    });
+    check("pressure_gradient_from", stencil, [&](int r, std::vector<double>* o) {
+      const double* v0[3] = {in[1].data(), in[2].data(), in[0].data()};
+      double* v[3] = {o[0].data(), o[1].data(), o[2].data()};
+      pressure_gradient_from_cpu(CentredArgs{kL, 0.7, 0.8, 0.9, zb, r}, in[3].data(), v0, v);
+    });
+    check("viscous_diffusion", stencil, [&](int r, std::vector<double>* o) {
+      const double* s[3] = {in[3].data(), in[1].data(), in[2].data()};
+      double* v[3] = {o[0].data(), o[1].data(), o[2].data()};
+      viscous_diffusion_cpu(DiffusionArgs{kL, 0.01, 0.02, 0.03, zb, r}, s, v);
+    });
+    check("buoyancy", pointwise, [&](int r, std::vector<double>* o) {
+      buoyancy_cpu(BuoyancyArgs{kL, 0.3, r}, in[3].data(), o[2].data());
+    });
   }
 }
 
@@ -377,14 +424,14 @@ TEST(DycoreCpuCudaAgreement, AdvectorGradientDivergence) {
     }
     std::vector<double> c[3] = {random_field(20), random_field(21), random_field(22)};
     Dev dc0(c[0]), dc1(c[1]), dc2(c[2]);
-    const AdvectorArgs a{kL, 0.1, 0.2, 0.3, zb};
+    const AdvectorArgs a{kL, 0.1, 0.2, 0.3, zb, kL.halo};
     advector_cpu(a, VelocityPointers{f[0].data(), f[1].data(), f[2].data(), f[3].data(), f[4].data(), f[5].data()},
                  c[0].data(), c[1].data(), c[2].data());
     advector_cuda(a, VelocityPointers{d[0]->p, d[1]->p, d[2]->p, d[3]->p, d[4]->p, d[5]->p}, dc0.p, dc1.p, dc2.p, 0);
     EXPECT_EQ(c[0], dc0.host());
     EXPECT_EQ(c[1], dc1.host());
     EXPECT_EQ(c[2], dc2.host());
-    const CentredArgs g{kL, 0.7, 0.8, 0.9, zb};
+    const CentredArgs g{kL, 0.7, 0.8, 0.9, zb, kL.halo - 1};  // the gradients on the ring too
     pressure_gradient_cpu(g, f[3].data(), f[0].data(), f[1].data(), f[2].data());
     pressure_gradient_cuda(g, d[3]->p, d[0]->p, d[1]->p, d[2]->p, 0);
     for (int q = 0; q < 3; ++q) EXPECT_EQ(f[q], d[q]->host()) << "pressure_gradient component " << q;
@@ -403,8 +450,8 @@ TEST(DycoreCpuCudaAgreement, AdvectorGradientDivergence) {
       for (int q = 0; q < 3; ++q) {
         EXPECT_EQ(out[q], gpu[q]) << "pressure_gradient_from component " << q;
         for (int k = 0; k < kL.nz; ++k)
-          for (int j = 0; j < kL.ny; ++j)
-            for (int i = 0; i < kL.nx; ++i)
+          for (int j = 1 - kL.halo; j < kL.ny + kL.halo - 1; ++j)
+            for (int i = 1 - kL.halo; i < kL.nx + kL.halo - 1; ++i)
               ASSERT_EQ(out[q][kL.at(i, j, k)], in_place[q][kL.at(i, j, k)]) << "from vs in place, component " << q;
       }
       EXPECT_NE(out[0], f[3]);
@@ -412,7 +459,7 @@ TEST(DycoreCpuCudaAgreement, AdvectorGradientDivergence) {
     divergence_cpu(g, f[0].data(), f[1].data(), f[2].data(), f[4].data());
     divergence_cuda(g, d[0]->p, d[1]->p, d[2]->p, d[4]->p, 0);
     EXPECT_EQ(f[4], d[4]->host()) << "divergence";
-    const DiffusionArgs diff{kL, 0.01, 0.02, 0.03, zb};
+    const DiffusionArgs diff{kL, 0.01, 0.02, 0.03, zb, kL.halo - 1};
     const double* hs[3] = {f[3].data(), f[4].data(), f[5].data()};
     double* hd[3] = {f[0].data(), f[1].data(), f[2].data()};
     const double* ds[3] = {d[3]->p, d[4]->p, d[5]->p};
@@ -423,8 +470,8 @@ TEST(DycoreCpuCudaAgreement, AdvectorGradientDivergence) {
     scalar_diffusion_cpu(diff, f[4].data(), f[5].data());
     scalar_diffusion_cuda(diff, d[4]->p, d[5]->p, 0);
     EXPECT_EQ(f[5], d[5]->host()) << "scalar_diffusion";
-    buoyancy_cpu(BuoyancyArgs{kL, 0.3}, f[5].data(), f[2].data());
-    buoyancy_cuda(BuoyancyArgs{kL, 0.3}, d[5]->p, d[2]->p, 0);
+    buoyancy_cpu(BuoyancyArgs{kL, 0.3, kL.halo}, f[5].data(), f[2].data());
+    buoyancy_cuda(BuoyancyArgs{kL, 0.3, kL.halo}, d[5]->p, d[2]->p, 0);
     EXPECT_EQ(f[2], d[2]->host()) << "buoyancy";
   }
 }

@@ -111,7 +111,7 @@ TEST(StratificationKernels, MassCourantCarriesTheFaceDensity) {
   const auto e = profiles(0.03, 10.0);
   const auto c0 = random_field(8);
   auto c1 = c0, c2 = c0, c3 = c0;
-  mass_courant_cpu(MassCourantArgs{kL}, e.data(), c1.data(), c2.data(), c3.data());
+  mass_courant_cpu(MassCourantArgs{kL, kL.halo}, e.data(), c1.data(), c2.data(), c3.data());
   for (int k = 0; k < kL.nz; ++k) {
     const std::ptrdiff_t o = kL.at(2, 3, k);
     const double rho = e[kEnvDensity * kL.nz + k], below = k > 0 ? e[kEnvDensity * kL.nz + k - 1] : rho;
@@ -132,32 +132,34 @@ TEST(StratificationCpuCudaAgreement, EveryKernel) {
   std::vector<double> f[6];
   for (int q = 0; q < 6; ++q) f[q] = random_field(20 + q);
   Dev d0(f[0]), d1(f[1]), d2(f[2]), d3(f[3]), d4(f[4]), d5(f[5]);
-  environment_source_cpu(ScaledArgs{kL, -5.0}, e.data(), f[0].data(), f[1].data());
-  environment_source_cuda(ScaledArgs{kL, -5.0}, de.p, d0.p, d1.p, 0);
+  // Each on the ghost ring too, as far as the step computes it there.
+  const int stencil = kL.halo - 1, pointwise = kL.halo;
+  environment_source_cpu(ScaledArgs{kL, -5.0, pointwise}, e.data(), f[0].data(), f[1].data());
+  environment_source_cuda(ScaledArgs{kL, -5.0, pointwise}, de.p, d0.p, d1.p, 0);
   EXPECT_EQ(f[1], d1.host()) << "environment_source";
-  implicit_buoyancy_cpu(ScaledArgs{kL, 0.15}, e.data(), f[1].data(), f[2].data());
-  implicit_buoyancy_cuda(ScaledArgs{kL, 0.15}, de.p, d1.p, d2.p, 0);
+  implicit_buoyancy_cpu(ScaledArgs{kL, 0.15, pointwise}, e.data(), f[1].data(), f[2].data());
+  implicit_buoyancy_cuda(ScaledArgs{kL, 0.15, pointwise}, de.p, d1.p, d2.p, 0);
   EXPECT_EQ(f[2], d2.host()) << "implicit_buoyancy";
   for (const ZBoundary zb : {ZBoundary::Periodic, ZBoundary::Rigid}) {
-    const CentredArgs g{kL, 0.7, 0.8, 0.9, zb};
+    const CentredArgs g{kL, 0.7, 0.8, 0.9, zb, stencil};
     stratified_gradient_cpu(g, e.data(), f[5].data(), f[0].data(), f[1].data(), f[2].data());
     stratified_gradient_cuda(g, de.p, d5.p, d0.p, d1.p, d2.p, 0);
     EXPECT_EQ(f[0], d0.host()) << "stratified_gradient u";
     EXPECT_EQ(f[2], d2.host()) << "stratified_gradient w";
   }
-  coriolis_cpu(CoriolisArgs{kL, 0.01, 1.5, -0.5}, f[0].data(), f[1].data(), f[2].data(), f[3].data(), f[4].data(),
-               f[5].data());
-  coriolis_cuda(CoriolisArgs{kL, 0.01, 1.5, -0.5}, d0.p, d1.p, d2.p, d3.p, d4.p, d5.p, 0);
+  coriolis_cpu(CoriolisArgs{kL, 0.01, 1.5, -0.5, pointwise}, f[0].data(), f[1].data(), f[2].data(), f[3].data(),
+               f[4].data(), f[5].data());
+  coriolis_cuda(CoriolisArgs{kL, 0.01, 1.5, -0.5, pointwise}, d0.p, d1.p, d2.p, d3.p, d4.p, d5.p, 0);
   EXPECT_EQ(f[4], d4.host()) << "coriolis u";
   EXPECT_EQ(f[5], d5.host()) << "coriolis v";
-  absorber_cpu(AbsorberArgs{kL, 2.0, 0.5}, e.data(), f[0].data(), f[3].data());
-  absorber_cuda(AbsorberArgs{kL, 2.0, 0.5}, de.p, d0.p, d3.p, 0);
+  absorber_cpu(AbsorberArgs{kL, 2.0, 0.5, pointwise}, e.data(), f[0].data(), f[3].data());
+  absorber_cuda(AbsorberArgs{kL, 2.0, 0.5, pointwise}, de.p, d0.p, d3.p, 0);
   EXPECT_EQ(f[3], d3.host()) << "absorber";
-  absorber_cpu(AbsorberArgs{kL, 2.0, 0.0}, e.data(), f[4].data(), f[4].data());
-  absorber_cuda(AbsorberArgs{kL, 2.0, 0.0}, de.p, d4.p, d4.p, 0);
+  absorber_cpu(AbsorberArgs{kL, 2.0, 0.0, pointwise}, e.data(), f[4].data(), f[4].data());
+  absorber_cuda(AbsorberArgs{kL, 2.0, 0.0, pointwise}, de.p, d4.p, d4.p, 0);
   EXPECT_EQ(f[4], d4.host()) << "absorber in place";
-  mass_courant_cpu(MassCourantArgs{kL}, e.data(), f[0].data(), f[1].data(), f[2].data());
-  mass_courant_cuda(MassCourantArgs{kL}, de.p, d0.p, d1.p, d2.p, 0);
+  mass_courant_cpu(MassCourantArgs{kL, kL.halo}, e.data(), f[0].data(), f[1].data(), f[2].data());
+  mass_courant_cuda(MassCourantArgs{kL, kL.halo}, de.p, d0.p, d1.p, d2.p, 0);
   EXPECT_EQ(f[2], d2.host()) << "mass_courant";
   for (const ZBoundary zb : {ZBoundary::Periodic, ZBoundary::Rigid}) {
     const CentredArgs g{kL, 0.7, 0.8, 0.9, zb};
