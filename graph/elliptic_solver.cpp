@@ -159,6 +159,9 @@ SolveResult EllipticSolver::result_of(const double* st) const {
 
 void EllipticSolver::submit_state_copy(starpu_data_handle_t dst, int priority) const {
   insert_snapshot_copy(state_->handle(), dst, priority);
+  // Every rank gets the copy as soon as it is written, so that reading it steps later waits for no
+  // round trip to its owner (read_state_copy's own request then finds it cached).
+  starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, dst);
 }
 
 void EllipticSolver::precondition(const TiledField& r, const TiledField& z, int skip_from) {

@@ -138,17 +138,64 @@ void install_stop_handlers() {
 
 int stop_signal() { return g_signal; }
 
+namespace {
+
+int word_of(bool unstable_here) { return (g_signal & 0xff) | (unstable_here ? kUnstableBit : 0); }
+
+// The lowest-numbered rank's signal, and instability anywhere.
+int combine(const std::vector<int>& all) {
+  int signal = 0, unstable = 0;
+  for (int v : all) {
+    if (!signal) signal = v & 0xff;
+    unstable |= v & kUnstableBit;
+  }
+  return signal | unstable;
+}
+
+AgreedStop agreed_stop(int word) { return {word & 0xff, (word & kUnstableBit) != 0}; }
+
+}  // namespace
+
 AgreedStop agree_on_stop(bool unstable_here, int rank, int ranks) {
-  const int mine = (g_signal & 0xff) | (unstable_here ? kUnstableBit : 0);
-  const int agreed = ranks == 1 ? mine : decide_over_ranks(mine, rank, ranks, [](const std::vector<int>& all) {
-    int signal = 0, unstable = 0;
-    for (int v : all) {
-      if (!signal) signal = v & 0xff;
-      unstable |= v & kUnstableBit;
-    }
-    return signal | unstable;
-  });
-  return {agreed & 0xff, (agreed & kUnstableBit) != 0};
+  const int mine = word_of(unstable_here);
+  return agreed_stop(ranks == 1 ? mine : decide_over_ranks(mine, rank, ranks, combine));
+}
+
+StopAgreement::StopAgreement(int rank, int ranks, int lag) : rank_(rank), ranks_(ranks), lag_(lag) {}
+
+StopAgreement::~StopAgreement() {
+  while (!pending_.empty()) decide_oldest();
+}
+
+AgreedStop StopAgreement::post(bool unstable_here) {
+  if (ranks_ == 1) return agreed_stop(word_of(unstable_here));
+  pending_.emplace_back();
+  Words& w = pending_.back();
+  w.value.assign(ranks_, 0);
+  w.value[rank_] = word_of(unstable_here);
+  w.handle.resize(ranks_);
+  // Fresh handles every call (every rank registers them in the same order, so their tags agree):
+  // nothing cached from an earlier word can stand in for this one.
+  for (int r = 0; r < ranks_; ++r) {
+    starpu_variable_data_register(&w.handle[r], r == rank_ ? STARPU_MAIN_RAM : -1,
+                                  r == rank_ ? reinterpret_cast<uintptr_t>(&w.value[r]) : 0, sizeof(int));
+    starpu_mpi_data_register(w.handle[r], next_data_tag(), r);
+  }
+  for (int r = 0; r < ranks_; ++r) starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, w.handle[r]);
+  return int(pending_.size()) > lag_ ? decide_oldest() : AgreedStop{};
+}
+
+AgreedStop StopAgreement::decide_oldest() {
+  Words& w = pending_.front();
+  std::vector<int> all(ranks_);
+  for (int r = 0; r < ranks_; ++r) {
+    starpu_data_acquire(w.handle[r], STARPU_R);
+    all[r] = *static_cast<const int*>(starpu_data_handle_to_pointer(w.handle[r], STARPU_MAIN_RAM));
+    starpu_data_release(w.handle[r]);
+  }
+  for (starpu_data_handle_t h : w.handle) starpu_data_unregister(h);
+  pending_.pop_front();
+  return agreed_stop(combine(all));
 }
 
 int first_nonzero_over_ranks(int mine, int rank, int ranks) {

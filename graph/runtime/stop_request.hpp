@@ -1,6 +1,6 @@
 // SIGINT/SIGTERM during a run: the handler only records the request; the stepping loop sees it at a
 // step boundary, writes a final checkpoint and exits (status 128 + signal). With several ranks the
-// ranks agree on it after every step, so that every rank stops after the same step.
+// ranks agree on it (StopAgreement), so that every rank stops after the same step.
 //
 // Under Open MPI's mpirun a SIGINT or SIGTERM to mpirun reaches the ranks as SIGCONT at once,
 // SIGTERM odls_base_sigkill_timeout seconds later and SIGKILL as long again (the SIGCONT is meant
@@ -10,6 +10,10 @@
 // unless it resumes the rank after a SIGTSTP (job control, which mpirun forwards). One that resumes
 // the rank after a SIGSTOP cannot be told apart: such a job stops with a checkpoint when resumed.
 #pragma once
+#include <starpu.h>
+
+#include <deque>
+#include <vector>
 
 namespace tdc {
 
@@ -26,6 +30,31 @@ struct AgreedStop {
 };
 // Collective over ranks (one small gather and broadcast through StarPU-MPI; nothing with one rank).
 AgreedStop agree_on_stop(bool unstable_here, int rank, int ranks);
+
+// The same agreement once a step without a round trip on the step's path: each call posts this
+// rank's word to every other rank (one int, StarPU-MPI, detached) and decides on the words posted
+// `lag` calls before, which have long arrived; every rank decides from the same words, so they agree.
+// A blocking gather and broadcast after every step had each rank's host wait for the other hosts
+// while its GPU ran dry (two ranks on two H100s: 26 ms a step against 10 without it). A stop takes
+// effect `lag` steps late. Collective over ranks: every rank makes the same calls.
+class StopAgreement {
+ public:
+  StopAgreement(int rank, int ranks, int lag);
+  ~StopAgreement();  // reads and releases the words still pending (their agreement changes nothing)
+  StopAgreement(const StopAgreement&) = delete;
+  StopAgreement& operator=(const StopAgreement&) = delete;
+  // Posts this rank's word; the agreement on the words of `lag` calls ago (none before that).
+  AgreedStop post(bool unstable_here);
+
+ private:
+  struct Words {
+    std::vector<int> value;                   // this rank's word (the others' arrive in their handles)
+    std::vector<starpu_data_handle_t> handle;  // one per rank, owned by it
+  };
+  AgreedStop decide_oldest();
+  int rank_, ranks_, lag_;
+  std::deque<Words> pending_;
+};
 
 // Collective over ranks: the first non-zero of the ranks' values in rank order (0: none); how rank 0
 // tells every rank a decision (the others pass 0). StarPU-MPI initialises MPI for its own thread

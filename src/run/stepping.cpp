@@ -9,11 +9,12 @@ SteppingLoop::SteppingLoop(long last_step, std::vector<long> intervals)
 
 AgreedStop SteppingLoop::run(const SteppingHooks& h, int rank, int ranks) const {
   AgreedStop stop;
+  // Every step posts this rank's word; the ranks agree on the words of kStopLag steps before.
+  StopAgreement agreement(rank, ranks, kStopLag);
   while (h.step() < last_step_ && (!h.keep_going || h.keep_going())) {
     h.submit_step();
     if (h.after_step) h.after_step();
-    // Every step: the agreement is one small exchange while the submitted window still runs.
-    stop = agree_on_stop(h.unstable_here && h.unstable_here(), rank, ranks);
+    stop = agreement.post(h.unstable_here && h.unstable_here());
     if (stop.unstable) break;  // a flow past its limits: no more output from it
     bool chunk_end = stop.signal != 0 || h.step() == last_step_;
     for (long every : intervals_) chunk_end = chunk_end || (every > 0 && h.step() % every == 0);

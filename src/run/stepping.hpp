@@ -1,7 +1,9 @@
 // The stepping loop every time-stepping model shares (advection, dycore): steps are submitted one at
 // a time ahead of their execution (the model bounds the look-ahead window). After every step the
 // ranks agree on whether to stop (graph/runtime/stop_request): a SIGINT/SIGTERM on any rank, or a
-// flow that a rank's per-step check found unstable; so every rank stops after the same step. The
+// flow that a rank's per-step check found unstable; so every rank stops after the same step. Over
+// several ranks the agreement is kStopLag steps late (StopAgreement: no round trip between the
+// ranks' hosts on the step's path); on one rank it is immediate. The
 // model's output, checkpoints and records are done at chunk ends: the multiples of each active
 // interval (diagnostics, field records, checkpoints), the last step and a stop by signal.
 #pragma once
@@ -20,6 +22,8 @@ struct SteppingHooks {
   std::function<bool()> unstable_here;            // this rank's per-step check failed (agreed over ranks); optional
   std::function<void(int stopped)> at_chunk_end;  // at a chunk end (stopped: the agreed signal, 0: none)
 };
+
+constexpr int kStopLag = 2;
 
 class SteppingLoop {
  public:
