@@ -16,7 +16,7 @@ Solver forms (--solver) of the spectral cases (tg-spectral, bubble):
   direct  (default: the cases' solver.method) p = A^+ f, the spectral inverse once a step straight
           from the right-hand side: no reduction and no PCG pass on the step's path (its check,
           elliptic_residual_max, runs at low priority after the pressure gradient); its own 1-GPU
-          times, halo counts and stage factor (calibration: dycore_direct)
+          times, halo counts and width and stage factor (calibration: dycore_direct)
   pcg     PCG with the spectral preconditioner: its reductions (PCG start, 2 a pass) on the path
           (calibration: dycore_spectral); tg-multigrid is always PCG
 
@@ -38,8 +38,10 @@ The model (docs/performance.md, "Performance model (paper 003)"), on the slowest
             for each solver form)
   T_comm    transposes: applications a step x transposes a solve (2 where tiles span x, else 4) x the
             pieces a GPU sends to other GPUs' slabs / link rate (NVLink within a process, --mpi
-            between ranks); halo strips (width 3) of the form's fields, one latency an exchange (a
-            pack-and-unpack task chain); reductions x their added latency (PCG only)
+            between ranks); halo strips of the form's fields and width (fields x width x face
+            cells x 8 B: PCG and MPDATA width 3, the direct form's computed rings width 4), one
+            latency an exchange (a pack-and-unpack task chain); reductions x their added latency
+            (PCG only)
   T_overlap MPDATA only (paper eq. 2-4): strips hidden behind the body.
             H = (T1_I - T1_B) / T1_I            (eq. 4: cost of the border/body split, on 1 GPU)
             T_IC = T_I - T_I * H                (eq. 3: improved time without that cost)
@@ -264,7 +266,8 @@ class Model:
         self.s1 = _v(s["solve_ms_at_256cubed"]) / C256        # 1-GPU single-task solve, ms a cell
         self.apps = _v(s["applications_per_step"])
         # per solver form: 1-GPU times, the bubble's non-solver work over Taylor-Green's, halo counts
-        # (the bubble's own where given: its theta strips), reductions on the step's path
+        # (the bubble's own where given: its theta strips) and width (MPDATA's where not given),
+        # reductions on the step's path
         self.form = {}
         for solver, key in (("pcg", "dycore_spectral"), ("direct", "dycore_direct")):
             d = self.cal[key]
@@ -278,6 +281,7 @@ class Model:
                 "halo": {"tg": (fields, exch),
                          "bubble": (_v(d.get("bubble_halo_fields_per_step", fields)),
                                     _v(d.get("bubble_halo_exchanges_per_step", exch)))},
+                "width": _v(d.get("halo_width", self.w)),
                 "reductions": _v(d["reductions_per_step"]),
             }
 
@@ -367,15 +371,17 @@ class Model:
             k = "one_gpu_one_tile"
         return self.red_lat[k] - self.red_lat["one_gpu_one_tile"]
 
-    def halo(self, lay, fields, exchanges, gpu):
-        """Strip traffic of one GPU a step: (ms, bytes). Strips of all faces and fields travel
-        concurrently; each exchange (a pack-and-unpack task chain) pays the slowest link's latency once."""
+    def halo(self, lay, fields, exchanges, gpu, width=None):
+        """Strip traffic of one GPU a step: (ms, bytes), strips `width` columns wide (default MPDATA's,
+        mpdata.halo_width). Strips of all faces and fields travel concurrently; each exchange (a
+        pack-and-unpack task chain) pays the slowest link's latency once."""
+        width = self.w if width is None else width
         per_kind = {}
         for t in lay.tiles_on(gpu):
             for n, c in lay.faces(t):
                 k = lay.link(gpu, lay.gpu_of_tile[n])
                 if k != "self":
-                    per_kind[k] = per_kind.get(k, 0.0) + fields * self.w * c * B
+                    per_kind[k] = per_kind.get(k, 0.0) + fields * width * c * B
         if not per_kind:
             return 0.0, 0.0
         t = max(b / self.link_bw(k, lay.mpi) * 1e-6 for k, b in per_kind.items())
@@ -443,7 +449,7 @@ class Model:
         form = self.form[solver]
         scale = form["bubble"] if case == "bubble" else 1.0      # the bubble's non-solver work over TG's
         fields, exch = form["halo"]["bubble" if case == "bubble" else "tg"]
-        r["halo_counts"] = (fields, exch)
+        r["halo_counts"] = (fields, form["width"], exch)
         if mg:
             its, how = self.iterations(case, lay.grid, iterations)
             r["iterations"] = its
@@ -453,7 +459,7 @@ class Model:
             comp = scale * self.own(C, solver) + (its * interp(self.mg_it, C) if mg else self.s1 * C)
             r.update(comp=comp, comm=0.0, overlap=0.0, total=comp, V=0.0)
             return r
-        halo_t = max(self.halo(lay, fields, exch, g)[0] for g in range(lay.gpus))
+        halo_t = max(self.halo(lay, fields, exch, g, form["width"])[0] for g in range(lay.gpus))
         per_gpu = max(len(lay.tiles_on(g)) for g in range(lay.gpus)) * lay.tile_cells
         comp = scale * self.own(per_gpu, solver)
         red = form["reductions"] * self.red_extra(lay)
@@ -511,7 +517,8 @@ def print_prediction(r, m):
         print("spectral_stages_ms  %9.3f" % r["stages"])
         print("transposes_ms       %9.3f" % r["transposes"])
     if "halo_counts" in r:
-        print("halo_ms             %9.3f   (%d fields in %d exchanges a step)" % ((r["halo"],) + r["halo_counts"]))
+        print("halo_ms             %9.3f   (%d fields of width %d in %d exchanges a step)" % (
+            (r["halo"],) + r["halo_counts"]))
     else:
         print("halo_ms             %9.3f" % r["halo"])
     print("reductions_ms       %9.3f" % r["reductions"])
@@ -640,12 +647,15 @@ def cmd_validate(m, a):
               m.form["pcg"]["reductions"], 1e3 * (m.red_lat["two_gpus_one_process"] - m.red_lat["one_gpu_one_tile"]),
               1e3 * (m.red_lat["two_ranks"] - m.red_lat["one_gpu_one_tile"]), m.mg_over))
     d, tr = m.form["direct"], cal["dycore_direct"]["stage_work_trace_4gpu"]
-    print("# derived, direct solve: stage factor %.2f (fitted), reductions %d a step on the path, strips %d fields in "
-          "%d exchanges (the bubble %d in %d), the bubble's non-solver work %.3f x Taylor-Green's; the 4-GPU trace: "
-          "stage tasks %.2f ms a step a GPU (%.1f x the 1-GPU solve), waits for the transposes %.2f, for strips %.2f" % (
-              m.stage_factor["direct"], d["reductions"], d["halo"]["tg"][0], d["halo"]["tg"][1],
-              d["halo"]["bubble"][0], d["halo"]["bubble"][1], d["bubble"], tr["stage_tasks_ms"],
-              tr["stage_tasks_ms"] / (m.s1 * C256), tr["transpose_waits_ms"], tr["strip_waits_ms"]))
+    print("# derived, direct solve: stage factor %.2f (fitted), reductions %d a step on the path, strips %d fields of "
+          "width %d (%.2f of width %d) in %d exchanges (the bubble %d in %d), the bubble's non-solver work %.3f x "
+          "Taylor-Green's; the 4-GPU trace of %s: stage tasks %.2f ms a step a GPU (%.1f x the 1-GPU solve), waits "
+          "for the transposes %.2f, for strips %.2f" % (
+              m.stage_factor["direct"], d["reductions"], d["halo"]["tg"][0], d["width"],
+              d["halo"]["tg"][0] * d["width"] / m.w, m.w, d["halo"]["tg"][1], d["halo"]["bubble"][0],
+              d["halo"]["bubble"][1], d["bubble"],
+              tr.get("build", "?").split()[0], tr["stage_tasks_ms"], tr["stage_tasks_ms"] / (m.s1 * C256),
+              tr["transpose_waits_ms"], tr["strip_waits_ms"]))
     print("# 'published': the same model with NVLink at its published %.0f GB/s (CUDA-aware ranks too), host-staged "
           "ranks at PCIe %.0f GB/s twice (%.1f GB/s), stage factor 1 and no multi-tile multigrid overhead: nothing "
           "fitted on a multi-GPU run; ranks N:cuda / N:staged: N ranks, CUDA-aware or host-staged MPI"

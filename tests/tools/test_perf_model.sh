@@ -8,7 +8,8 @@
 # point's JSON entry says why it misses ("misses"), and such a point does miss; scan prints
 # a row per GPU count and where adding GPUs stops paying; bad input is refused. The direct solve
 # (--solver direct, the spectral cases' default): its 1-GPU predictions reproduce its 1-GPU figures,
-# its fitted 4-GPU point is reproduced, it has no reductions, and it is below PCG on 4 GPUs.
+# its fitted 4-GPU point is reproduced, it has no reductions, and it is below PCG on 4 GPUs; its strips
+# take its own halo width and counts (dycore_direct), PCG's MPDATA's width.
 # Usage: tests/tools/test_perf_model.sh REPO_ROOT
 set -u
 root=$1
@@ -110,6 +111,11 @@ d4=$("${model[@]}" predict --case tg-spectral --grid 256x1024x256 --gpus 4 --sol
 grep -q "^solver  *direct " <<<"$d4" && pass "predict names the solver" || fail "predict solver line: $d4"
 [ "$(awk '$1 == "reductions_ms" { print $2 }' <<<"$d4")" = 0.000 ] && pass "direct: no reductions on the path" \
   || fail "direct reductions: $d4"
+want="($(calv 'c["dycore_direct"]["halo_fields_per_step"]["value"]') fields of width $(calv 'c["dycore_direct"]["halo_width"]["value"]') in $(calv 'c["dycore_direct"]["halo_exchanges_per_step"]["value"]') exchanges a step)"
+grep -qF "$want" <<<"$d4" && pass "direct: strips $want" || fail "direct halo line (want $want): $d4"
+want="of width $(calv 'c["mpdata"]["halo_width"]') in"
+grep -qF "$want" <<<"$("${model[@]}" predict --case tg-spectral --grid 256x1024x256 --gpus 4 --solver pcg)" \
+  && pass "pcg: strips $want" || fail "pcg halo width (want $want)"
 for cg in "tg-spectral 256x1024x256" "bubble 256x1024x256" "tg-spectral 512x512x256"; do
   set -- $cg
   less "direct below PCG on 4 GPUs ($1 $2)" "$(predicted --case "$1" --grid "$2" --gpus 4 --solver direct)" \
