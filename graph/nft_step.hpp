@@ -27,7 +27,8 @@
 // its owner computes, from the same inputs, bit for bit. Each stencil costs the ring a column: v^
 // and p^(n+1) arrive H wide, v^(n+1) is current H - 1 wide, and the next step's forcing needs
 // MPDATA's reach r (one more under a Laplacian): H = r + 1, or r + 2 with diffusion. Tiles narrower
-// than that (thin channels) keep MPDATA's halo and exchange v~ and v^(n+1) (theta' with them).
+// than that (the density current's 4-cell channel, where H would be 5) keep MPDATA's halo and
+// exchange v~ and v^(n+1) (theta' with them).
 // D(G p) = L p exactly, so |D v^(n+1)| = dt/2 |r|: the divergence left is the solver's residual.
 // Columns are periodic, or end at rigid free-slip lids (every stencil mirrors about them, and
 // MPDATA carries no flux through them).

@@ -28,6 +28,8 @@ struct CopyList {
   void add(const StridedCopy& copy) { c[n++] = copy; }
   void append_to(std::vector<StridedCopy>& v) const { v.insert(v.end(), c, c + n); }
 };
+// A launch passes the list by value beside two more words: CUDA's parameter limit is 4 KB.
+static_assert(sizeof(CopyList) + 16 <= 4096, "a CopyList must fit a CUDA kernel's parameters");
 
 // Copies between a tile array and a strip: (i0, j0) is the box origin in the tile's interior
 // coordinates, (a0, b0) in the strip's, `strip` the strip's horizontal shape.

@@ -163,14 +163,26 @@ AgreedStop agree_on_stop(bool unstable_here, int rank, int ranks) {
 
 StopAgreement::StopAgreement(int rank, int ranks, int lag) : rank_(rank), ranks_(ranks), lag_(lag) {}
 
-StopAgreement::~StopAgreement() {
-  while (!pending_.empty()) decide_oldest();
+StopAgreement::~StopAgreement() { finish(); }
+
+AgreedStop StopAgreement::finish() {
+  AgreedStop first;
+  while (!pending_.empty()) {
+    const AgreedStop s = decide_oldest();
+    if (!first.any()) first = s;
+  }
+  return first;
 }
 
-AgreedStop StopAgreement::post(bool unstable_here) {
-  if (ranks_ == 1) return agreed_stop(word_of(unstable_here));
+AgreedStop StopAgreement::post(bool unstable_here, long label) {
+  if (ranks_ == 1) {
+    AgreedStop now = agreed_stop(word_of(unstable_here));
+    now.checked_step = label;
+    return now;
+  }
   pending_.emplace_back();
   Words& w = pending_.back();
+  w.label = label;
   w.value.assign(ranks_, 0);
   w.value[rank_] = word_of(unstable_here);
   w.handle.resize(ranks_);
@@ -194,8 +206,10 @@ AgreedStop StopAgreement::decide_oldest() {
     starpu_data_release(w.handle[r]);
   }
   for (starpu_data_handle_t h : w.handle) starpu_data_unregister(h);
+  AgreedStop agreed = agreed_stop(combine(all));
+  agreed.checked_step = w.label;
   pending_.pop_front();
-  return agreed_stop(combine(all));
+  return agreed;
 }
 
 int first_nonzero_over_ranks(int mine, int rank, int ranks) {

@@ -26,6 +26,7 @@ int stop_signal();
 struct AgreedStop {
   int signal = 0;
   bool unstable = false;
+  long checked_step = -1;  // StopAgreement: the label the words agreed on were posted with
   bool any() const { return signal != 0 || unstable; }
 };
 // Collective over ranks (one small gather and broadcast through StarPU-MPI; nothing with one rank).
@@ -36,20 +37,26 @@ AgreedStop agree_on_stop(bool unstable_here, int rank, int ranks);
 // `lag` calls before, which have long arrived; every rank decides from the same words, so they agree.
 // A blocking gather and broadcast after every step had each rank's host wait for the other hosts
 // while its GPU ran dry (two ranks on two H100s: 26 ms a step against 10 without it). A stop takes
-// effect `lag` steps late. Collective over ranks: every rank makes the same calls.
+// effect `lag` steps late. Collective over ranks: every rank makes the same calls. One rank decides
+// at once.
 class StopAgreement {
  public:
   StopAgreement(int rank, int ranks, int lag);
-  ~StopAgreement();  // reads and releases the words still pending (their agreement changes nothing)
+  ~StopAgreement();  // reads and releases the words still pending, if finish() was not called
   StopAgreement(const StopAgreement&) = delete;
   StopAgreement& operator=(const StopAgreement&) = delete;
-  // Posts this rank's word; the agreement on the words of `lag` calls ago (none before that).
-  AgreedStop post(bool unstable_here);
+  // Posts this rank's word, labelled (the step its check judged: every rank passes the same label);
+  // the agreement on the words of `lag` calls ago, with their label (none before that).
+  AgreedStop post(bool unstable_here, long label);
+  // The agreement on the words still pending, the earliest that stops (else none): a stop that
+  // came in the last `lag` steps still counts.
+  AgreedStop finish();
 
  private:
   struct Words {
     std::vector<int> value;                   // this rank's word (the others' arrive in their handles)
     std::vector<starpu_data_handle_t> handle;  // one per rank, owned by it
+    long label = -1;
   };
   AgreedStop decide_oldest();
   int rank_, ranks_, lag_;

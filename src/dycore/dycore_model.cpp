@@ -7,6 +7,7 @@
 #include "../../codelets/mpdata/mpdata_pipeline.hpp"
 #include "../../graph/field_tasks.hpp"
 #include "../../graph/halo_exchange.hpp"
+#include "../run/stepping.hpp"
 
 namespace tdc {
 namespace {
@@ -208,7 +209,8 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
   a.cz = cfg.dt / g.dz();
   a.dz = g.dz();
   diagnostics_ = std::make_unique<AsyncFlowDiagnostics>(d_, rank, a, graph_->solver());
-  courant_ = std::make_unique<StepCourantCheck>(d_, rank, MaxCourantArgs{L, a.cx, a.cy, a.cz}, kBudgetLag);
+  // Slots for the steps not yet read, and for the kStopLag read since whose agreement is pending.
+  courant_ = std::make_unique<StepCourantCheck>(d_, rank, MaxCourantArgs{L, a.cx, a.cy, a.cz}, kBudgetLag + kStopLag);
   courant_step_ = first_step_;
   for (auto& v : solve_copy_) v = std::make_unique<RankZeroVector>(rank, graph_->solver().state_size());
 }

@@ -92,8 +92,9 @@ class DycoreModel {
   double courant_here() const { return courant_here_; }
   // Reads the next step's check not read yet (after the last step); false when none is left.
   bool check_next_courant();
-  // Collective: the largest Courant sum of courant_checked_step() over every tile (rank 0; 0 elsewhere).
-  double courant_everywhere() const { return courant_->global_max(courant_step_); }
+  // Collective: the largest Courant sum of a step checked at most kStopLag checks ago over every tile
+  // (rank 0; 0 elsewhere).
+  double courant_everywhere(long step) const { return courant_->global_max(step); }
 
  private:
   DycoreConfig cfg_;

@@ -247,19 +247,18 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   // The per-step Courant check (read a few steps late, like the solves): a Courant sum past
   // time.max_courant, or a value that is not finite, on any rank's tiles stops every rank.
   const auto courant_exceeded_here = [&] { return !(model.courant_here() <= cfg.max_courant); };
-  auto courant_abort = [&] {  // collective: every rank checked the same step
-    const double c = model.courant_everywhere();
+  auto courant_abort = [&](long step) {  // collective: every rank checked the same step
+    const double c = model.courant_everywhere(step);
     courant_exceeded = true;
     if (!aborted.empty()) return;
     char why[200];
     if (std::isfinite(c))
       std::snprintf(why, sizeof why,
                     "unstable at step %ld: Courant number %.3g above time.max_courant = %.3g (reduce time.dt)",
-                    model.courant_checked_step(), c, cfg.max_courant);
+                    step, c, cfg.max_courant);
     else
       std::snprintf(why, sizeof why,
-                    "unstable at step %ld: the velocity holds values that are not finite (reduce time.dt)",
-                    model.courant_checked_step());
+                    "unstable at step %ld: the velocity holds values that are not finite (reduce time.dt)", step);
     aborted = why;
   };
   SteppingHooks hooks;
@@ -281,6 +280,7 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
     return aborted.empty();
   };
   hooks.unstable_here = courant_exceeded_here;
+  hooks.checked_step = [&] { return model.courant_checked_step(); };  // the agreement names it
   hooks.at_chunk_end = [&](int stopped) {
     if (model.step() % cfg.diagnostics_interval == 0 || model.step() == cfg.steps) diagnose();
     if (fields && cfg.fields_interval > 0 && model.step() % cfg.fields_interval == 0) write_fields();
@@ -291,11 +291,11 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   };
   const AgreedStop stop = loop.run(hooks, rank, rt.size());
   const int stopped = stop.signal;
-  if (stop.unstable) courant_abort();
+  if (stop.unstable) courant_abort(stop.checked_step);
   // The last steps' checks, read now (collective: the ranks agree on each).
   while (!stop.unstable && model.check_next_courant())
     if (agree_on_stop(courant_exceeded_here(), rank, rt.size()).unstable) {
-      courant_abort();
+      courant_abort(model.courant_checked_step());
       break;
     }
   // A run that stops early ends with a record of its last state.

@@ -14,14 +14,17 @@ AgreedStop SteppingLoop::run(const SteppingHooks& h, int rank, int ranks) const 
   while (h.step() < last_step_ && (!h.keep_going || h.keep_going())) {
     h.submit_step();
     if (h.after_step) h.after_step();
-    stop = agreement.post(h.unstable_here && h.unstable_here());
+    const bool unstable = h.unstable_here && h.unstable_here();
+    stop = agreement.post(unstable, h.checked_step ? h.checked_step() : h.step());
     if (stop.unstable) break;  // a flow past its limits: no more output from it
     bool chunk_end = stop.signal != 0 || h.step() == last_step_;
     for (long every : intervals_) chunk_end = chunk_end || (every > 0 && h.step() % every == 0);
     if (chunk_end) h.at_chunk_end(stop.signal);
     if (stop.signal) break;
   }
-  return stop;
+  // The words still pending (over ranks, those of the last kStopLag steps).
+  const AgreedStop late = agreement.finish();
+  return stop.any() ? stop : late;
 }
 
 }  // namespace tdc

@@ -20,6 +20,7 @@ struct SteppingHooks {
   std::function<void()> after_step;               // after each submitted step (progress lines); optional
   std::function<bool()> keep_going;               // false leaves the loop; the same on every rank; optional
   std::function<bool()> unstable_here;            // this rank's per-step check failed (agreed over ranks); optional
+  std::function<long()> checked_step;             // the step that check judged (AgreedStop::checked_step); optional
   std::function<void(int stopped)> at_chunk_end;  // at a chunk end (stopped: the agreed signal, 0: none)
 };
 
@@ -30,8 +31,8 @@ class SteppingLoop {
   // Installs the SIGINT/SIGTERM handlers (from here on a signal is a request to stop).
   // `intervals`: the intervals (in steps) whose multiples end a chunk; 0 or less: not active.
   SteppingLoop(long last_step, std::vector<long> intervals);
-  // Steps until `last_step`, keep_going() false, or an agreed stop, and returns the agreed stop.
-  // Collective over ranks.
+  // Steps until `last_step`, keep_going() false, or an agreed stop, and returns the agreed stop (over
+  // ranks also one of the last kStopLag steps' words, agreed after the loop). Collective over ranks.
   AgreedStop run(const SteppingHooks& h, int rank, int ranks) const;
 
  private:
