@@ -103,11 +103,11 @@ def to_int(text, default=None):
 
 
 class Task:
-    __slots__ = ("name", "rank", "worker", "start", "end", "order")
+    __slots__ = ("name", "rank", "worker", "start", "end", "order", "submit")
 
-    def __init__(self, name, rank, worker, start, end, order=None):
+    def __init__(self, name, rank, worker, start, end, order=None, submit=None):
         self.name, self.rank, self.worker = name, rank, worker
-        self.start, self.end, self.order = start, end, order
+        self.start, self.end, self.order, self.submit = start, end, order, submit
 
 
 def load_tasks(path, notes):
@@ -124,7 +124,7 @@ def load_tasks(path, notes):
             continue
         name = rec.get("Name") or rec.get("Model") or "<unnamed>"
         tasks.append(Task(name, to_int(rec.get("MPIRank"), -1), worker, start, max(end, start),
-                          to_int(rec.get("SubmitOrder"))))
+                          to_int(rec.get("SubmitOrder")), to_float(rec.get("SubmitTime"))))
     return tasks, skipped
 
 
@@ -528,6 +528,22 @@ def idle_before(tasks, workers, window):
             "by_next_task_ms": dict(sorted(idle.items(), key=lambda kv: -kv[1]))}
 
 
+def host_lead(tasks, marker, window):
+    """How far the host's submission runs ahead of the workers, per rank: for each task of the step
+    marker in the window, its start less its submission, in ms (median, min, count). Near 0 the
+    workers wait for the host (a host blocked in round trips between ranks, say), not for data."""
+    lo, hi = window
+    per = defaultdict(list)
+    for t in tasks:
+        if t.name == marker and t.submit is not None and lo <= t.start < hi:
+            per[t.rank].append(t.start - t.submit)
+    out = []
+    for rank in sorted(per):
+        leads = sorted(per[rank])
+        out.append({"rank": rank, "tasks": len(leads), "median_ms": leads[len(leads) // 2], "min_ms": leads[0]})
+    return out
+
+
 def build_summary(directory, notes, marker=None, steps=0):
     tasks, not_run = load_tasks(os.path.join(directory, "tasks.rec"), notes)
     first, last, rec_tasks = scan_trace_rec(os.path.join(directory, "trace.rec"), notes)
@@ -558,6 +574,7 @@ def build_summary(directory, notes, marker=None, steps=0):
         "codelets": summarize_codelets(tasks, workers),
         "transfers": summarize_transfers(transfers, busy, memnode_kinds(workers)),
         "idle": idle_before(all_tasks, workers, window) if steps else None,
+        "host_lead": host_lead(all_tasks, marker, window) if steps else None,
         "notes": notes}
     return summary, tasks, transfers, workers
 
@@ -618,6 +635,12 @@ def print_summary(s):
         print("\nIdle, charged to the task that ended it (ms/step, mean over %d %s workers)" % (g, idle["kind"]))
         print_table(["before", "ms/step"], [[name, fmt(ms / g / steps)] for name, ms in idle["by_next_task_ms"].items()],
                     "lr")
+    if s.get("host_lead"):
+        print("\nHost lead: how long before it started each step's first task was submitted (near 0: the")
+        print("workers wait for the submitting thread, not for data)")
+        print_table(["rank", "tasks", "median ms", "min ms"],
+                    [["-" if h["rank"] < 0 else h["rank"], h["tasks"], fmt(h["median_ms"]), fmt(h["min_ms"])]
+                     for h in s["host_lead"]], "rrrr")
     print_transfers(s["transfers"])
     for n in s["notes"]:
         print("note: %s" % n)

@@ -28,5 +28,8 @@ adv = [c for c in s["codelets"] if c["name"] == "advector"]
 # two tiles: two advector tasks a step in a window of 3 steps
 assert adv and adv[0]["count"] == 6, adv
 assert s["idle"]["workers"] >= 1, s["idle"]
+# the host submits ahead of the workers: a lead for each of the window's advectors
+lead = s["host_lead"]
+assert lead and lead[0]["tasks"] == 6 and lead[0]["min_ms"] >= 0, lead
 PY
 echo "2 passed, 0 failed"
