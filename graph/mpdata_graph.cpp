@@ -13,6 +13,11 @@ MpdataGraph::MpdataGraph(const Decomposition& d, const mpdata::Options& o, bool 
       body_scratch_(mpdata_body_scratch_bytes(args_)) {}
 
 void MpdataGraph::submit_step(const MpdataFields& f, long n, double courant_factor) const {
+  submit_advance(f, n, courant_factor);
+  submit_halo_unpack(d_, *f.psi[(n + 1) % 2], *f.strips);
+}
+
+void MpdataGraph::submit_advance(const MpdataFields& f, long n, double courant_factor) const {
   TiledField& psi0 = *f.psi[n % 2];
   TiledField& psi1 = *f.psi[(n + 1) % 2];
   for (int t = 0; t < d_.tiles(); ++t) {
@@ -29,7 +34,6 @@ void MpdataGraph::submit_step(const MpdataFields& f, long n, double courant_fact
       insert_mpdata_tile(args_, in, body_scratch_.handle(), psi1.handle(t), f.strips->of(t));
     }
   }
-  submit_halo_unpack(d_, psi1, *f.strips);
 }
 
 }  // namespace tdc

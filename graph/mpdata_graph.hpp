@@ -21,6 +21,9 @@ class MpdataGraph {
   MpdataGraph(const Decomposition& d, const mpdata::Options& o, bool overlap);
   // Submits step `n`; `courant_factor` scales the spatial pattern (time-dependent flows).
   void submit_step(const MpdataFields& f, long n, double courant_factor) const;
+  // The step without its halo_unpack: the caller unpacks psi[(n + 1) % 2] from f.strips itself
+  // (submit_halo_unpack), with other fields in the same task.
+  void submit_advance(const MpdataFields& f, long n, double courant_factor) const;
   // Tasks per step and tile, for the submission window.
   int tasks_per_tile() const { return overlap_ ? 3 : 2; }
 

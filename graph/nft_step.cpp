@@ -151,17 +151,24 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
     }
   }
   if (!rings_computed_) submit_halo_exchange(d_, advected);
+  // MPDATA's outputs share one unpack task a tile (their strips written by the MPDATA tasks).
+  std::vector<HaloField> advected_out;
   for (int q = 0; q < 3; ++q) {  // step n advects psi[n % 2] into psi[(n + 1) % 2]: v~ into v^ (over v^(n-1))
     TiledField* psi[2];
     psi[now] = f.forced[q];
     psi[next] = f.vel[q][next];
     const MpdataFields mf{{psi[0], psi[1]}, f.c[0], f.c[1], f.c[2], f.g, nullptr, nullptr, nullptr, f.vel_strips[q]};
-    mpdata_.submit_step(mf, n, 1.0);
+    mpdata_.submit_advance(mf, n, 1.0);
+    advected_out.push_back({f.vel[q][next], f.vel_strips[q]});
   }
-  if (theta) {  // theta' is not forced: theta'^(n+1) is final, and the implicit buoyancy half with it
+  if (theta) {
     const MpdataFields mf{
         {f.theta[0], f.theta[1]}, f.c[0], f.c[1], f.c[2], f.g, nullptr, nullptr, nullptr, f.theta_strips};
-    mpdata_.submit_step(mf, n, 1.0);
+    mpdata_.submit_advance(mf, n, 1.0);
+    advected_out.push_back({f.theta[next], f.theta_strips});
+  }
+  submit_halo_unpack(d_, advected_out);
+  if (theta) {  // theta' is not forced: theta'^(n+1) is final, and the implicit buoyancy half with it
     for (int t = 0; t < d_.tiles(); ++t)
       if (env.stratified)
         insert_implicit_buoyancy(ScaledArgs{L, half_buoyancy.factor, update_ring}, env_->handle(),
