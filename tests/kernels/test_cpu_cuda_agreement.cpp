@@ -236,6 +236,20 @@ TEST(CpuCudaAgreement, HaloPackAndUnpack) {
   strided_copies_cuda(cuda_copies, 0);
   expect_bitwise(ring, dring.host(), "unpack ring");
   expect_bitwise(ring2, dring2.host(), "unpack ring, second field");
+  // three fields with their own strips: 36 copies, more than one launch holds (kMaxCopies)
+  std::vector<std::vector<double>> many(3, std::vector<double>(L.size(), kPoison));
+  std::vector<DeviceArray*> dmany;
+  std::vector<StridedCopy> cpu_many, cuda_many;
+  for (auto& m : many) {
+    dmany.push_back(new DeviceArray(m));
+    halo_unpack_plan(L, m.data(), own, nb).append_to(cpu_many);
+    halo_unpack_plan(L, dmany.back()->p, down, dnb).append_to(cuda_many);
+  }
+  ASSERT_GT(cuda_many.size(), std::size_t(kMaxCopies));
+  strided_copies_cpu(cpu_many);
+  strided_copies_cuda(cuda_many, 0);
+  for (std::size_t m = 0; m < many.size(); ++m) expect_bitwise(many[m], dmany[m]->host(), "unpack, one of three fields");
+  for (auto* d : dmany) delete d;
   for (auto* d : dstrips) delete d;
 }
 
