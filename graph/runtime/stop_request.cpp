@@ -72,30 +72,43 @@ void find_launcher_chain() {
 // A word per rank: the signal in the low byte, instability above it.
 constexpr int kUnstableBit = 1 << 8;
 
+// Collective: one int handle per rank, owned by it, its host copy value[rank] there (every rank
+// registers them in the same order, so their tags agree).
+std::vector<starpu_data_handle_t> register_words(std::vector<int>& value, int rank) {
+  std::vector<starpu_data_handle_t> h(value.size());
+  for (int r = 0; r < int(value.size()); ++r) {
+    starpu_variable_data_register(&h[r], r == rank ? STARPU_MAIN_RAM : -1,
+                                  r == rank ? reinterpret_cast<uintptr_t>(&value[r]) : 0, sizeof(int));
+    starpu_mpi_data_register(h[r], next_data_tag(), r);
+  }
+  return h;
+}
+
+// The words in host memory (waits for those still arriving).
+std::vector<int> read_words(const std::vector<starpu_data_handle_t>& h) {
+  std::vector<int> all(h.size());
+  for (std::size_t r = 0; r < h.size(); ++r) {
+    starpu_data_acquire(h[r], STARPU_R);
+    all[r] = *static_cast<const int*>(starpu_data_handle_to_pointer(h[r], STARPU_MAIN_RAM));
+    starpu_data_release(h[r]);
+  }
+  return all;
+}
+
 // Collective: rank 0 gathers one int from each rank, decides, and sends the decision back.
 template <class Decide>
 int decide_over_ranks(int mine, int rank, int ranks, Decide decide) {
   std::vector<int> value(ranks, 0);
   int decision = 0;
   value[rank] = mine;
-  std::vector<starpu_data_handle_t> h(ranks);
+  const std::vector<starpu_data_handle_t> h = register_words(value, rank);
   starpu_data_handle_t d;
-  for (int r = 0; r < ranks; ++r) {
-    starpu_variable_data_register(&h[r], r == rank ? STARPU_MAIN_RAM : -1,
-                                  r == rank ? reinterpret_cast<uintptr_t>(&value[r]) : 0, sizeof(int));
-    starpu_mpi_data_register(h[r], next_data_tag(), r);
-  }
   starpu_variable_data_register(&d, rank == 0 ? STARPU_MAIN_RAM : -1,
                                 rank == 0 ? reinterpret_cast<uintptr_t>(&decision) : 0, sizeof(int));
   starpu_mpi_data_register(d, next_data_tag(), 0);
   for (int r = 0; r < ranks; ++r) starpu_mpi_get_data_on_node(MPI_COMM_WORLD, h[r], 0);
   if (rank == 0) {
-    std::vector<int> all(ranks);
-    for (int r = 0; r < ranks; ++r) {
-      starpu_data_acquire(h[r], STARPU_R);
-      all[r] = *static_cast<const int*>(starpu_data_handle_to_pointer(h[r], STARPU_MAIN_RAM));
-      starpu_data_release(h[r]);
-    }
+    const std::vector<int> all = read_words(h);
     starpu_data_acquire(d, STARPU_W);
     *static_cast<int*>(starpu_data_handle_to_pointer(d, STARPU_MAIN_RAM)) = decide(all);
     starpu_data_release(d);
@@ -104,7 +117,7 @@ int decide_over_ranks(int mine, int rank, int ranks, Decide decide) {
   starpu_data_acquire(d, STARPU_R);
   const int agreed = *static_cast<const int*>(starpu_data_handle_to_pointer(d, STARPU_MAIN_RAM));
   starpu_data_release(d);
-  for (auto& x : h) starpu_data_unregister(x);
+  for (starpu_data_handle_t x : h) starpu_data_unregister(x);
   starpu_data_unregister(d);
   return agreed;
 }
@@ -185,26 +198,15 @@ AgreedStop StopAgreement::post(bool unstable_here, long label) {
   w.label = label;
   w.value.assign(ranks_, 0);
   w.value[rank_] = word_of(unstable_here);
-  w.handle.resize(ranks_);
-  // Fresh handles every call (every rank registers them in the same order, so their tags agree):
-  // nothing cached from an earlier word can stand in for this one.
-  for (int r = 0; r < ranks_; ++r) {
-    starpu_variable_data_register(&w.handle[r], r == rank_ ? STARPU_MAIN_RAM : -1,
-                                  r == rank_ ? reinterpret_cast<uintptr_t>(&w.value[r]) : 0, sizeof(int));
-    starpu_mpi_data_register(w.handle[r], next_data_tag(), r);
-  }
+  // Fresh handles every call: nothing cached from an earlier word can stand in for this one.
+  w.handle = register_words(w.value, rank_);
   for (int r = 0; r < ranks_; ++r) starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, w.handle[r]);
   return int(pending_.size()) > lag_ ? decide_oldest() : AgreedStop{};
 }
 
 AgreedStop StopAgreement::decide_oldest() {
   Words& w = pending_.front();
-  std::vector<int> all(ranks_);
-  for (int r = 0; r < ranks_; ++r) {
-    starpu_data_acquire(w.handle[r], STARPU_R);
-    all[r] = *static_cast<const int*>(starpu_data_handle_to_pointer(w.handle[r], STARPU_MAIN_RAM));
-    starpu_data_release(w.handle[r]);
-  }
+  const std::vector<int> all = read_words(w.handle);
   for (starpu_data_handle_t h : w.handle) starpu_data_unregister(h);
   AgreedStop agreed = agreed_stop(combine(all));
   agreed.checked_step = w.label;
