@@ -147,6 +147,14 @@ SolveResult EllipticSolver::read_state_copy(starpu_data_handle_t copy) const {
   return res;
 }
 
+std::vector<double> EllipticSolver::state_copy_here(starpu_data_handle_t copy) const {
+  starpu_data_acquire(copy, STARPU_R);
+  const auto* st = static_cast<const double*>(starpu_data_handle_to_pointer(copy, STARPU_MAIN_RAM));
+  std::vector<double> values(st, st + state_size_);
+  starpu_data_release(copy);
+  return values;
+}
+
 SolveResult EllipticSolver::result_of(const double* st) const {
   SolveResult res;
   res.iterations = int(st[state::kIter]);
@@ -157,11 +165,11 @@ SolveResult EllipticSolver::result_of(const double* st) const {
   return res;
 }
 
-void EllipticSolver::submit_state_copy(starpu_data_handle_t dst, int priority) const {
+void EllipticSolver::submit_state_copy(starpu_data_handle_t dst, int priority, bool to_every_rank) const {
   insert_snapshot_copy(state_->handle(), dst, priority);
   // Every rank gets the copy as soon as it is written, so that reading it steps later waits for no
   // round trip to its owner (read_state_copy's own request then finds it cached).
-  starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, dst);
+  if (to_every_rank) starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, dst);
 }
 
 void EllipticSolver::precondition(const TiledField& r, const TiledField& z, int skip_from) {

@@ -74,8 +74,13 @@ class EllipticSolver {
   // path: nothing of the step reads its output.
   void submit_check(const TiledField& u, const TiledField& f);
   // A copy of the state as a task (for diagnostics read later), into a rank-0 vector of
-  // state_size() doubles; result_of() reads such a copy.
-  void submit_state_copy(starpu_data_handle_t dst, int priority) const;
+  // state_size() doubles, sent on to every rank as soon as it is written (`to_every_rank`: else it
+  // stays on rank 0); read_state_copy() or result_of() reads such a copy.
+  void submit_state_copy(starpu_data_handle_t dst, int priority, bool to_every_rank = true) const;
+  // The result a state (or a copy of it) in host memory holds.
+  SolveResult result_of(const double* state) const;
+  // A copy's values on rank 0, which holds it (waits for it; no MPI).
+  std::vector<double> state_copy_here(starpu_data_handle_t copy) const;
   int state_size() const { return state_size_; }
   // Tasks one iteration submits per tile, about (for submission windows).
   int tasks_per_iteration() const {
@@ -100,7 +105,6 @@ class EllipticSolver {
   void residual(const TiledField& u, const TiledField& f, const TiledField& r, bool ghosts_current = false);
 
  private:
-  SolveResult result_of(const double* state) const;
   void submit_reset();  // a new solve's state: zeros, the tolerances and the iteration limit
   void submit_start(const TiledField& u, const TiledField& f, bool ghosts_current = false);
   void submit_iteration(const TiledField& u);

@@ -9,6 +9,7 @@
 
 #include "../../codelets/common/codelet.hpp"
 #include "../../codelets/common/tile_placement.hpp"
+#include "host_channel.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -201,18 +202,22 @@ Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
   // A CUDA-aware Open MPI (TASKDYCORE_MPI=cuda) warns at start-up on a machine without libcuda; there
   // it simply moves host memory, which is all such a machine has.
   setenv("OMPI_MCA_opal_warn_on_missing_libcuda", "0", 0);
-  int initialized = 0;
+  // MPI_THREAD_MULTIPLE lets the host exchange its small values through MPI itself while StarPU-MPI's
+  // thread moves the data (host_channel.hpp); StarPU-MPI alone needs MPI_THREAD_SERIALIZED.
+  int initialized = 0, provided = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
-    int provided = 0;
-    if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
       throw std::runtime_error("MPI failed to start");
     if (provided < MPI_THREAD_SERIALIZED) {
       MPI_Finalize();
       throw std::runtime_error("the MPI library does not support MPI_THREAD_SERIALIZED, which StarPU-MPI needs");
     }
     owns_mpi_ = true;
+  } else {
+    MPI_Query_thread(&provided);
   }
+  set_host_channel_available(provided == MPI_THREAD_MULTIPLE);
   starpu_conf conf;
   starpu_conf_init(&conf);
   const int ret = starpu_mpi_init_conf(argc, argv, 0, MPI_COMM_WORLD, &conf);

@@ -174,7 +174,9 @@ AgreedStop agree_on_stop(bool unstable_here, int rank, int ranks) {
   return agreed_stop(ranks == 1 ? mine : decide_over_ranks(mine, rank, ranks, combine));
 }
 
-StopAgreement::StopAgreement(int rank, int ranks, int lag) : rank_(rank), ranks_(ranks), lag_(lag) {}
+StopAgreement::StopAgreement(int rank, int ranks, int lag) : rank_(rank), ranks_(ranks), lag_(lag) {
+  if (ranks_ > 1 && host_channel_available()) channel_ = std::make_unique<HostChannel>();
+}
 
 StopAgreement::~StopAgreement() { finish(); }
 
@@ -196,17 +198,21 @@ AgreedStop StopAgreement::post(bool unstable_here, long label) {
   pending_.emplace_back();
   Words& w = pending_.back();
   w.label = label;
-  w.value.assign(ranks_, 0);
-  w.value[rank_] = word_of(unstable_here);
-  // Fresh handles every call: nothing cached from an earlier word can stand in for this one.
-  w.handle = register_words(w.value, rank_);
-  for (int r = 0; r < ranks_; ++r) starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, w.handle[r]);
+  if (channel_) {
+    w.gathered = channel_->all_gather(word_of(unstable_here));
+  } else {
+    w.value.assign(ranks_, 0);
+    w.value[rank_] = word_of(unstable_here);
+    // Fresh handles every call: nothing cached from an earlier word can stand in for this one.
+    w.handle = register_words(w.value, rank_);
+    for (int r = 0; r < ranks_; ++r) starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, w.handle[r]);
+  }
   return int(pending_.size()) > lag_ ? decide_oldest() : AgreedStop{};
 }
 
 AgreedStop StopAgreement::decide_oldest() {
   Words& w = pending_.front();
-  const std::vector<int> all = read_words(w.handle);
+  const std::vector<int> all = w.gathered ? w.gathered->values() : read_words(w.handle);
   for (starpu_data_handle_t h : w.handle) starpu_data_unregister(h);
   AgreedStop agreed = agreed_stop(combine(all));
   agreed.checked_step = w.label;

@@ -13,7 +13,10 @@
 #include <starpu.h>
 
 #include <deque>
+#include <memory>
 #include <vector>
+
+#include "host_channel.hpp"
 
 namespace tdc {
 
@@ -33,12 +36,12 @@ struct AgreedStop {
 AgreedStop agree_on_stop(bool unstable_here, int rank, int ranks);
 
 // The same agreement once a step without a round trip on the step's path: each call posts this
-// rank's word to every other rank (one int, StarPU-MPI, detached) and decides on the words posted
-// `lag` calls before, which have long arrived; every rank decides from the same words, so they agree.
-// A blocking gather and broadcast after every step had each rank's host wait for the other hosts
-// while its GPU ran dry (two ranks on two H100s: 26 ms a step against 10 without it). A stop takes
-// effect `lag` steps late. Collective over ranks: every rank makes the same calls. One rank decides
-// at once.
+// rank's word to every other rank (one int: a non-blocking all-gather on the host channel, or
+// StarPU-MPI data where MPI lacks MPI_THREAD_MULTIPLE) and decides on the words posted `lag` calls
+// before, which have long arrived; every rank decides from the same words, so they agree. A blocking
+// gather and broadcast after every step had each rank's host wait for the other hosts while its GPU
+// ran dry. A stop takes effect `lag` steps late. Collective over ranks: every rank makes the same
+// calls. One rank decides at once.
 class StopAgreement {
  public:
   StopAgreement(int rank, int ranks, int lag);
@@ -54,18 +57,20 @@ class StopAgreement {
 
  private:
   struct Words {
-    std::vector<int> value;                   // this rank's word (the others' arrive in their handles)
+    std::unique_ptr<Posted<int>> gathered;     // on the host channel: every rank's word
+    std::vector<int> value;                    // else this rank's word (the others' arrive in their handles)
     std::vector<starpu_data_handle_t> handle;  // one per rank, owned by it
     long label = -1;
   };
   AgreedStop decide_oldest();
   int rank_, ranks_, lag_;
+  std::unique_ptr<HostChannel> channel_;  // where MPI allows it (host_channel.hpp)
   std::deque<Words> pending_;
 };
 
 // Collective over ranks: the first non-zero of the ranks' values in rank order (0: none); how rank 0
-// tells every rank a decision (the others pass 0). StarPU-MPI initialises MPI for its own thread
-// (MPI_THREAD_SERIALIZED): while StarPU runs, the host must not call MPI itself.
+// tells every rank a decision (the others pass 0). Blocking, through StarPU-MPI (a few calls a run,
+// which need no MPI_THREAD_MULTIPLE).
 int first_nonzero_over_ranks(int value, int rank, int ranks);
 
 }  // namespace tdc

@@ -213,6 +213,7 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
   courant_ = std::make_unique<StepCourantCheck>(d_, rank, MaxCourantArgs{L, a.cx, a.cy, a.cz}, kBudgetLag + kStopLag);
   courant_step_ = first_step_;
   for (auto& v : solve_copy_) v = std::make_unique<RankZeroVector>(rank, graph_->solver().state_size());
+  if (ranks > 1 && host_channel_available()) channel_ = std::make_unique<HostChannel>();
 }
 
 void DycoreModel::submit_diagnostics() {
@@ -259,11 +260,13 @@ void DycoreModel::submit_steps(long count) {
   for (long n = 0; n < count; ++n) {
     graph_->submit_step(f_, step_);
     ++step_;
-    graph_->solver().submit_state_copy(solve_copy_[step_ % (kBudgetLag + 1)]->handle(), kPrioHalo);
+    graph_->solver().submit_state_copy(solve_copy_[step_ % (kBudgetLag + 1)]->handle(), kPrioHalo,
+                                       /*to_every_rank=*/!channel_);
     const int now = int(step_ % 2);
     const TiledField* vel[3] = {f_.vel[0][now], f_.vel[1][now], f_.vel[2][now]};
     courant_->submit(vel, step_);
     wait_for_submitted(window);
+    if (channel_ && step_ - (kBudgetLag - 1) > first_step_) share_solve(step_ - (kBudgetLag - 1));
     if (step_ - kBudgetLag > first_step_) {
       read_solve(step_ - kBudgetLag);
       size_solver_budget();
@@ -279,8 +282,21 @@ bool DycoreModel::check_next_courant() {
   return true;
 }
 
+void DycoreModel::share_solve(long step) {
+  std::vector<double> state = rank_ == 0 ? graph_->solver().state_copy_here(solve_copy_[step % (kBudgetLag + 1)]->handle())
+                                         : std::vector<double>(graph_->solver().state_size());
+  shared_solves_.emplace_back(step, channel_->broadcast(std::move(state), 0));
+}
+
 void DycoreModel::read_solve(long step) {
-  const SolveResult r = graph_->solver().read_state_copy(solve_copy_[step % (kBudgetLag + 1)]->handle());
+  SolveResult r;
+  if (channel_) {  // shared in step order; the last steps' only now (finish_solve_checks)
+    if (shared_solves_.empty() || shared_solves_.front().first != step) share_solve(step);
+    r = graph_->solver().result_of(shared_solves_.front().second->values().data());
+    shared_solves_.pop_front();
+  } else {
+    r = graph_->solver().read_state_copy(solve_copy_[step % (kBudgetLag + 1)]->handle());
+  }
   solves_.push_back({step, r.iterations, r.iterations >= 0 && r.converged,
                      r.residual_history.empty() ? 0.0 : r.residual_history.back()});
 }

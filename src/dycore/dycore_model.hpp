@@ -2,13 +2,16 @@
 // theta' with buoyancy) and the NFT step graph over it; the Taylor-Green and thermal-bubble initial
 // states; diagnostics from gathered fields.
 #pragma once
+#include <deque>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../../graph/courant_check.hpp"
 #include "../../graph/flow_diagnostics.hpp"
 #include "../../graph/nft_step.hpp"
+#include "../../graph/runtime/host_channel.hpp"
 #include "dycore_config.hpp"
 #include "../io/checkpoint.hpp"
 
@@ -114,6 +117,12 @@ class DycoreModel {
   // solve; else sized from the largest of the last kBudgetWindow counts (size_solver_budget).
   static constexpr int kBudgetLag = 3, kBudgetWarmup = 6, kBudgetWindow = 4;
   std::unique_ptr<RankZeroVector> solve_copy_[kBudgetLag + 1];
+  // Over ranks, where MPI allows it (host_channel.hpp): rank 0 reads a step's copy kBudgetLag - 1
+  // steps late and broadcasts it on the host channel; every rank takes it a step later. Else every
+  // rank receives the copy through StarPU-MPI and reads it kBudgetLag steps late.
+  std::unique_ptr<HostChannel> channel_;
+  std::deque<std::pair<long, std::unique_ptr<Posted<double>>>> shared_solves_;  // step, its state
+  void share_solve(long step);
   std::vector<StepSolve> solves_;  // every step of this run whose solve was read, in step order
   std::unique_ptr<StepCourantCheck> courant_;
   long courant_step_ = 0;
