@@ -82,6 +82,10 @@ std::string join(const std::vector<int>& v) {
   return s;
 }
 
+// Set where the launcher bound this rank to fewer CPUs than its share: the submitting thread is then
+// moved onto the share too (submitting_thread_on_the_share).
+bool g_bound_tighter_than_share = false;
+
 // This rank's share of the node's CPUs: an equal slice, by local rank, of the CPUs the launcher itself
 // may use (so that ranks on one node never bind their workers to the same cores: StarPU starts every
 // process's binding at PU 0), unless the launcher gave the rank at least that many. Open MPI binds
@@ -95,6 +99,7 @@ const std::vector<int>& cpus_of_this_rank() {
     // --bind-to none): then every rank would bind its workers from PU 0 on.
     const bool unbound = mine.size() == node.size();
     if (ranks == 1 || (int(mine.size()) >= share && !unbound)) return mine;
+    g_bound_tighter_than_share = !unbound;
     const int first = std::min(int(node.size()) - share, (local_rank() % ranks) * share);
     std::vector<int> slice(node.begin() + first, node.begin() + first + share);
     if (!std::getenv("STARPU_WORKERS_CPUID") && !std::getenv("STARPU_WORKERS_COREID")) {
@@ -113,6 +118,19 @@ int gpu_count() {
   if (cudaGetDeviceCount(&devices) != cudaSuccess) devices = 0;
 #endif
   return devices;
+}
+
+// The workers are bound to the rank's share, but the thread that submits the tasks (and StarPU-MPI's
+// progress thread, which it starts) kept the launcher's single core, where local rank 0's GPU worker
+// (the share's first CPU) spins: that host then ran only at the kernel's 4-ms ticks and submitted a
+// step 30 ms late (two ranks on two H100s, 2-2.6 times slower than one process; docs/performance.md,
+// "Two ranks"). Called after MPI starts and before StarPU does.
+void submitting_thread_on_the_share(const std::vector<int>& cpus) {
+  if (!g_bound_tighter_than_share) return;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c : cpus) CPU_SET(c, &set);
+  sched_setaffinity(0, sizeof(set), &set);
 }
 
 // Worker placement, unless the user set it. Without a GPU every CPU of the rank computes (on small
@@ -218,6 +236,7 @@ Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
     MPI_Query_thread(&provided);
   }
   set_host_channel_available(provided == MPI_THREAD_MULTIPLE);
+  submitting_thread_on_the_share(cpus);
   starpu_conf conf;
   starpu_conf_init(&conf);
   const int ret = starpu_mpi_init_conf(argc, argv, 0, MPI_COMM_WORLD, &conf);
