@@ -45,6 +45,16 @@ int launcher_value(std::initializer_list<const char*> names, int fallback) {
 
 int launcher_rank() { return launcher_value({"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"}, 0); }
 
+RankCpus rank_cpus(const std::vector<int>& mine, const std::vector<int>& node, int local_ranks, int local_rank) {
+  const int ranks = std::max(1, local_ranks), share = std::max(1, int(node.size()) / ranks);
+  // StarPU follows the launcher's binding itself, unless the launcher bound nothing (mpirun
+  // --bind-to none): then every rank would bind its workers from PU 0 on.
+  const bool unbound = mine.size() == node.size();
+  if (ranks == 1 || node.empty() || (int(mine.size()) >= share && !unbound)) return {mine, false, false};
+  const int first = std::max(0, std::min(int(node.size()) - share, (local_rank % ranks) * share));
+  return {std::vector<int>(node.begin() + first, node.begin() + first + share), true, !unbound};
+}
+
 namespace {
 
 #if defined(TASKDYCORE_HAVE_CUDA)
@@ -82,31 +92,19 @@ std::string join(const std::vector<int>& v) {
   return s;
 }
 
-// Set where the launcher bound this rank to fewer CPUs than its share: the submitting thread is then
-// moved onto the share too (submitting_thread_on_the_share).
-bool g_bound_tighter_than_share = false;
+bool g_bound_tighter_than_share = false;  // the submitting thread moves onto the share too
 
-// This rank's share of the node's CPUs: an equal slice, by local rank, of the CPUs the launcher itself
-// may use (so that ranks on one node never bind their workers to the same cores: StarPU starts every
-// process's binding at PU 0), unless the launcher gave the rank at least that many. Open MPI binds
-// each of two ranks to one core by default; a rank's GPU worker, MPI progress thread and submitting
-// thread then shared that core while the node's other cores idled. Set once per process.
+// This rank's CPUs (rank_cpus), with StarPU's workers bound to a slice where one is taken. Set once
+// per process.
 const std::vector<int>& cpus_of_this_rank() {
   static const std::vector<int> cpus = [] {
-    const std::vector<int> mine = allowed_cpus(), node = allowed_cpus(getppid());
-    const int ranks = local_ranks(), share = std::max(1, int(node.size()) / ranks);
-    // StarPU follows the launcher's binding itself, unless the launcher bound nothing (mpirun
-    // --bind-to none): then every rank would bind its workers from PU 0 on.
-    const bool unbound = mine.size() == node.size();
-    if (ranks == 1 || (int(mine.size()) >= share && !unbound)) return mine;
-    g_bound_tighter_than_share = !unbound;
-    const int first = std::min(int(node.size()) - share, (local_rank() % ranks) * share);
-    std::vector<int> slice(node.begin() + first, node.begin() + first + share);
-    if (!std::getenv("STARPU_WORKERS_CPUID") && !std::getenv("STARPU_WORKERS_COREID")) {
+    const RankCpus r = rank_cpus(allowed_cpus(), allowed_cpus(getppid()), local_ranks(), local_rank());
+    g_bound_tighter_than_share = r.moved;
+    if (r.slice && !std::getenv("STARPU_WORKERS_CPUID") && !std::getenv("STARPU_WORKERS_COREID")) {
       setenv("STARPU_WORKERS_GETBIND", "0", 0);  // the launcher's tighter binding is not StarPU's to follow
-      setenv("STARPU_WORKERS_CPUID", join(slice).c_str(), 1);
+      setenv("STARPU_WORKERS_CPUID", join(r.cpus).c_str(), 1);
     }
-    return slice;
+    return r.cpus;
   }();
   return cpus;
 }
@@ -120,11 +118,9 @@ int gpu_count() {
   return devices;
 }
 
-// The workers are bound to the rank's share, but the thread that submits the tasks (and StarPU-MPI's
-// progress thread, which it starts) kept the launcher's single core, where local rank 0's GPU worker
-// (the share's first CPU) spins: that host then ran only at the kernel's 4-ms ticks and submitted a
-// step 30 ms late (two ranks on two H100s, 2-2.6 times slower than one process; docs/performance.md,
-// "Two ranks"). Called after MPI starts and before StarPU does.
+// Where the rank took a slice because the launcher bound it tighter (RankCpus::moved): the thread
+// that submits the tasks, and StarPU-MPI's progress thread, which it starts, leave the launcher's
+// core for the slice (docs/performance.md, "Two ranks"). Called after MPI starts, before StarPU.
 void submitting_thread_on_the_share(const std::vector<int>& cpus) {
   if (!g_bound_tighter_than_share) return;
   cpu_set_t set;

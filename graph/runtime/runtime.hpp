@@ -2,6 +2,7 @@
 // start-up, clean shutdown, and the facts `taskdycore info` prints.
 #pragma once
 #include <string>
+#include <vector>
 
 namespace tdc {
 
@@ -38,6 +39,20 @@ class Runtime {
 std::string oversubscription_warning(int cpu_workers, int cuda_workers, int cores);
 // The rank as the MPI launcher reports it, before MPI is initialised (for error messages).
 int launcher_rank();
+// A rank's CPUs: `mine` (the launcher's binding) where the launcher gave the rank at least its share
+// of `node` (the CPUs the launcher itself may use), else the local rank's equal slice of them, so
+// that ranks on one node never bind their workers to the same cores (StarPU starts every process's
+// binding at PU 0). Open MPI binds each of two ranks to one core by default: a rank's GPU worker,
+// MPI progress thread and submitting thread then shared that core while the node's others idled.
+// `moved`: the launcher had bound the rank tighter than its share, so the submitting thread moves
+// onto the slice too (else local rank 0's thread shares core 0 with its spinning GPU worker and
+// runs only at the kernel's ticks: two ranks on two H100s 2-2.6 times slower than one process).
+struct RankCpus {
+  std::vector<int> cpus;
+  bool slice = false;  // a slice of the node, not the launcher's binding
+  bool moved = false;
+};
+RankCpus rank_cpus(const std::vector<int>& mine, const std::vector<int>& node, int local_ranks, int local_rank);
 // Human-readable description of StarPU's build, workers and devices.
 std::string runtime_info(const Runtime& rt);
 
