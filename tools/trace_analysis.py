@@ -10,8 +10,8 @@ Inputs, all in DIR (written by starpu_fxt_tool; any may be missing):
               StartTime/EndTime (sync tasks, unregister, ...) never ran on a
               worker and are only counted.
   paje.trace  worker and memory-node containers (PajeCreateContainer) and
-              links (PajeStartLink/PajeEndLink): link types F, PF, IF are
-              data fetches / prefetches / idle prefetches between memory nodes
+              links (PajeStartLink/PajeEndLink): link types F, TF, PF, IF are
+              data fetches / task prefetches / prefetches / idle prefetches between memory nodes
               (value = bytes, keyed com_N), MPIL are MPI messages between
               ranks (value = bytes, keyed mpicom_N), WSL (work stealing) is
               ignored.
@@ -33,7 +33,7 @@ Outputs (printed, and written to DIR/trace_summary.json):
               process (RAM <-> GPU over PCIe/NVLink, GPU <-> GPU, RAM <-> disk
               for out-of-core); "mpi": messages between MPI ranks.  Each has
               count, bytes, summed duration, count by link type (fetch /
-              prefetch / idle_prefetch), count and bytes per (source,
+              task_prefetch / prefetch / idle_prefetch), count and bytes per (source,
               destination) pair, and
               overlap_fraction = sum over transfers of (time during which at
               least one worker of the same MPI rank(s) was executing a task) /
@@ -59,7 +59,9 @@ import signal
 import sys
 from collections import defaultdict
 
-TRANSFER_LINK_TYPES = {"F": "fetch", "PF": "prefetch", "IF": "idle_prefetch"}
+# StarPU 1.4 added TF (a task's prefetch, issued when the scheduler pushes the task): most transfers of a
+# dmdas run are of this kind.
+TRANSFER_LINK_TYPES = {"F": "fetch", "TF": "task_prefetch", "PF": "prefetch", "IF": "idle_prefetch"}
 MPI_LINK_TYPE = "MPIL"
 
 
@@ -564,6 +566,11 @@ def build_summary(directory, notes, marker=None, steps=0):
     span = (last - first) if first is not None else None
     task_span = (t_end - t_start) if t_start is not None else None
     busy = busy_by_rank(tasks)
+    # With a step window, the transfers that started in it: start-up uploads and the final gathers
+    # (whole fields to rank 0, overlapped with nothing) would otherwise swamp the steps' own.
+    in_window = [t for t in transfers if window[0] <= t.start < window[1]] if steps else transfers
+    if steps:
+        notes.append("transfers: the %d that started in the window (of %d traced)" % (len(in_window), len(transfers)))
     summary = {
         "trace_dir": os.path.abspath(directory), "time_unit": "ms",
         "span": {"trace_start": first, "trace_end": last, "trace_span": span,
@@ -572,7 +579,7 @@ def build_summary(directory, notes, marker=None, steps=0):
         "steps_in_window": steps or None,
         "workers": summarize_workers(tasks, workers, span, task_span),
         "codelets": summarize_codelets(tasks, workers),
-        "transfers": summarize_transfers(transfers, busy, memnode_kinds(workers)),
+        "transfers": summarize_transfers(in_window, busy, memnode_kinds(workers)),
         "idle": idle_before(all_tasks, workers, window) if steps else None,
         "host_lead": host_lead(all_tasks, marker, window) if steps else None,
         "notes": notes}
