@@ -9,13 +9,15 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${TASKDYCORE_BUILD:-$root/build}
 rm -rf "$root/bundle"
-"$root/../shared/tools/gpu-bundle" "$root/bundle" "$build/taskdycore" "$build/tests/test_kernels" "$build/tests/test_model" "$build/tests/test_csr_pcg"
+source "$root/tools/deps.env"
+# starpu_fxt_tool: tools/trace (and tools/scaling.sh --trace on) then run on the node itself.
+"$root/../shared/tools/gpu-bundle" "$root/bundle" "$build/taskdycore" "$build/tests/test_kernels" "$build/tests/test_model" \
+  "$build/tests/test_csr_pcg" "$STARPU_PREFIX/bin/starpu_fxt_tool"
 if [ $# -ge 1 ]; then
   tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
   cp "$1" "$tmp/taskdycore_base"
   "$root/../shared/tools/gpu-bundle" "$root/bundle" "$tmp/taskdycore_base" >/dev/null
 fi
-source "$root/tools/deps.env"
 if [ "$TASKDYCORE_MPI" = cuda ]; then
   # The CUDA-aware Open MPI the build links (the node's own is built without CUDA): its libraries,
   # plugins, launcher and help files, found there through OPAL_PREFIX; its mpirun comes first.

@@ -7,21 +7,23 @@
 #
 #   tools/scaling.sh [--exe EXE] [--gpus "1 2 4"] [--per-gpu 256x256x256] [--strong 512x512x256]
 #                    [--steps N] [--ranks on|off] [--mpdata on|off] [--layout rows|2d] [--set KEY=VALUE ...]
-#                    [--rank-gpu visible|workers] [--repeat R] OUT
+#                    [--rank-gpu visible|workers] [--repeat R] [--trace on|off] OUT
 #
 # Weak: the per-GPU grid (and the case's domain) times the tile layout, a tile per GPU: 1xG by default (tiles span x, so the
 # spectral preconditioner needs two transposes a solve, not four), or --layout 2d (2x1, 2x2, 4x2).
 # Strong: the --strong grid on each GPU count. Steady state: the difference of an N-step and a 2N-step
 # run, divided by N, so that start-up (allocation, the first upload, perf-model calibration) drops
 # out. MPDATA: `bench mpdata --overlap on` (its own warm-up and median). One rank per GPU:
-# mpirun -np G, each rank seeing its GPU by local rank. For the overlap of transfers with tasks, trace
-# a run (`taskdycore run ... --trace DIR`, then `tools/trace DIR --steps 4`). --set passes a case key to
+# mpirun -np G, each rank seeing its GPU by local rank. --trace on adds, for every row of several GPUs,
+# the share of its transfer time hidden behind tasks: an FxT trace of 12 steps of the same run,
+# `tools/trace DIR --steps 4` (the window's transfers between GPUs, or between ranks, during which a
+# GPU of the process or rank ran a task; the traces stay in OUT). --set passes a case key to
 # every dycore run (say solver.method=pcg, to compare solvers with one build). --repeat R measures every
 # dycore row R times, back to back (a node's runs spread by 10 % and more): the table gives the median
 # and the range.
 set -euo pipefail
 exe=taskdycore gpus="1 2 4" per=256x256x256 strong=512x512x256 steps=40 ranks=on tiling=rows with_mpdata=on sets=()
-rank_gpu=visible repeat=1
+rank_gpu=visible repeat=1 with_trace=off
 while [ $# -gt 1 ]; do
   case $1 in
     --exe) exe=$2; shift 2 ;;
@@ -33,12 +35,13 @@ while [ $# -gt 1 ]; do
     --layout) tiling=$2; shift 2 ;;
     --mpdata) with_mpdata=$2; shift 2 ;;
     --rank-gpu) rank_gpu=$2; shift 2 ;;
+    --trace) with_trace=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2; [ "$repeat" -ge 1 ] 2>/dev/null || { echo "scaling: --repeat needs a count >= 1" >&2; exit 2; } ;;
     --set) sets+=(--set "$2"); shift 2 ;;
     *) echo "scaling: unknown option $1" >&2; exit 2 ;;
   esac
 done
-[ $# -eq 1 ] || { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -eq 1 ] || { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 out=$1; mkdir -p "$out"
 have=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 STARPU_SILENT=${STARPU_SILENT:-1}
@@ -79,16 +82,22 @@ PY
 
 # steady NAME GPUS MODE(process|ranks) CASE NX NY NZ TX TY: prints the steady-state ms/step and the
 # MB moved a step (between GPUs in one process, between ranks over ranks), from an N- and a 2N-step run.
-steady() {
-  local name=$1 g=$2 mode=$3 case=$4 nx=$5 ny=$6 nz=$7 tx=$8 ty=$9 n t=()
-  local args=(run "cases/$case.toml" --set output.fields=false --set output.checkpoint=false --set diagnostics.interval=1000
-              --set grid.nx="$nx" --set grid.ny="$ny" --set grid.nz="$nz" --set tiles.x="$tx" --set tiles.y="$ty" --force)
+# run_args NAME CASE NX NY NZ TX TY: the taskdycore arguments of a row (into the array `args`).
+run_args() {
+  local name=$1 case=$2
+  args=(run "cases/$case.toml" --set output.fields=false --set output.checkpoint=false --set diagnostics.interval=1000
+        --set grid.nx="$3" --set grid.ny="$4" --set grid.nz="$5" --set tiles.x="$6" --set tiles.y="$7" --force)
   # Weak runs keep the cell size: the domain grows with the tiles (Taylor-Green's flow is periodic
   # in 2 pi, so a longer domain holds copies of the same vortex).
-  [[ $name == *strong* ]] || args+=(--set grid.lx="$(length "$case" lx "$tx")" --set grid.ly="$(length "$case" ly "$ty")")
+  [[ $name == *strong* ]] || args+=(--set grid.lx="$(length "$case" lx "$6")" --set grid.ly="$(length "$case" ly "$7")")
   [ "$case" = taylor_green ] && args+=(--set time.dt=0.005)
   [ "$case" = thermal_bubble ] && args+=(--set time.dt=0.5)
   args+=(${sets[@]+"${sets[@]}"})
+}
+
+steady() {
+  local name=$1 g=$2 mode=$3 case=$4 nx=$5 ny=$6 nz=$7 tx=$8 ty=$9 n t=() args
+  run_args "$name" "$case" "$nx" "$ny" "$nz" "$tx" "$ty"
   local b=()
   for n in "$steps" $((2 * steps)); do
     local dir="$out/$name-$n"
@@ -110,6 +119,26 @@ steady() {
   python3 -c "import sys; a = [float(x) for x in sys.argv[1:5]]; n = int(sys.argv[5]); print('%.3f %.1f' % ((a[1] - a[0]) / n, (a[3] - a[2]) / n / 2**20))" \
     "${t[0]}" "${t[1]}" "${b[0]}" "${b[1]}" "$steps"
 }
+# hidden NAME GPUS MODE CASE NX NY NZ TX TY: the share of the transfer time hidden behind tasks in the
+# last 4 of 12 traced steps (tools/trace), "-" for one GPU or when the trace fails.
+hidden() {
+  local name=$1 g=$2 mode=$3 dir="$out/$1-trace" args
+  [ "$with_trace" = on ] && [ "$g" -gt 1 ] || { echo -; return; }
+  run_args "$name" "$4" "$5" "$6" "$7" "$8" "$9"
+  args+=(--set time.steps=12 --out "$dir/run" --trace "$dir/fxt")
+  if [ "$mode" = ranks ]; then
+    STARPU_NCPU=2 timeout 600 mpirun -np "$g" -x STARPU_NCPU -x STARPU_SILENT -x STARPU_HOME -x LD_LIBRARY_PATH \
+      "$out/rank_gpu.sh" "$(command -v "$exe")" "${args[@]}" > "$dir.log" 2>&1 || { echo -; return; }
+  else
+    STARPU_NCPU=2 STARPU_NCUDA="$g" timeout 600 "$exe" "${args[@]}" > "$dir.log" 2>&1 || { echo -; return; }
+  fi
+  tools/trace "$dir/fxt" --steps 4 > "$dir/trace.txt" 2>&1 || { echo -; return; }
+  rm -f "$dir"/fxt/paje.trace "$dir"/fxt/*.rec "$dir"/fxt/dag.dot  # large; the raw prof files stay
+  python3 -c "import json, sys
+t = json.load(open(sys.argv[1]))['transfers'][sys.argv[2]]['overlap_fraction']
+print('-' if t is None else '%.2f' % t)" "$dir/fxt/trace_summary.json" "$([ "$mode" = ranks ] && echo mpi || echo memory_nodes)"
+}
+
 mpdata() {  # GPUS NX NY NZ TX TY
   STARPU_NCPU=2 STARPU_NCUDA=$1 timeout 300 "$exe" bench mpdata --grid "$2x$3x$4" --tiles "$5x$6" --overlap on --steps 20 \
     --repeat 5 --direct off --json "$out/mpdata-$1-$2x$3.json" > "$out/mpdata-$1-$2x$3.log" 2>&1 || { echo nan; return; }
@@ -142,10 +171,10 @@ print("  %s: %s" % (", ".join(keys), "the same bits in one process and over rank
 PY
 }
 table=$out/scaling.txt
-printf '%-15s %-8s %4s %-13s %-5s %9s %8s %10s %11s %s\n' case mode GPUs grid tiles ms/step speed-up efficiency MB/step-moved \
-  "$([ "$repeat" -gt 1 ] && echo "ms/step range ($repeat runs)")" | tee "$table"
+printf '%-15s %-8s %4s %-13s %-5s %9s %8s %10s %11s %6s %s\n' case mode GPUs grid tiles ms/step speed-up efficiency MB/step-moved \
+  hidden "$([ "$repeat" -gt 1 ] && echo "ms/step range ($repeat runs)")" | tee "$table"
 declare -A base
-row() {  # CASE MODE KIND(weak|strong) GPUS GRID TILES MS [MB_MOVED [LO HI]]
+row() {  # CASE MODE KIND(weak|strong) GPUS GRID TILES MS [MB_MOVED [LO HI]]; the hidden share: $hid
   local key="$1/$3" eff sp
   [ "$4" = 1 ] && base[$key]=$7
   read -r sp eff < <(python3 -c "import sys
@@ -153,8 +182,9 @@ b, t, g, k = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), sys.argv[
 if t != t or b != b: print('nan nan')
 elif k == 'weak': print('%.2f %.2f' % (g * b / t, b / t))
 else: print('%.2f %.2f' % (b / t, b / t / g))" "${base[$key]:-nan}" "$7" "$4" "$3")
-  printf '%-15s %-8s %4s %-13s %-5s %9s %8s %10s %11s %s\n' "$1" "$2-$3" "$4" "$5" "$6" "$7" "$sp" "$eff" "${8:--}" \
-    "$([ "$repeat" -gt 1 ] && [ -n "${9:-}" ] && echo "$9..${10}")" | tee -a "$table"
+  printf '%-15s %-8s %4s %-13s %-5s %9s %8s %10s %11s %6s %s\n' "$1" "$2-$3" "$4" "$5" "$6" "$7" "$sp" "$eff" "${8:--}" \
+    "${hid:--}" "$([ "$repeat" -gt 1 ] && [ -n "${9:-}" ] && echo "$9..${10}")" | tee -a "$table"
+  hid=-
 }
 for g in $gpus; do
   [ "$g" -le "$have" ] || { echo "($g GPUs: the node has $have)" | tee -a "$table"; continue; }
@@ -162,14 +192,17 @@ for g in $gpus; do
   nx=$((px * tx)) ny=$((py * ty))
   for c in taylor_green thermal_bubble; do
     read -r ms mb lo hi < <(measure "$c-weak-$g" "$g" process "$c" $nx $ny "$pz" "$tx" "$ty")
+    hid=$(hidden "$c-weak-$g" "$g" process "$c" $nx $ny "$pz" "$tx" "$ty")
     row "$c" process weak "$g" "${nx}x${ny}x$pz" "${tx}x$ty" "$ms" "$mb" "$lo" "$hi"
     if [ "$ranks" = on ] && [ "$g" -gt 1 ]; then
       read -r ms mb lo hi < <(measure "$c-ranks-$g" "$g" ranks "$c" $nx $ny "$pz" "$tx" "$ty")
+      hid=$(hidden "$c-ranks-$g" "$g" ranks "$c" $nx $ny "$pz" "$tx" "$ty")
       row "$c" ranks weak "$g" "${nx}x${ny}x$pz" "${tx}x$ty" "$ms" "$mb" "$lo" "$hi"
       same_bits "$out/$c-weak-$g-$steps" "$out/$c-ranks-$g-$steps"
     fi
   done
   [ "$with_mpdata" = on ] && row mpdata process weak "$g" "${nx}x${ny}x$pz" "${tx}x$ty" "$(mpdata "$g" $nx $ny "$pz" "$tx" "$ty")"
   read -r ms mb lo hi < <(measure "tg-strong-$g" "$g" process taylor_green "$sx" "$sy" "$sz" "$tx" "$ty")
+  hid=$(hidden "tg-strong-$g" "$g" process taylor_green "$sx" "$sy" "$sz" "$tx" "$ty")
   row taylor_green process strong "$g" "$strong" "${tx}x$ty" "$ms" "$mb" "$lo" "$hi"
 done
