@@ -30,6 +30,7 @@ class Posted {
   T* data() { return values_.data(); }
 
  private:
+  bool complete() noexcept;  // false: MPI reported an error
   MPI_Request request_ = MPI_REQUEST_NULL;
   std::vector<T> values_;
 };
