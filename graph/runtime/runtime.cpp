@@ -326,7 +326,9 @@ std::string runtime_info(const Runtime& rt) {
              ? "; yields its core after each polling pass"
              : "")
      << "\n";
-  os << "  task-submitting thread (main): not bound; this rank's CPUs: " << join(cpus_of_this_rank()) << "\n";
+  os << "  task-submitting thread (main): "
+     << (g_bound_tighter_than_share ? "moved from the launcher's binding onto" : "not bound; runs on")
+     << " this rank's CPUs: " << join(cpus_of_this_rank()) << "\n";
   if (const char* dir = std::getenv("STARPU_PERF_MODEL_DIR")) os << "performance models: " << dir << "\n";
 #if defined(TASKDYCORE_HAVE_CUDA)
   int devices = 0;
