@@ -41,7 +41,7 @@ while [ $# -gt 1 ]; do
     *) echo "scaling: unknown option $1" >&2; exit 2 ;;
   esac
 done
-[ $# -eq 1 ] || { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -eq 1 ] || { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 out=$1; mkdir -p "$out"
 have=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 STARPU_SILENT=${STARPU_SILENT:-1}
