@@ -115,7 +115,11 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
     } else {
       insert_pressure_gradient_from(half_gradient, f.p->handle(t), vn, v, kPrioHalo);
     }
-    if (theta) insert_buoyancy(half_buoyancy, f.theta[now]->handle(t), v[2], kPrioHalo);
+    if (theta && env.height_buoyancy)
+      insert_height_buoyancy(ScaledArgs{L, half_buoyancy.factor, forcing_ring}, env_->handle(), f.theta[now]->handle(t),
+                             v[2], kPrioHalo);
+    else if (theta)
+      insert_buoyancy(half_buoyancy, f.theta[now]->handle(t), v[2], kPrioHalo);
     if (env.coriolis != 0.0) {
       const starpu_data_handle_t old[2] = {f.vel[0][next]->handle(t), f.vel[1][next]->handle(t)};  // v^(n-1)
       insert_coriolis(CoriolisArgs{L, env.coriolis * s_.dt, env.ug, env.vg, forcing_ring}, vn, old, v, kPrioHalo);

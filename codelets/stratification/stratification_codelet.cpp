@@ -20,6 +20,14 @@ struct ImplicitBuoyancy : CodeletSpec<ScaledArgs, STARPU_R, STARPU_R, STARPU_RW>
   };
 };
 
+struct HeightBuoyancy : CodeletSpec<ScaledArgs, STARPU_R, STARPU_R, STARPU_RW> {  // env, theta, w
+  static constexpr const char* name = "height_buoyancy";
+  static void cpu(const Args& a, Buffers b) { height_buoyancy_cpu(a, b.vector(0), b.block(1), b.block(2)); }
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
+    height_buoyancy_cuda(a, b.vector(0), b.block(1), b.block(2), s);
+  };
+};
+
 // env, p, u, v, w
 struct StratifiedGradient : CodeletSpec<CentredArgs, STARPU_R, STARPU_R, STARPU_RW, STARPU_RW, STARPU_RW> {
   static constexpr const char* name = "stratified_gradient";
@@ -41,6 +49,11 @@ void insert_environment_source(const ScaledArgs& a, starpu_data_handle_t env, st
 void insert_implicit_buoyancy(const ScaledArgs& a, starpu_data_handle_t env, starpu_data_handle_t theta,
                               starpu_data_handle_t w, int priority) {
   CodeletOf<ImplicitBuoyancy>::insert(a, {env, theta, w}, {priority});
+}
+
+void insert_height_buoyancy(const ScaledArgs& a, starpu_data_handle_t env, starpu_data_handle_t theta,
+                            starpu_data_handle_t w, int priority) {
+  CodeletOf<HeightBuoyancy>::insert(a, {env, theta, w}, {priority});
 }
 
 void insert_stratified_gradient(const CentredArgs& a, starpu_data_handle_t env, starpu_data_handle_t p,

@@ -17,10 +17,20 @@ void environment_source_cpu(const ScaledArgs& a, const double* e, const double* 
 void implicit_buoyancy_cpu(const ScaledArgs& a, const double* e, const double* theta, double* w) {
   const Box b = ring_box(a.L, a.ring);
   for_each_row(a.L, b, [&](std::ptrdiff_t o, int k) {
-    const double alpha = env(e, kEnvAlpha, a.L.nz, k);
+    const double alpha = env(e, kEnvAlpha, a.L.nz, k), f = a.factor * env(e, kEnvBuoyancy, a.L.nz, k);
     const double* t = theta + o;
     double* wr = w + o;
-    for (int i = 0; i < b.width(); ++i) wr[i] = alpha * (wr[i] + a.factor * t[i]);
+    for (int i = 0; i < b.width(); ++i) wr[i] = alpha * (wr[i] + f * t[i]);
+  });
+}
+
+void height_buoyancy_cpu(const ScaledArgs& a, const double* e, const double* theta, double* w) {
+  const Box b = ring_box(a.L, a.ring);
+  for_each_row(a.L, b, [&](std::ptrdiff_t o, int k) {
+    const double f = a.factor * env(e, kEnvBuoyancy, a.L.nz, k);
+    const double* t = theta + o;
+    double* wr = w + o;
+    for (int i = 0; i < b.width(); ++i) wr[i] = wr[i] + f * t[i];
   });
 }
 

@@ -22,6 +22,7 @@ enum EnvironmentVector : int {
   kEnvAlpha,         // alpha_k = 1 / (1 + (dt/2)^2 b S_k)
   kEnvDamping,       // nu_k, the absorber's Rayleigh damping rate, 1/s (0 below the absorber)
   kEnvDensity,       // rho_k = rho_0(z_k) / rho_0(0), the anelastic reference density (1: Boussinesq)
+  kEnvBuoyancy,      // theta_0 / theta_0(z_k): the buoyancy g theta' / theta_0(z) in units of b (1: constant theta_0)
   kEnvVectors
 };
 
@@ -40,11 +41,20 @@ TDC_HD void environment_source_cell(const ScaledArgs& a, const double* e, const 
   theta[o] = theta[o] + a.factor * (env(e, kEnvDthetaDz, a.L.nz, k) * w[o]);
 }
 
-// w <- alpha_k (w + factor theta') (factor = dt/2 b: the implicit half of the buoyancy).
+// w <- alpha_k (w + factor beta_k theta') (factor = dt/2 b: the implicit half of the buoyancy; beta_k =
+// kEnvBuoyancy, exactly 1 for a constant theta_0, so that the product is the factor itself).
 TDC_HD void implicit_buoyancy_cell(const ScaledArgs& a, const double* e, const double* theta, double* w, int i, int j,
                                    int k) {
   const std::ptrdiff_t o = a.L.at(i, j, k);
-  w[o] = env(e, kEnvAlpha, a.L.nz, k) * (w[o] + a.factor * theta[o]);
+  w[o] = env(e, kEnvAlpha, a.L.nz, k) * (w[o] + a.factor * env(e, kEnvBuoyancy, a.L.nz, k) * theta[o]);
+}
+
+// w <- w + factor beta_k theta': the explicit half of the buoyancy where theta_0 varies with height
+// (physics.reference = "environment"; a constant theta_0 takes the buoyancy codelet).
+TDC_HD void height_buoyancy_cell(const ScaledArgs& a, const double* e, const double* theta, double* w, int i, int j,
+                                 int k) {
+  const std::ptrdiff_t o = a.L.at(i, j, k);
+  w[o] = w[o] + a.factor * env(e, kEnvBuoyancy, a.L.nz, k) * theta[o];
 }
 
 // (u, v, w) <- (u, v, w) - (Gx p, Gy p, alpha_k Gz p): the velocity correction of the stratified step.
@@ -60,10 +70,12 @@ TDC_HD void stratified_gradient_cell(const CentredArgs& a, const double* e, cons
 
 void environment_source_cpu(const ScaledArgs& a, const double* e, const double* w, double* theta);
 void implicit_buoyancy_cpu(const ScaledArgs& a, const double* e, const double* theta, double* w);
+void height_buoyancy_cpu(const ScaledArgs& a, const double* e, const double* theta, double* w);
 void stratified_gradient_cpu(const CentredArgs& a, const double* e, const double* p, double* u, double* v, double* w);
 #if defined(TASKDYCORE_HAVE_CUDA)
 void environment_source_cuda(const ScaledArgs& a, const double* e, const double* w, double* theta, cudaStream_t s);
 void implicit_buoyancy_cuda(const ScaledArgs& a, const double* e, const double* theta, double* w, cudaStream_t s);
+void height_buoyancy_cuda(const ScaledArgs& a, const double* e, const double* theta, double* w, cudaStream_t s);
 void stratified_gradient_cuda(const CentredArgs& a, const double* e, const double* p, double* u, double* v, double* w,
                               cudaStream_t s);
 #endif

@@ -78,7 +78,8 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
       "environment.profile", "environment.brunt_vaisala", "environment.z",
       "environment.theta",   "environment.wind_u",        "environment.wind_v",
       "physics.coriolis",    "physics.geostrophic_u",     "physics.geostrophic_v",
-      "absorber.depth",      "absorber.timescale",        "physics.equations"};
+      "absorber.depth",      "absorber.timescale",        "physics.equations",
+      "physics.reference"};
   if (theta) {
     const std::string profile = r.choice("environment.profile", "neutral", {"neutral", "constant_n", "table"});
     e.profile = profile == "constant_n" ? EnvironmentProfile::ConstantN
@@ -104,6 +105,8 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
     e.absorber_depth = r.number("absorber.depth", e.absorber_depth);
     e.absorber_timescale = r.number("absorber.timescale", e.absorber_timescale);
     e.anelastic = r.choice("physics.equations", "boussinesq", {"boussinesq", "anelastic"}) == "anelastic";
+    e.reference_is_environment =
+        r.choice("physics.reference", "isentropic", {"isentropic", "environment"}) == "environment";
   } else {
     for (const char* key : environment_keys) r.reject_if_set(key, not_taylor_green);
   }
@@ -360,6 +363,7 @@ std::vector<std::pair<std::string, std::string>> dycore_trajectory_fingerprint(c
     std::string table;
     for (std::size_t n = 0; n < e.table_z.size(); ++n) table += num(e.table_z[n]) + ":" + num(e.table_theta[n]) + " ";
     if (e.anelastic) f.push_back({"physics.equations", "anelastic"});  // absent: Boussinesq (older checkpoints)
+    if (e.reference_is_environment) f.push_back({"physics.reference", "environment"});  // absent: isentropic
     const std::pair<std::string, std::string> more[] = {{"environment.profile", profile},
                                                         {"environment.brunt_vaisala", num(e.brunt_vaisala)},
                                                         {"environment.table", table},

@@ -10,7 +10,10 @@ namespace tdc {
 double environment_dtheta_dz(const EnvironmentSettings& e, double theta0, double gravity, double z) {
   switch (e.profile) {
     case EnvironmentProfile::Neutral: return 0.0;
-    case EnvironmentProfile::ConstantN: return e.brunt_vaisala * e.brunt_vaisala * theta0 / gravity;
+    case EnvironmentProfile::ConstantN:
+      return e.reference_is_environment
+                 ? e.brunt_vaisala * e.brunt_vaisala * environment_theta(e, theta0, gravity, z) / gravity
+                 : e.brunt_vaisala * e.brunt_vaisala * theta0 / gravity;
     case EnvironmentProfile::Table: {
       const auto& zs = e.table_z;
       const auto& th = e.table_theta;
@@ -23,16 +26,41 @@ double environment_dtheta_dz(const EnvironmentSettings& e, double theta0, double
   return 0.0;
 }
 
+double environment_theta(const EnvironmentSettings& e, double theta0, double gravity, double z) {
+  switch (e.profile) {
+    case EnvironmentProfile::Neutral: return theta0;
+    case EnvironmentProfile::ConstantN: {
+      const double n2g = e.brunt_vaisala * e.brunt_vaisala / gravity;
+      return e.reference_is_environment ? theta0 * std::exp(n2g * z) : theta0 * (1.0 + n2g * z);
+    }
+    case EnvironmentProfile::Table: {
+      const auto& zs = e.table_z;
+      const auto& th = e.table_theta;
+      if (zs.size() < 2) return zs.empty() ? theta0 : th[0];
+      std::size_t s = 0;
+      while (s + 2 < zs.size() && z > zs[s + 1]) ++s;
+      return th[s] + (th[s + 1] - th[s]) * (z - zs[s]) / (zs[s + 1] - zs[s]);
+    }
+  }
+  return theta0;
+}
+
+double reference_theta(const EnvironmentSettings& e, double theta0, double gravity, double z) {
+  return e.reference_is_environment ? environment_theta(e, theta0, gravity, z) : theta0;
+}
+
 std::vector<double> environment_profiles(const EnvironmentSettings& e, int nz, double dz, double dt, double theta0,
                                          double gravity) {
   std::vector<double> p(std::size_t(kEnvVectors) * nz, 0.0);
-  const double lz = nz * dz, b = gravity / theta0;
+  const double lz = nz * dz;
   for (int k = 0; k < nz; ++k) {
     const double z = (k + 0.5) * dz;
     const double s = environment_dtheta_dz(e, theta0, gravity, z);
-    p[kEnvDensity * nz + k] = e.anelastic ? reference_density(z, theta0, gravity) : 1.0;
+    const double theta_ref = reference_theta(e, theta0, gravity, z), b = gravity / theta_ref;
+    p[kEnvDensity * nz + k] = e.anelastic ? reference_density(e, z, theta0, gravity) : 1.0;
     p[kEnvDthetaDz * nz + k] = s;
     p[kEnvAlpha * nz + k] = 1.0 / (1.0 + 0.25 * dt * dt * b * s);
+    p[kEnvBuoyancy * nz + k] = theta0 / theta_ref;  // exactly 1 for a constant theta_0
     if (e.absorbs() && z > lz - e.absorber_depth) {
       const double r = std::sin(0.5 * M_PI * (z - (lz - e.absorber_depth)) / e.absorber_depth);
       p[kEnvDamping * nz + k] = r * r / e.absorber_timescale;
@@ -53,11 +81,27 @@ double reference_density(double z, double theta0, double gravity) {
   return std::pow(1.0 - gravity * z / (kCp * theta0), (kCp - kGasConstant) / kGasConstant);
 }
 
+double reference_density(const EnvironmentSettings& e, double z, double theta0, double gravity) {
+  if (!e.reference_is_environment) return reference_density(z, theta0, gravity);
+  // int_0^z dz' / theta_0(z') by the composite Simpson rule on steps of at most 1 m (theta_0 is smooth
+  // or piecewise linear: the rule is exact to round-off well below the solver's tolerance).
+  const int n = 2 * std::max(1, int(std::ceil(z / 2.0)));
+  const double h = z / n;
+  double sum = 0.0;
+  for (int i = 0; i <= n; ++i) {
+    const double w = (i == 0 || i == n) ? 1.0 : (i % 2 ? 4.0 : 2.0);
+    sum += w / reference_theta(e, theta0, gravity, i * h);
+  }
+  const double exner = 1.0 - gravity / kCp * (h / 3.0) * sum;
+  return reference_theta(e, theta0, gravity, 0.0) / reference_theta(e, theta0, gravity, z) *
+         std::pow(exner, (kCp - kGasConstant) / kGasConstant);
+}
+
 std::vector<double> environment_density(const EnvironmentSettings& e, int nz, double dz, double theta0,
                                         double gravity) {
   if (!e.anelastic) return {};
   std::vector<double> rho(nz);
-  for (int k = 0; k < nz; ++k) rho[k] = reference_density((k + 0.5) * dz, theta0, gravity);
+  for (int k = 0; k < nz; ++k) rho[k] = reference_density(e, (k + 0.5) * dz, theta0, gravity);
   return rho;
 }
 

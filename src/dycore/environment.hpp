@@ -22,18 +22,27 @@ struct EnvironmentSettings {
   double absorber_depth = 0.0;                      // m below the lid (0: no absorber)
   double absorber_timescale = 0.0;                  // 1 / nu at the lid, s
   bool anelastic = false;  // D(rho_0 v) = 0 with the isentropic rho_0(z) of theta_0 (else Boussinesq, rho_0 = 1)
+  // physics.reference = "environment": the reference theta_0(z) is theta_e(z) (buoyancy g theta' / theta_e(z),
+  // rho_0(z) in hydrostatic balance with it); else "isentropic": theta_0 constant.
+  bool reference_is_environment = false;
 
   bool stratified() const { return profile != EnvironmentProfile::Neutral; }
   bool absorbs() const { return absorber_depth > 0.0; }
 };
 
-// dtheta_e/dz at height z: N^2 theta_0 / g for constant N (Boussinesq: b S = N^2 exactly), the slope
-// of the table's segment holding z (the end segments beyond the table), 0 when neutral.
+// dtheta_e/dz at height z: N^2 theta_0 / g for constant N (N^2 theta_e(z) / g with the environment as the
+// reference: (g / theta_0(z)) S = N^2 either way), the slope of the table's segment holding z (the end
+// segments beyond the table), 0 when neutral.
 double environment_dtheta_dz(const EnvironmentSettings& e, double theta0, double gravity, double z);
+// theta_e(z): theta_0 (neutral); theta_0 (1 + N^2 z / g) for constant N, or theta_0 exp(N^2 z / g) with
+// the environment as the reference; the table's (linear between levels, the end segments beyond).
+double environment_theta(const EnvironmentSettings& e, double theta0, double gravity, double z);
+// The reference theta_0(z): theta_e(z) with physics.reference = "environment", else theta_0.
+double reference_theta(const EnvironmentSettings& e, double theta0, double gravity, double z);
 
 // The kEnvVectors * nz profiles of codelets/stratification for levels of thickness dz: S_k, alpha_k =
-// 1 / (1 + (dt/2)^2 (g / theta_0) S_k) and the absorber's nu_k = sin^2(pi/2 (z - z_a) / depth) / timescale
-// above z_a = lz - depth.
+// 1 / (1 + (dt/2)^2 (g / theta_0(z_k)) S_k), the absorber's nu_k = sin^2(pi/2 (z - z_a) / depth) / timescale
+// above z_a = lz - depth, rho_k and beta_k = theta_0 / theta_0(z_k).
 std::vector<double> environment_profiles(const EnvironmentSettings& e, int nz, double dz, double dt, double theta0,
                                          double gravity);
 
@@ -43,6 +52,9 @@ std::vector<double> environment_vertical_weights(const EnvironmentSettings& e, i
 
 // rho_0(z) / rho_0(0) of the isentropic reference state of theta_0: Pi^(c_v / R), Pi = 1 - g z / (c_p theta_0).
 double reference_density(double z, double theta0, double gravity);
+// rho_0(z) / rho_0(0) in hydrostatic balance with the reference theta_0(z): (theta_0(0) / theta_0(z))
+// Pi^(c_v / R), Pi = 1 - (g / c_p) int_0^z dz' / theta_0(z'); reference_density's where theta_0 is constant.
+double reference_density(const EnvironmentSettings& e, double z, double theta0, double gravity);
 // Its values at the level centres (empty for Boussinesq: the plain operator).
 std::vector<double> environment_density(const EnvironmentSettings& e, int nz, double dz, double theta0, double gravity);
 

@@ -18,6 +18,7 @@
 #include "src/dycore/dycore_config.hpp"
 #include "src/dycore/dycore_model.hpp"
 #include "src/dycore/dycore_run.hpp"
+#include "src/dycore/environment.hpp"
 #include "tests/model/model_fixture.hpp"
 
 namespace {
@@ -270,6 +271,92 @@ TEST(Stratified, AnelasticWavesWithTheSpectralPreconditionerTakeOneIterationOnAn
   }
 }
 
+// physics.reference = "environment" (theta_0(z) = theta_e(z) = theta_0 exp(N^2 z / g), buoyancy g theta' /
+// theta_0(z)): linear gravity waves without wind keep their energy sum (|v|^2 + (b_k / S_k) theta'^2) / 2
+// with b_k = g / theta_e(z_k), the energy of the equations they solve (d/dt of it is -w dp/dz, which the
+// projection sums to 0); the same sum with the constant b = g / theta_0 does not stay. The isentropic
+// reference keeps its own (constant b) sum, and the environment reference with a neutral profile is the
+// isentropic one bit for bit.
+TEST(Stratified, EnvironmentReferenceKeepsTheEnergyOfItsBuoyancy) {
+  const std::vector<std::string> base = {"case.initial=\"gravity_wave\"", "environment.profile=\"constant_n\"",
+                                         "grid.nx=64", "grid.ny=4", "grid.nz=16", "grid.lx=256000.0",
+                                         "grid.ly=16000.0", "grid.lz=10000.0", "wave.x=128000.0", "time.dt=40.0",
+                                         "solver.method=\"direct\"", "solver.preconditioner=\"spectral\""};
+  const double g = 9.81, theta0 = 300.0, n2 = 1e-4, dz = 10000.0 / 16;
+  // Energy sums (b_k / S_k from theta_b(z), the buoyancy's reference) of a model's state now.
+  auto energy = [&](tdc::DycoreModel& m, bool environment_buoyancy) {
+    std::vector<double> vel[3], th;
+    m.gather(vel);
+    m.gather_theta(th);
+    double e = 0;
+    for (std::size_t c = 0; c < th.size(); ++c) {
+      const double z = (double(c / (64 * 4)) + 0.5) * dz;
+      const double theta_e = environment_buoyancy ? theta0 * std::exp(n2 * z / g) : theta0;  // theta_0(z) = theta_e(z)
+      const double s = n2 * theta_e / g;  // the environment's dtheta_e/dz
+      const double b = g / (environment_buoyancy ? theta_e : theta0);
+      e += 0.5 * (vel[0][c] * vel[0][c] + vel[1][c] * vel[1][c] + vel[2][c] * vel[2][c]) + 0.5 * b / s * th[c] * th[c];
+    }
+    return e;
+  };
+  auto drift = [&](const std::vector<std::string>& sets, bool environment_buoyancy) {
+    tdc::DycoreModel model(config(sets), tdc_test::g_runtime->rank(), tdc_test::g_runtime->size());
+    const double e0 = energy(model, environment_buoyancy);
+    double worst = 0;
+    for (int n = 0; n < 6; ++n) {
+      model.submit_steps(5);
+      worst = std::max(worst, std::fabs(energy(model, environment_buoyancy) - e0) / e0);
+    }
+    model.finish_solve_checks();
+    return worst;
+  };
+  auto env = base;
+  env.push_back("physics.reference=\"environment\"");
+  const double kept = drift(env, true), mismatched = drift(env, false), isentropic = drift(base, false);
+  if (tdc_test::g_runtime->rank() == 0) {
+    // The advection of theta' rather than of b_k theta' leaves terms of the wave's relative amplitude
+    // (theta' / theta_e ~ 3e-5) in the environment reference's sum.
+    EXPECT_LT(kept, 5e-5) << "environment reference, its own energy";
+    EXPECT_LT(isentropic, 1e-5) << "isentropic reference, its own energy";
+    EXPECT_GT(mismatched, 100 * kept) << "environment reference, the constant-b energy";
+    std::printf("relative energy drift over 30 steps: environment %.2e (with constant b %.2e), isentropic %.2e\n", kept,
+                mismatched, isentropic);
+  }
+  auto neutral = base;
+  neutral[1] = "environment.profile=\"neutral\"";
+  neutral.push_back("time.steps=5");
+  auto neutral_env = neutral;
+  neutral_env.push_back("physics.reference=\"environment\"");
+  const auto a = tdc::run_dycore(config(neutral), *tdc_test::g_runtime, "", false);
+  const auto b = tdc::run_dycore(config(neutral_env), *tdc_test::g_runtime, "", false);
+  if (tdc_test::g_runtime->rank() == 0) EXPECT_EQ(a["velocity_checksum"], b["velocity_checksum"]);
+}
+
+// The environment reference's profiles for constant N: b_k S_k = N^2 on every level (so alpha_k is the
+// isentropic reference's), beta_k = exp(-N^2 z_k / g), and rho_0 in hydrostatic balance with theta_e:
+// exp(-N^2 z / g) Pi^(c_v / R), Pi = 1 - g^2 / (c_p N^2 theta_0) (1 - exp(-N^2 z / g)).
+TEST(Stratified, EnvironmentReferenceProfiles) {
+  tdc::EnvironmentSettings e;
+  e.profile = tdc::EnvironmentProfile::ConstantN;
+  e.brunt_vaisala = 0.01;
+  e.anelastic = true;
+  const int nz = 20;
+  const double dz = 500.0, dt = 20.0, theta0 = 300.0, g = 9.81, n2 = 1e-4;
+  const auto isentropic = tdc::environment_profiles(e, nz, dz, dt, theta0, g);
+  e.reference_is_environment = true;
+  const auto p = tdc::environment_profiles(e, nz, dz, dt, theta0, g);
+  for (int k = 0; k < nz; ++k) {
+    const double z = (k + 0.5) * dz, decay = std::exp(-n2 * z / g);
+    const double s = p[tdc::kEnvDthetaDz * nz + k], beta = p[tdc::kEnvBuoyancy * nz + k];
+    EXPECT_NEAR(g / theta0 * beta * s, n2, 1e-15) << k;
+    EXPECT_NEAR(beta, decay, 1e-14) << k;
+    EXPECT_NEAR(p[tdc::kEnvAlpha * nz + k], isentropic[tdc::kEnvAlpha * nz + k], 1e-15) << k;
+    EXPECT_EQ(isentropic[tdc::kEnvBuoyancy * nz + k], 1.0) << k;
+    const double exner = 1.0 - g * g / (tdc::kCp * n2 * theta0) * (1.0 - decay);
+    const double rho = decay * std::pow(exner, (tdc::kCp - tdc::kGasConstant) / tdc::kGasConstant);
+    EXPECT_NEAR(p[tdc::kEnvDensity * nz + k], rho, 1e-12) << k;
+  }
+}
+
 TEST(Stratified, BadKeysNameThemselves) {
   auto key_of = [](std::vector<std::string> sets) -> std::string {
     sets.insert(sets.begin(), kWave.begin(), kWave.end());
@@ -299,6 +386,7 @@ TEST(Stratified, BadKeysNameThemselves) {
   EXPECT_EQ(key_of({"physics.coriolis=0.5"}), "physics.coriolis");
   EXPECT_EQ(key_of({"wave.half_width=0.0"}), "wave.half_width");
   EXPECT_EQ(key_of({"wave.amplitud=1.0"}), "wave.amplitud");
+  EXPECT_EQ(key_of({"physics.reference=\"stable\""}), "physics.reference");
   EXPECT_EQ(key_of({"grid.z_boundary=\"periodic\""}), "grid.z_boundary");
   EXPECT_EQ(key_of({"case.initial=\"taylor_green\""}), "environment.profile");  // Taylor-Green has no theta'
   EXPECT_EQ(key_of({"bubble.radius=100.0"}), "bubble.radius");

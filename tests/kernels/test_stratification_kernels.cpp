@@ -9,6 +9,7 @@
 
 #include "codelets/absorber/absorber_kernel.hpp"
 #include "codelets/anelastic/anelastic_kernel.hpp"
+#include "codelets/buoyancy/buoyancy_kernel.hpp"
 #include "codelets/coriolis/coriolis_kernel.hpp"
 #include "codelets/stratification/stratification_kernel.hpp"
 #include "random_values.hpp"
@@ -25,21 +26,24 @@ const TileLayout kL{12, 10, 8, 3};
 
 std::vector<double> random_field(unsigned seed) { return tdc_test::random_values(kL.size(), seed); }
 
-// S_k, alpha_k and nu_k for b and dt as the step forms them.
+// S_k, alpha_k, nu_k, rho_k and beta_k (a theta_0 that varies with height) for b and dt as the step
+// forms them.
 std::vector<double> profiles(double b, double dt) {
   std::vector<double> e(std::size_t(kEnvVectors) * kL.nz, 0.0);
   const auto s = tdc_test::random_values(kL.nz, 9, 0.0, 0.01);
   for (int k = 0; k < kL.nz; ++k) {
+    const double beta = 1.0 - 0.03 * k;
+    e[kEnvBuoyancy * kL.nz + k] = beta;
     e[kEnvDthetaDz * kL.nz + k] = s[k];
-    e[kEnvAlpha * kL.nz + k] = 1.0 / (1.0 + 0.25 * dt * dt * b * s[k]);
+    e[kEnvAlpha * kL.nz + k] = 1.0 / (1.0 + 0.25 * dt * dt * b * beta * s[k]);
     e[kEnvDamping * kL.nz + k] = k >= kL.nz / 2 ? 0.01 * k : 0.0;
     e[kEnvDensity * kL.nz + k] = 1.0 - 0.07 * k;
   }
   return e;
 }
 
-// With no pressure, w = alpha (w^ + dt/2 b theta^) and then theta' = theta^ - dt/2 S w satisfy
-// w = w^ + dt/2 b theta' and theta' = theta^ - dt/2 S w (the implicit half of the step).
+// With no pressure, w = alpha (w^ + dt/2 b_k theta^) and then theta' = theta^ - dt/2 S w satisfy
+// w = w^ + dt/2 b_k theta' and theta' = theta^ - dt/2 S w (the implicit half of the step), b_k = b beta_k.
 TEST(StratificationKernels, ImplicitBuoyancySolvesTheTrapezoidalPair) {
   const double b = 9.81 / 300.0, dt = 10.0;
   const auto e = profiles(b, dt);
@@ -51,10 +55,28 @@ TEST(StratificationKernels, ImplicitBuoyancySolvesTheTrapezoidalPair) {
     for (int j = 0; j < kL.ny; ++j)
       for (int i = 0; i < kL.nx; ++i) {
         const std::ptrdiff_t o = kL.at(i, j, k);
-        const double s = e[kEnvDthetaDz * kL.nz + k];
-        EXPECT_NEAR(w[o], w_hat[o] + 0.5 * dt * b * theta[o], 1e-14);
+        const double s = e[kEnvDthetaDz * kL.nz + k], bk = b * e[kEnvBuoyancy * kL.nz + k];
+        EXPECT_NEAR(w[o], w_hat[o] + 0.5 * dt * bk * theta[o], 1e-14);
         EXPECT_NEAR(theta[o], theta_hat[o] - 0.5 * dt * s * w[o], 1e-14);
       }
+}
+
+// The explicit half with theta_0(z): w + factor beta_k theta', and with beta = 1 the buoyancy codelet's bits.
+TEST(StratificationKernels, HeightBuoyancyScalesByLevel) {
+  auto e = profiles(0.03, 10.0);
+  const auto theta = random_field(10), w0 = random_field(11);
+  auto w = w0;
+  height_buoyancy_cpu(ScaledArgs{kL, 0.15}, e.data(), theta.data(), w.data());
+  for (int k = 0; k < kL.nz; ++k) {
+    const std::ptrdiff_t o = kL.at(4, 5, k);
+    EXPECT_DOUBLE_EQ(w[o], w0[o] + 0.15 * e[kEnvBuoyancy * kL.nz + k] * theta[o]);
+  }
+  for (int k = 0; k < kL.nz; ++k) e[kEnvBuoyancy * kL.nz + k] = 1.0;
+  auto plain = w0;
+  w = w0;
+  height_buoyancy_cpu(ScaledArgs{kL, 0.15}, e.data(), theta.data(), w.data());
+  buoyancy_cpu(BuoyancyArgs{kL, 0.15}, theta.data(), plain.data());
+  EXPECT_EQ(w, plain);
 }
 
 // The correction's w is alpha_k times the plain gradient's, u and v are the plain gradient's.
@@ -140,6 +162,9 @@ TEST(StratificationCpuCudaAgreement, EveryKernel) {
   implicit_buoyancy_cpu(ScaledArgs{kL, 0.15, pointwise}, e.data(), f[1].data(), f[2].data());
   implicit_buoyancy_cuda(ScaledArgs{kL, 0.15, pointwise}, de.p, d1.p, d2.p, 0);
   EXPECT_EQ(f[2], d2.host()) << "implicit_buoyancy";
+  height_buoyancy_cpu(ScaledArgs{kL, 0.15, pointwise}, e.data(), f[1].data(), f[2].data());
+  height_buoyancy_cuda(ScaledArgs{kL, 0.15, pointwise}, de.p, d1.p, d2.p, 0);
+  EXPECT_EQ(f[2], d2.host()) << "height_buoyancy";
   for (const ZBoundary zb : {ZBoundary::Periodic, ZBoundary::Rigid}) {
     const CentredArgs g{kL, 0.7, 0.8, 0.9, zb, stencil};
     stratified_gradient_cpu(g, e.data(), f[5].data(), f[0].data(), f[1].data(), f[2].data());
