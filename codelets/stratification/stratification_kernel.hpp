@@ -1,6 +1,7 @@
 // The coupling of w and theta' through a stably stratified environment theta_e(z), trapezoidal in
 // time as in EULAG (paper 000 §2): theta' carries the source -w dtheta_e/dz and w the buoyancy
-// b theta' (b = g / theta_0). The explicit half adds -dt/2 S w^n to theta'. The implicit half solves
+// b theta' (b = g / theta_0, or g / theta_0(z) level by level: b beta_k, physics.reference = "environment").
+// The explicit half adds -dt/2 S w^n to theta'. The implicit half solves
 // the pair theta'^(n+1) = theta^ - dt/2 S w^(n+1), w^(n+1) = w^ + dt/2 b theta'^(n+1) - dt/2 dp/dz
 // for w^(n+1), per level:
 //   w^(n+1) = alpha (w^ + dt/2 b theta^) - alpha dt/2 dp/dz,   alpha = 1 / (1 + (dt/2)^2 b S),
