@@ -14,6 +14,11 @@ continuity) the 3 x 3 system for (v, w, theta'):
   v_t = -i f m w / k,  w_t = (b k^2 theta' - i f k m v) / (k^2 + m^2),  theta'_t = -(N^2 / b) w,
 integrated exactly by its eigenvectors from v = w = 0, and shifted by U t. The modes are those of
 the sampled initial state (an FFT over the model's cell centres).
+With the environment as the reference (environment.reference = "environment" in summary.json:
+theta_0(z) = theta_e(z) = theta_0 exp(N^2 z / g), the buoyancy g theta' / theta_e(z)), the same system
+holds for theta~ = (theta_0 / theta_e(z)) theta' (b theta~ is the buoyancy, whose tendency is -N^2 w);
+theta~'s initial state exp(-N^2 z / g) sin(pi z / H) is expanded in the modes sin(j pi z / H), j = 1..64,
+each integrated as above, and theta' = (theta_e / theta_0) theta~.
 
 Reads RUN_DIR/summary.json (the case's parameters) and RUN_DIR/fields.h5 (theta' at the last
 record), prints the relative L2 error and adds to summary.json under `validation`:
@@ -39,28 +44,41 @@ import numpy as np
 def linear_theta(x, z, t, p, centred=False):
     """theta'(x, z, t) of the linear solution on the cell centres x (periodic over lx) and z; with centred,
     of the linearised equations discretised by centred differences over 2 dx and 2 dz."""
+    h = p["lz"]
+    if p.get("reference", "isentropic") != "environment":
+        return np.outer(np.sin(np.pi / h * z), linear_section(x, z, t, p, 1, centred))  # [z, x]
+    decay = p["brunt_vaisala"] ** 2 / p["gravity"]  # theta_0 / theta_e = exp(-decay z)
+    zf = (np.arange(8192) + 0.5) * h / 8192
+    tilde = np.zeros((z.size, x.size))
+    for j in range(1, 65):  # the sine coefficients of exp(-decay z) sin(pi z / H) (midpoint rule)
+        c = 2.0 / 8192 * np.sum(np.exp(-decay * zf) * np.sin(np.pi * zf / h) * np.sin(j * np.pi * zf / h))
+        tilde += c * np.outer(np.sin(j * np.pi / h * z), linear_section(x, z, t, p, j, centred))
+    return tilde * np.exp(decay * z)[:, None]
+
+
+def linear_section(x, z, t, p, j, centred):
+    """The x section at time t of vertical mode j (sin(j pi z / H)) started from the initial x profile."""
     b = p["gravity"] / p["theta0"]
     n2, f, u = p["brunt_vaisala"] ** 2, p["coriolis"], p["wind_u"]
     lx, h = p["lx"], p["lz"]
     theta0 = p["amplitude"] / (1.0 + ((x - p["x"]) / p["half_width"]) ** 2)
     hat = np.fft.rfft(theta0)
     k = 2.0 * np.pi * np.fft.rfftfreq(x.size, d=lx / x.size)
-    m = np.pi / h
     out = np.empty_like(hat)
     dx, dz = lx / x.size, h / z.size
     for n, k_exact in enumerate(k):
         if k_exact == 0.0:  # no vertical motion in the mean: theta' stays
             out[n] = hat[n]
             continue
-        kk, m = (np.sin(k_exact * dx) / dx, np.sin(np.pi / h * dz) / dz) if centred else (k_exact, np.pi / h)
+        m_exact = j * np.pi / h
+        kk, m = (np.sin(k_exact * dx) / dx, np.sin(m_exact * dz) / dz) if centred else (k_exact, m_exact)
         a = np.array([[0, -1j * f * m / kk, 0],
                       [-1j * f * kk * m / (kk**2 + m**2), 0, b * kk**2 / (kk**2 + m**2)],
                       [0, -n2 / b, 0]], dtype=complex)
         lam, vec = np.linalg.eig(a)
         y0 = np.linalg.solve(vec, np.array([0, 0, hat[n]], dtype=complex))
         out[n] = (vec @ (np.exp(lam * t) * y0))[2] * np.exp(-1j * k_exact * u * t)
-    section = np.fft.irfft(out, n=x.size)
-    return np.outer(np.sin(np.pi / h * z), section)  # [z, x]
+    return np.fft.irfft(out, n=x.size)
 
 
 def main():
@@ -84,7 +102,7 @@ def main():
         return 2
     p = dict(wave)
     p.update(gravity=s["buoyancy"]["gravity"], theta0=s["buoyancy"]["theta0"], brunt_vaisala=env["brunt_vaisala"],
-             coriolis=env["coriolis"], wind_u=env["wind"][0])
+             coriolis=env["coriolis"], wind_u=env["wind"][0], reference=env.get("reference", "isentropic"))
     if env["profile"] != "constant_n" or env["coriolis"] != 0 and env["geostrophic_wind"][0] != env["wind"][0]:
         print("igw_linear: needs a constant-N environment (and a geostrophic wind equal to the wind when f != 0)",
               file=sys.stderr)

@@ -479,6 +479,7 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
                           : e.profile == EnvironmentProfile::Table   ? "table"
                                                                      : "neutral";
     j["environment"] = {{"profile", profile},
+                        {"reference", e.reference_is_environment ? "environment" : "isentropic"},
                         {"brunt_vaisala", e.brunt_vaisala},
                         {"dtheta_dz_bottom", environment_dtheta_dz(e, cfg.theta0, cfg.gravity, 0.5 * cfg.grid.dz())},
                         {"wind", {e.wind_u, e.wind_v}},
