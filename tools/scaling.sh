@@ -136,7 +136,8 @@ hidden() {
   rm -f "$dir"/fxt/paje.trace "$dir"/fxt/*.rec "$dir"/fxt/dag.dot  # large; the raw prof files stay
   python3 -c "import json, sys
 t = json.load(open(sys.argv[1]))['transfers'][sys.argv[2]]['overlap_fraction']
-print('-' if t is None else '%.2f' % t)" "$dir/fxt/trace_summary.json" "$([ "$mode" = ranks ] && echo mpi || echo memory_nodes)"
+print('-' if t is None else '%.2f' % t)" "$dir/fxt/trace_summary.json" "$([ "$mode" = ranks ] && echo mpi || echo memory_nodes)" \
+    || echo -
 }
 
 mpdata() {  # GPUS NX NY NZ TX TY

@@ -565,7 +565,7 @@ def build_summary(directory, notes, marker=None, steps=0):
         first, last = t_start, t_end
     span = (last - first) if first is not None else None
     task_span = (t_end - t_start) if t_start is not None else None
-    busy = busy_by_rank(tasks)
+    busy = busy_by_rank(all_tasks)  # a transfer at the window's edge may overlap a task just outside it
     # With a step window, the transfers that started in it: start-up uploads and the final gathers
     # (whole fields to rank 0, overlapped with nothing) would otherwise swamp the steps' own.
     in_window = [t for t in transfers if window[0] <= t.start < window[1]] if steps else transfers

@@ -49,8 +49,10 @@ RankCpus rank_cpus(const std::vector<int>& mine, const std::vector<int>& node, i
   const int ranks = std::max(1, local_ranks), share = std::max(1, int(node.size()) / ranks);
   // StarPU follows the launcher's binding itself, unless the launcher bound nothing (mpirun
   // --bind-to none): then every rank would bind its workers from PU 0 on.
+  // A binding wider than the share (a socket for each of several ranks) may be another rank's too, whose
+  // workers StarPU would then bind to the same cores: the slice then as well.
   const bool unbound = mine.size() == node.size();
-  if (ranks == 1 || node.empty() || (int(mine.size()) >= share && !unbound)) return {mine, false, false};
+  if (ranks == 1 || node.empty() || (int(mine.size()) == share && !unbound)) return {mine, false, false};
   const int first = std::max(0, std::min(int(node.size()) - share, (local_rank % ranks) * share));
   return {std::vector<int>(node.begin() + first, node.begin() + first + share), true, !unbound};
 }

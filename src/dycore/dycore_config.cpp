@@ -200,10 +200,13 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
     require(c.current.z >= 0 && c.current.z <= c.grid.lz, "current.z", "must lie inside the domain in z");
     require(c.z_boundary == ZBoundary::Rigid, "grid.z_boundary", "the density current flows between rigid lids");
   }
+  if (e.reference_is_environment)  // theta_e is lowest at the ground (it does not decrease with height)
+    require(environment_theta(e, c.theta0, c.gravity, 0.0) > 0, "environment.theta",
+            "extrapolated to the ground must stay positive: it is the reference theta_0(z) there");
   if (e.anelastic) {
     require(c.z_boundary == ZBoundary::Rigid, "grid.z_boundary", "the anelastic reference state needs rigid lids");
-    require(c.gravity * c.grid.lz < kCp * c.theta0, "grid.lz",
-            "reaches above the isentropic reference state's top (g lz >= c_p theta_0)");
+    require(reference_exner(e, c.grid.lz, c.theta0, c.gravity) > 0, "grid.lz",
+            "reaches above the reference state's top (its Exner function falls to 0 below the lid)");
   }
   if (e.stratified()) {
     require(c.z_boundary == ZBoundary::Rigid, "grid.z_boundary", "a stratified environment needs rigid lids");

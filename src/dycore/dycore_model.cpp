@@ -292,7 +292,8 @@ void DycoreModel::share_solve(long step) {
 void DycoreModel::read_solve(long step) {
   SolveResult r;
   if (channel_) {  // shared in step order; the last steps' only now (finish_solve_checks)
-    if (shared_solves_.empty() || shared_solves_.front().first != step) share_solve(step);
+    if (shared_solves_.empty()) share_solve(step);
+    if (shared_solves_.front().first != step) throw std::logic_error("dycore: solves read out of step order");
     r = graph_->solver().result_of(shared_solves_.front().second->values().data());
     shared_solves_.pop_front();
   } else {

@@ -81,8 +81,8 @@ double reference_density(double z, double theta0, double gravity) {
   return std::pow(1.0 - gravity * z / (kCp * theta0), (kCp - kGasConstant) / kGasConstant);
 }
 
-double reference_density(const EnvironmentSettings& e, double z, double theta0, double gravity) {
-  if (!e.reference_is_environment) return reference_density(z, theta0, gravity);
+double reference_exner(const EnvironmentSettings& e, double z, double theta0, double gravity) {
+  if (!e.reference_is_environment) return 1.0 - gravity * z / (kCp * theta0);
   // int_0^z dz' / theta_0(z') by the composite Simpson rule on steps of at most 1 m (theta_0 is smooth
   // or piecewise linear: the rule is exact to round-off well below the solver's tolerance).
   const int n = 2 * std::max(1, int(std::ceil(z / 2.0)));
@@ -92,9 +92,13 @@ double reference_density(const EnvironmentSettings& e, double z, double theta0, 
     const double w = (i == 0 || i == n) ? 1.0 : (i % 2 ? 4.0 : 2.0);
     sum += w / reference_theta(e, theta0, gravity, i * h);
   }
-  const double exner = 1.0 - gravity / kCp * (h / 3.0) * sum;
+  return 1.0 - gravity / kCp * (h / 3.0) * sum;
+}
+
+double reference_density(const EnvironmentSettings& e, double z, double theta0, double gravity) {
+  if (!e.reference_is_environment) return reference_density(z, theta0, gravity);
   return reference_theta(e, theta0, gravity, 0.0) / reference_theta(e, theta0, gravity, z) *
-         std::pow(exner, (kCp - kGasConstant) / kGasConstant);
+         std::pow(reference_exner(e, z, theta0, gravity), (kCp - kGasConstant) / kGasConstant);
 }
 
 std::vector<double> environment_density(const EnvironmentSettings& e, int nz, double dz, double theta0,

@@ -52,6 +52,8 @@ std::vector<double> environment_vertical_weights(const EnvironmentSettings& e, i
 
 // rho_0(z) / rho_0(0) of the isentropic reference state of theta_0: Pi^(c_v / R), Pi = 1 - g z / (c_p theta_0).
 double reference_density(double z, double theta0, double gravity);
+// Pi(z) = 1 - (g / c_p) int_0^z dz' / theta_0(z') of the reference theta_0(z).
+double reference_exner(const EnvironmentSettings& e, double z, double theta0, double gravity);
 // rho_0(z) / rho_0(0) in hydrostatic balance with the reference theta_0(z): (theta_0(0) / theta_0(z))
 // Pi^(c_v / R), Pi = 1 - (g / c_p) int_0^z dz' / theta_0(z'); reference_density's where theta_0 is constant.
 double reference_density(const EnvironmentSettings& e, double z, double theta0, double gravity);

@@ -387,6 +387,10 @@ TEST(Stratified, BadKeysNameThemselves) {
   EXPECT_EQ(key_of({"wave.half_width=0.0"}), "wave.half_width");
   EXPECT_EQ(key_of({"wave.amplitud=1.0"}), "wave.amplitud");
   EXPECT_EQ(key_of({"physics.reference=\"stable\""}), "physics.reference");
+  // theta_e extrapolated to the ground below the table's first level: -1700 K, no reference state.
+  EXPECT_EQ(key_of({"environment.profile=\"table\"", "environment.z=[2000.0, 2100.0]",
+                    "environment.theta=[300.0, 400.0]", "physics.reference=\"environment\""}),
+            "environment.theta");
   EXPECT_EQ(key_of({"grid.z_boundary=\"periodic\""}), "grid.z_boundary");
   EXPECT_EQ(key_of({"case.initial=\"taylor_green\""}), "environment.profile");  // Taylor-Green has no theta'
   EXPECT_EQ(key_of({"bubble.radius=100.0"}), "bubble.radius");

@@ -40,6 +40,12 @@ TEST(Runtime, RanksTakeTheirShareOfTheNode) {
   RankCpus socket = rank_cpus(range(16, 16), node, 4, 1);
   EXPECT_EQ(socket.cpus, range(16, 16));
   EXPECT_FALSE(socket.slice || socket.moved);
+  // Four ranks on two sockets of 32: ranks 0 and 2 bound to the same socket would bind their workers
+  // to the same cores; each takes its slice of the node instead.
+  RankCpus shared0 = rank_cpus(range(0, 32), node, 4, 0), shared2 = rank_cpus(range(0, 32), node, 4, 2);
+  EXPECT_EQ(shared0.cpus, range(0, 16));
+  EXPECT_EQ(shared2.cpus, range(32, 16));
+  EXPECT_TRUE(shared0.moved && shared2.moved);
   // One rank: its own CPUs, whatever they are.
   EXPECT_EQ(rank_cpus({3}, node, 1, 0).cpus, std::vector<int>{3});
   EXPECT_FALSE(rank_cpus({3}, node, 1, 0).moved);
