@@ -120,9 +120,10 @@ int gpu_count() {
   return devices;
 }
 
-// Where the rank took a slice because the launcher bound it tighter (RankCpus::moved): the thread
-// that submits the tasks, and StarPU-MPI's progress thread, which it starts, leave the launcher's
-// core for the slice (docs/performance.md, "Two ranks"). Called after MPI starts, before StarPU.
+// Where the rank took a slice in place of the launcher's binding (RankCpus::moved): the thread that
+// submits the tasks, and the threads it starts (MPI's, StarPU-MPI's progress thread), leave the
+// launcher's core for the slice (docs/performance.md, "Two ranks"). Called before MPI starts and again
+// before StarPU does (should MPI's start-up bind the process anew).
 void submitting_thread_on_the_share(const std::vector<int>& cpus) {
   if (!g_bound_tighter_than_share) return;
   cpu_set_t set;
@@ -221,6 +222,7 @@ Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
   // MPI_THREAD_MULTIPLE lets the host exchange its small values through MPI itself while StarPU-MPI's
   // thread moves the data (host_channel.hpp); StarPU-MPI alone needs MPI_THREAD_SERIALIZED.
   int initialized = 0, provided = 0;
+  submitting_thread_on_the_share(cpus);  // before MPI too, whose own threads then start on the share
   MPI_Initialized(&initialized);
   if (!initialized) {
     if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
