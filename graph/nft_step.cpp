@@ -115,7 +115,7 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
     } else {
       insert_pressure_gradient_from(half_gradient, f.p->handle(t), vn, v, kPrioHalo);
     }
-    if (theta && env.height_buoyancy)
+    if (theta && env.stratified)  // beta_k: theta_0's variation with height (exactly 1 for a constant one)
       insert_height_buoyancy(ScaledArgs{L, half_buoyancy.factor, forcing_ring}, env_->handle(), f.theta[now]->handle(t),
                              v[2], kPrioHalo);
     else if (theta)

@@ -62,7 +62,6 @@ struct NftEnvironment {
   bool stratified = false;       // the implicit buoyancy and the weighted operator
   bool absorber = false;         // the kEnvDamping profile is not all 0
   bool anelastic = false;        // D(rho v) = 0 with the kEnvDensity profile (codelets/anelastic), G = rho
-  bool height_buoyancy = false;  // theta_0 varies with height: the buoyancy's kEnvBuoyancy profile is not all 1
   double coriolis = 0.0, ug = 0.0, vg = 0.0;
   double wind_u = 0.0, wind_v = 0.0;  // the absorber's target for u and v
   bool active() const { return stratified || absorber || anelastic || coriolis != 0.0; }

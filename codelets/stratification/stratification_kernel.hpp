@@ -50,8 +50,8 @@ TDC_HD void implicit_buoyancy_cell(const ScaledArgs& a, const double* e, const d
   w[o] = env(e, kEnvAlpha, a.L.nz, k) * (w[o] + a.factor * env(e, kEnvBuoyancy, a.L.nz, k) * theta[o]);
 }
 
-// w <- w + factor beta_k theta': the explicit half of the buoyancy where theta_0 varies with height
-// (physics.reference = "environment"; a constant theta_0 takes the buoyancy codelet).
+// w <- w + factor beta_k theta': the explicit half of the buoyancy in a stratified environment (beta_k
+// exactly 1 for a constant theta_0: the buoyancy codelet's bits).
 TDC_HD void height_buoyancy_cell(const ScaledArgs& a, const double* e, const double* theta, double* w, int i, int j,
                                  int k) {
   const std::ptrdiff_t o = a.L.at(i, j, k);

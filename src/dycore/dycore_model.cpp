@@ -32,7 +32,6 @@ NftSettings settings_of(const DycoreConfig& c) {
   s.env.stratified = e.stratified();
   s.env.absorber = e.absorbs();
   s.env.anelastic = e.anelastic;
-  s.env.height_buoyancy = e.stratified() && e.reference_is_environment;
   s.env.coriolis = e.coriolis;
   s.env.ug = e.geostrophic_u;
   s.env.vg = e.geostrophic_v;
