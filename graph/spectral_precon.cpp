@@ -38,7 +38,11 @@ SpectralPreconditioner::SpectralPreconditioner(const Decomposition& d, int rank,
   long slab = 0;
   for (int s = 0; s < slabs_.slabs; ++s) slab = std::max(slab, slabs_.slab(s).cells());
   slab_scratch_ = std::make_unique<ScratchBuffer>(slab * sizeof(double));
-  tile_scratch_ = std::make_unique<ScratchBuffer>(slabs_.tile(0).cells() * sizeof(double));
+  bool tile_stages_need_scratch = false;  // not where the tile's pass writes and reads the pieces themselves
+  for (int n = 0; n < spectral_stage_count(slabs_); n += 2)
+    tile_stages_need_scratch |= stage_needs_scratch(slabs_, spectral_stage(slabs_, L, n, 0));
+  if (tile_stages_need_scratch)
+    tile_scratch_ = std::make_unique<ScratchBuffer>(slabs_.tile(0).cells() * sizeof(double));
 }
 
 SpectralPreconditioner::~SpectralPreconditioner() { starpu_mpi_wait_for_all(MPI_COMM_WORLD); }
@@ -71,8 +75,9 @@ void SpectralPreconditioner::submit(starpu_data_handle_t state, int skip_from, c
       const auto out = s.to_tile ? std::vector<starpu_data_handle_t>{z.handle(i)}
                        : on_slab ? pieces(*from_slabs_, -1, i)
                                  : pieces(*to_slabs_, i, -1);
-      insert_spectral_stage(p, slabs_, s, tables_->handle(), state, (on_slab ? slab_scratch_ : tile_scratch_)->handle(),
-                            in, out, kPrioBody);
+      const auto& scratch = on_slab ? slab_scratch_ : tile_scratch_;
+      insert_spectral_stage(p, slabs_, s, tables_->handle(), state, scratch ? scratch->handle() : nullptr, in, out,
+                            kPrioBody);
     }
   }
 }

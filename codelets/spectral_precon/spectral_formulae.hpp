@@ -108,16 +108,33 @@ struct SpectralView {
   double* p;
   long sx, plane;
 };
+// A pass's input or output along x or y: one array, or pieces of 2^bits points of the line axis each
+// (the slab form's pieces, equal boxes with the same strides), so that a pass reads and writes them
+// where they lie instead of through a copy. One array: bits = 30, every point in p[0].
+constexpr int kMaxPassPieces = 16;
+struct PassView {
+  double* p[kMaxPassPieces] = {};
+  long sx = 0, plane = 0;
+  int bits = 30;
+  PassView() = default;
+  TDC_HD PassView(const SpectralView& v) : sx(v.sx), plane(v.plane) { p[0] = v.p; }
+  TDC_HD SpectralView whole() const { return SpectralView{p[0], sx, plane}; }  // (bits = 30 only)
+};
 TDC_HD int line_bits(const SpectralPlan& p, int axis) { return axis == 0 ? p.bx : axis == 1 ? p.by : p.bz; }
 TDC_HD long line_count(const SpectralPlan& p, int axis) {
   return axis == 0 ? long(p.ny) * p.nz : axis == 1 ? long(p.nx) * p.nz : long(p.nx) * p.ny * (p.nz >> p.bz);
 }
-// Offset of point t of line l in view v.
-TDC_HD long line_offset(const SpectralPlan& p, const double* tab, int axis, const SpectralView& v, int l, int t) {
+// Offset of point t of line l in view v (an array's strides).
+template <class View>
+TDC_HD long line_offset(const SpectralPlan& p, const double* tab, int axis, const View& v, int l, int t) {
   if (axis == 0) return t + v.sx * (l & (p.ny - 1)) + v.plane * (l >> p.by);
   if (axis == 1) return (l & (p.nx - 1)) + v.sx * t + v.plane * (l >> p.bx);
   const int i = l & (p.nx - 1), j = (l >> p.bx) & (p.ny - 1), c = l >> (p.bx + p.by);
   return i + v.sx * j + v.plane * long(tab[p.level + (c << p.bz) + t]);
+}
+// Point t of line l of a pass's view: in its piece t >> bits, at the piece's point t mod 2^bits.
+TDC_HD double* line_point(const SpectralPlan& p, const double* tab, int axis, const PassView& v, int l, int t) {
+  return v.p[t >> v.bits] + line_offset(p, tab, axis, v, l, t & ((1 << v.bits) - 1));
 }
 // The horizontal mode (m, n) of a vertical line.
 TDC_HD void line_mode(const SpectralPlan& p, int l, int& m, int& n) {

@@ -101,13 +101,26 @@ __device__ void block_fft(Cplx* buf, const double* cw, const double* sw) {
   fft_rounds_from<Bits, 0>(buf, cw, sw);
 }
 
+// Point t of line l of a view: of its pieces (PassView), or of its one array (SpectralView: the
+// single-array passes keep the registers they had without pieces).
+template <int Axis>
+__device__ __forceinline__ double* pass_point(const SpectralPlan& p, const double* tab, const PassView& v, int l,
+                                              int t) {
+  return line_point(p, tab, Axis, v, l, t);
+}
+template <int Axis>
+__device__ __forceinline__ double* pass_point(const SpectralPlan& p, const double* tab, const SpectralView& v, int l,
+                                              int t) {
+  return v.p + line_offset(p, tab, Axis, v, l, t);
+}
+
 // One pass of Hartley transforms along `Axis` over lines of 2^Bits points: in -> out (may be the same
 // array). With `Scaled`, the transform, the inverse symbol and the transform again (the vertical
 // cycles, whole in the block).
-template <int Axis, bool Scaled, int Bits>
+template <int Axis, bool Scaled, int Bits, class View>
 __global__ void __launch_bounds__(LineShape<Bits>::threads, LineShape<Bits>::min_blocks(Scaled))
     hartley_pass_kernel(SpectralPlan p, const double* __restrict__ tab, const double* __restrict__ st,
-                        const double* __restrict__ skip, SpectralView in, SpectralView out) {
+                        const double* __restrict__ skip, View in, View out) {
   using S = LineShape<Bits>;
   if (solver_skips(st, p.skip_from) || (skip && *skip >= 1.0)) return;  // (the gate tests the same)
   extern __shared__ Cplx buf[];
@@ -119,7 +132,7 @@ __global__ void __launch_bounds__(LineShape<Bits>::threads, LineShape<Bits>::min
     const int l = 2 * (pair0 + q);
     if (l < lines)
       buf[q * S::stride + padded(bit_reverse(t, Bits), kPad)] =
-          Cplx{in.p[line_offset(p, tab, Axis, in, l, t)], in.p[line_offset(p, tab, Axis, in, l + 1, t)]};
+          Cplx{*pass_point<Axis>(p, tab, in, l, t), *pass_point<Axis>(p, tab, in, l + 1, t)};
   }
   __syncthreads();
   block_fft<Bits>(buf, cw, sw);
@@ -153,27 +166,35 @@ __global__ void __launch_bounds__(LineShape<Bits>::threads, LineShape<Bits>::min
     if (l < lines) {
       double a, b;
       hartley_pair(buf + q * S::stride, S::n, t, a, b, kPad);
-      out.p[line_offset(p, tab, Axis, out, l, t)] = a;
-      out.p[line_offset(p, tab, Axis, out, l + 1, t)] = b;
+      *pass_point<Axis>(p, tab, out, l, t) = a;
+      *pass_point<Axis>(p, tab, out, l + 1, t) = b;
     }
   }
 }
 
 template <int Axis, bool Scaled, int Bits>
-void launch_bits(const SpectralPlan& p, const double* tab, const double* st, const double* skip, SpectralView in,
-                 SpectralView out, cudaStream_t stream) {
+void launch_bits(const SpectralPlan& p, const double* tab, const double* st, const double* skip, PassView in,
+                 PassView out, cudaStream_t stream) {
   using S = LineShape<Bits>;
   const long pairs = line_count(p, Axis) / 2;
   const int shared = int(sizeof(Cplx)) * S::pairs * S::stride;
   static_assert(sizeof(Cplx) * S::pairs * S::stride <= 48 * 1024, "no opt-in to more shared memory needed");
-  hartley_pass_kernel<Axis, Scaled, Bits>
-      <<<unsigned((pairs + S::pairs - 1) / S::pairs), S::threads, shared, stream>>>(p, tab, st, skip, in, out);
+  const unsigned blocks = unsigned((pairs + S::pairs - 1) / S::pairs);
+  if constexpr (Axis < 2 && !Scaled)  // (only x and y passes meet pieces)
+    if (in.bits < Bits || out.bits < Bits) {
+      hartley_pass_kernel<Axis, Scaled, Bits, PassView>
+          <<<blocks, S::threads, shared, stream>>>(p, tab, st, skip, in, out);
+      TDC_CUDA_CHECK(cudaGetLastError());
+      return;
+    }
+  hartley_pass_kernel<Axis, Scaled, Bits, SpectralView>
+      <<<blocks, S::threads, shared, stream>>>(p, tab, st, skip, in.whole(), out.whole());
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 
 template <int Axis, bool Scaled>
-void launch_pass(const SpectralPlan& p, const double* tab, const double* st, const double* skip, SpectralView in,
-                 SpectralView out, cudaStream_t stream) {
+void launch_pass(const SpectralPlan& p, const double* tab, const double* st, const double* skip, PassView in,
+                 PassView out, cudaStream_t stream) {
   switch (line_bits(p, Axis)) {
     case 1: return launch_bits<Axis, Scaled, 1>(p, tab, st, skip, in, out, stream);
     case 2: return launch_bits<Axis, Scaled, 2>(p, tab, st, skip, in, out, stream);
@@ -261,11 +282,11 @@ std::string plan_key(const SpectralPlan& p) {
 
 }  // namespace
 
-void spectral_pass_cuda(const SpectralPlan& p, const double* tab, const double* st, int axis, SpectralView in,
-                        SpectralView out, cudaStream_t stream) {
+void spectral_pass_cuda(const SpectralPlan& p, const double* tab, const double* st, int axis, PassView in,
+                        PassView out, cudaStream_t stream) {
   if (axis == 0) launch_pass<0, false>(p, tab, st, nullptr, in, out, stream);
   if (axis == 1) launch_pass<1, false>(p, tab, st, nullptr, in, out, stream);
-  if (axis == 2) vertical_pass(p, tab, st, nullptr, in, out, stream);
+  if (axis == 2) vertical_pass(p, tab, st, nullptr, in.whole(), out.whole(), stream);
 }
 
 void spectral_solve_cuda(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z,

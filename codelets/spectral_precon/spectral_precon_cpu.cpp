@@ -80,27 +80,31 @@ void lines_hartley(PairBatch<W>& x, int n) {
 
 // Line pairs l0 .. l0 + 2 W - 1 of one pass (pair w: lines l0 + 2 w and l0 + 2 w + 1).
 template <int W>
-void hartley_pairs(const SpectralPlan& p, const double* tab, int axis, bool scaled, SpectralView in,
-                   SpectralView out, long l0, PairBatch<W>& x) {
+void hartley_pairs(const SpectralPlan& p, const double* tab, int axis, bool scaled, const PassView& in,
+                   const PassView& out, long l0, PairBatch<W>& x) {
   const int bits = line_bits(p, axis), n = 1 << bits;
   const double *cw = twiddle_cos(p, tab, axis), *sw = twiddle_sin(p, tab, axis);
-  // Along x and y a line's points sit a fixed stride apart; the vertical cycles go through the level table.
-  const auto stride = [&](const SpectralView& v) -> long { return axis == 0 ? 1 : axis == 1 ? v.sx : 0; };
+  // Along x and y a line's points sit a fixed stride apart within each piece (a piece holds run
+  // points of it); the vertical cycles go through the level table.
+  const auto stride = [&](const PassView& v) -> long { return axis == 0 ? 1 : axis == 1 ? v.sx : 0; };
+  const auto run = [&](const PassView& v) { return v.bits < bits ? 1 << v.bits : n; };
   const long in_step = stride(in), out_step = stride(out);
   for (int w = 0; w < W; ++w) {
     const int la = int(l0) + 2 * w;
     if (axis < 2) {
-      const double *a = in.p + line_offset(p, tab, axis, in, la, 0), *b = in.p + line_offset(p, tab, axis, in, la + 1, 0);
-      for (int t = 0; t < n; ++t) {
-        const std::size_t at = std::size_t(x.rev[t]) * W + w;
-        x.re[at] = a[t * in_step];
-        x.im[at] = b[t * in_step];
+      for (int t0 = 0; t0 < n; t0 += run(in)) {
+        const double *a = line_point(p, tab, axis, in, la, t0), *b = line_point(p, tab, axis, in, la + 1, t0);
+        for (int t = t0; t < t0 + run(in); ++t) {
+          const std::size_t at = std::size_t(x.rev[t]) * W + w;
+          x.re[at] = a[(t - t0) * in_step];
+          x.im[at] = b[(t - t0) * in_step];
+        }
       }
     } else {
       for (int t = 0; t < n; ++t) {
         const std::size_t at = std::size_t(x.rev[t]) * W + w;
-        x.re[at] = in.p[line_offset(p, tab, axis, in, la, t)];
-        x.im[at] = in.p[line_offset(p, tab, axis, in, la + 1, t)];
+        x.re[at] = *line_point(p, tab, axis, in, la, t);
+        x.im[at] = *line_point(p, tab, axis, in, la + 1, t);
       }
     }
   }
@@ -122,15 +126,17 @@ void hartley_pairs(const SpectralPlan& p, const double* tab, int axis, bool scal
   for (int w = 0; w < W; ++w) {
     const int la = int(l0) + 2 * w;
     if (axis < 2) {
-      double *a = out.p + line_offset(p, tab, axis, out, la, 0), *b = out.p + line_offset(p, tab, axis, out, la + 1, 0);
-      for (int t = 0; t < n; ++t) {
-        a[t * out_step] = x.ha[std::size_t(t) * W + w];
-        b[t * out_step] = x.hb[std::size_t(t) * W + w];
+      for (int t0 = 0; t0 < n; t0 += run(out)) {
+        double *a = line_point(p, tab, axis, out, la, t0), *b = line_point(p, tab, axis, out, la + 1, t0);
+        for (int t = t0; t < t0 + run(out); ++t) {
+          a[(t - t0) * out_step] = x.ha[std::size_t(t) * W + w];
+          b[(t - t0) * out_step] = x.hb[std::size_t(t) * W + w];
+        }
       }
     } else {
       for (int t = 0; t < n; ++t) {
-        out.p[line_offset(p, tab, axis, out, la, t)] = x.ha[std::size_t(t) * W + w];
-        out.p[line_offset(p, tab, axis, out, la + 1, t)] = x.hb[std::size_t(t) * W + w];
+        *line_point(p, tab, axis, out, la, t) = x.ha[std::size_t(t) * W + w];
+        *line_point(p, tab, axis, out, la + 1, t) = x.hb[std::size_t(t) * W + w];
       }
     }
   }
@@ -138,7 +144,8 @@ void hartley_pairs(const SpectralPlan& p, const double* tab, int axis, bool scal
 
 // A whole pass: kPairLanes line pairs at a time, the rest one by one.
 constexpr int kPairLanes = 4;
-void hartley_pass(const SpectralPlan& p, const double* tab, int axis, bool scaled, SpectralView in, SpectralView out) {
+void hartley_pass(const SpectralPlan& p, const double* tab, int axis, bool scaled, const PassView& in,
+                  const PassView& out) {
   const int bits = line_bits(p, axis), n = 1 << bits;
   const long lines = line_count(p, axis);
   PairBatch<kPairLanes> wide(n, bits);
@@ -166,9 +173,9 @@ void column_pass(const SpectralPlan& p, const double* tab, SpectralView in, Spec
 
 }  // namespace
 
-void spectral_pass_cpu(const SpectralPlan& p, const double* tab, int axis, SpectralView in, SpectralView out) {
+void spectral_pass_cpu(const SpectralPlan& p, const double* tab, int axis, PassView in, PassView out) {
   if (axis == 2 && p.columns)
-    column_pass(p, tab, in, out);
+    column_pass(p, tab, in.whole(), out.whole());
   else
     hartley_pass(p, tab, axis, axis == 2, in, out);
 }

@@ -33,8 +33,9 @@ inline SpectralView tile_view(const TileLayout& L, const double* a) {
 }
 
 // One pass along `axis` (2: the vertical cycles, the inverse symbol between two transforms or the
-// direct solve), in -> out (in may be out): the solve is the passes along 0, 1, 2, 1, 0.
-void spectral_pass_cpu(const SpectralPlan& p, const double* tab, int axis, SpectralView in, SpectralView out);
+// direct solve), in -> out (in may be out): the solve is the passes along 0, 1, 2, 1, 0. Along x and
+// y the views may be pieces split along that axis; the vertical pass takes whole arrays.
+void spectral_pass_cpu(const SpectralPlan& p, const double* tab, int axis, PassView in, PassView out);
 
 // z = M r (r is read, z written; may not alias); returns at once when the state says done >= skip_from.
 void spectral_solve_cpu(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z);
@@ -47,8 +48,8 @@ void spectral_pcg_precon_cpu(const SpectralPlan& p, const TileLayout& L, const d
                              const double* q, double* r, double* z, double* out);
 #if defined(TASKDYCORE_HAVE_CUDA)
 // The pass returns at once when the state says done >= skip_from.
-void spectral_pass_cuda(const SpectralPlan& p, const double* tab, const double* st, int axis, SpectralView in,
-                        SpectralView out, cudaStream_t stream);
+void spectral_pass_cuda(const SpectralPlan& p, const double* tab, const double* st, int axis, PassView in,
+                        PassView out, cudaStream_t stream);
 void spectral_solve_cuda(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z,
                          cudaStream_t stream);
 // groups: dot_partial's device scratch.

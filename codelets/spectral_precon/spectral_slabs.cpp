@@ -93,6 +93,27 @@ std::vector<CellArray> ends(const SlabGeometry& g, const SpectralStage& s, bool 
 
 }  // namespace
 
+// The part's pieces as one view of its first or last pass, where that pass runs along the axis the
+// pieces split (column slabs: a tile's pieces split x, a slab's split y) and they are few enough.
+bool pieces_in_view(const SlabGeometry& g, const SpectralStage& s) {
+  return g.kind == SlabKind::Columns && s.n_passes > 0 && (s.on_slab ? g.tiles() : g.slabs) <= kMaxPassPieces;
+}
+PassView pieces_view(const std::vector<CellArray>& pieces, bool on_slab) {
+  PassView v;
+  for (std::size_t i = 0; i < pieces.size(); ++i) v.p[i] = pieces[i].p;
+  const CellBox& b = pieces[0].box;  // every piece of a part has its shape
+  v.sx = b.w;
+  v.plane = long(b.w) * b.h;
+  v.bits = spectral_log2(on_slab ? b.h : b.w);
+  return v;
+}
+
+bool stage_needs_scratch(const SlabGeometry& g, const SpectralStage& s) {
+  if (s.n_passes == 0) return false;
+  const bool ends_direct = (s.from_tile || pieces_in_view(g, s)) && (s.to_tile || pieces_in_view(g, s));
+  return !ends_direct || s.n_passes > 1;
+}
+
 StageWork stage_work(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, const double* const* in,
                      double* scratch, double* const* out) {
   StageWork w;
@@ -105,14 +126,19 @@ StageWork stage_work(const SpectralPlan& p, const SlabGeometry& g, const Spectra
   }
   const CellBox part = s.on_slab ? g.slab(s.index) : g.tile(s.index);
   const CellArray work = dense(scratch, part);
-  w.work = w.first_in = w.last_out = SpectralView{scratch, part.w, long(part.w) * part.h};
+  w.work = SpectralView{scratch, part.w, long(part.w) * part.h};
+  w.first_in = w.last_out = w.work;
   auto view_of = [](const CellArray& a) { return SpectralView{a.p + a.origin, a.row, a.plane}; };
   if (s.from_tile)
     w.first_in = view_of(from[0]);
+  else if (pieces_in_view(g, s))
+    w.first_in = pieces_view(from, s.on_slab);
   else
     for (const CellArray& a : from) w.gather.push_back(copy(a, work, a.box));
   if (s.to_tile)
     w.last_out = view_of(to[0]);
+  else if (pieces_in_view(g, s))
+    w.last_out = pieces_view(to, s.on_slab);
   else
     for (const CellArray& b : to) w.scatter.push_back(copy(work, b, b.box));
   w.plan = p;

@@ -77,6 +77,10 @@ struct SpectralStage {
 int spectral_stage_count(const SlabGeometry& g);
 SpectralStage spectral_stage(const SlabGeometry& g, const TileLayout& L, int n, int index);
 
+// Whether the stage's task needs the scratch array (a part of its size): not where its one pass goes
+// from the tile straight into the pieces or back.
+bool stage_needs_scratch(const SlabGeometry& g, const SpectralStage& s);
+
 // The stage's work; returns at once when the state says done >= p.skip_from (p: the whole domain's
 // plan). `in`/`out`: the tile (one pointer) or the part's pieces (tile t: its piece of every slab;
 // slab s: every tile's piece of it, in index order).

@@ -11,7 +11,7 @@ struct StageArgs {
   SpectralStage s;
   int n_in, n_out;
 };
-// Buffers: tables, state, scratch (stages with passes only), n_in arrays read, n_out arrays written.
+// Buffers: tables, state, scratch (stage_needs_scratch), n_in arrays read, n_out arrays written.
 // A stage's arrays are a tile's block or pieces' vectors: both hand over their pointer first.
 struct SpectralStageSpec : CodeletSpec<StageArgs> {
   static constexpr const char* name = "spectral_transpose";  // a stage without passes
@@ -21,7 +21,7 @@ struct SpectralStageSpec : CodeletSpec<StageArgs> {
   };
   static void pointers(const Args& a, Buffers b, Pointers& p) {
     int n = 2;
-    if (a.s.n_passes > 0) p.scratch = b.vector(n++);
+    if (stage_needs_scratch(a.g, a.s)) p.scratch = b.vector(n++);
     for (int i = 0; i < a.n_in; ++i) p.in[i] = a.s.from_tile ? b.block(n++) : b.vector(n++);
     for (int i = 0; i < a.n_out; ++i) p.out[i] = a.s.to_tile ? b.block(n++) : b.vector(n++);
   }
@@ -51,7 +51,7 @@ void insert_spectral_stage(const SpectralPlan& p, const SlabGeometry& g, const S
                            const std::vector<starpu_data_handle_t>& in, const std::vector<starpu_data_handle_t>& out,
                            int priority) {
   std::vector<starpu_data_descr> d{{tables, STARPU_R}, {state, STARPU_R}};
-  if (s.n_passes > 0) d.push_back({scratch, STARPU_SCRATCH});
+  if (stage_needs_scratch(g, s)) d.push_back({scratch, STARPU_SCRATCH});
   for (starpu_data_handle_t h : in) d.push_back({h, STARPU_R});
   // Pieces and z's interior are written whole (z's ghost ring is not read before a halo exchange).
   for (starpu_data_handle_t h : out) d.push_back({h, STARPU_W});

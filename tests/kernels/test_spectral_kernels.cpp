@@ -356,6 +356,10 @@ const std::vector<SlabShape> kSlabShapes = {
     // Level slabs (several tiles across x), uneven ones too; column slabs (one tile across x).
     {{16, 8, 8, 2}, kWrapPeriodic, {{2, 2, 0}, {4, 1, 3}, {8, 4, 0}, {1, 2, 0}, {1, 4, 2}, {1, 4, 8}}},
     {{32, 16, 16, 2}, kWrapMirror, {{2, 4, 0}, {2, 1, 5}, {4, 4, 12}, {1, 2, 0}, {1, 8, 0}}},
+    // Column slabs with more pieces than a pass's view takes (kMaxPassPieces): a slab's 32 pieces,
+    // a tile's 32, and as many as it takes.
+    {{32, 64, 4, 2}, kWrapPeriodic, {{1, 32, 0}, {1, 2, 16}}},
+    {{64, 16, 8, 2}, kWrapMirror, {{1, 2, 32}, {1, 8, 2}}},
 };
 
 // A shape's plan, right-hand side and whole solve (the reference of every slab case).
