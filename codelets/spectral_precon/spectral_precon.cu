@@ -22,8 +22,9 @@ template <int Bits>
 struct LineShape {
   static constexpr int n = 1 << Bits;
   static constexpr int per_line = Bits >= 2 ? n / 4 : 1;               // threads per line pair
-  // 1024 points and 256 threads a block; a line pair of 2048 points takes 512 threads.
-  static constexpr int pair_bits = Bits >= 10 ? 0 : (10 - Bits) < 8 ? (10 - Bits) : 8;
+  // 1024 points and 256 threads a block, but at least two pairs below 2048 points (512 threads): along
+  // y a block's loads of one row are then its pairs' 32 bytes, a whole sector, not half of one.
+  static constexpr int pair_bits = Bits >= 11 ? 0 : Bits == 10 ? 1 : (10 - Bits) < 8 ? (10 - Bits) : 8;
   static constexpr int pairs = 1 << pair_bits;
   static constexpr int threads = pairs * per_line;
   static constexpr int stride = n + (n >> kPad) + 1;

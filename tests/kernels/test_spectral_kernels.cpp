@@ -472,6 +472,7 @@ TEST(SpectralCpuCudaAgreement, SolveAndPcgStep) {
   for (const Shape& s : {Shape{{32, 4, 8, 2}, kWrapPeriodic, 0.0}, Shape{{128, 32, 64, 2}, kWrapMirror, 0.0},
                          Shape{{64, 64, 16, 3}, kWrapPeriodic, 0.5}, Shape{{16, 256, 8, 2}, kWrapMirror, 0.1},
                          Shape{{kMaxSpectralLength, 4, 8, 2}, kWrapMirror, 0.0},
+                         Shape{{8, 1024, 4, 2}, kWrapPeriodic, 0.0}, Shape{{4, 8, 1024, 2}, kWrapPeriodic, 0.2},
                          Shape{{4, kMaxSpectralLength, 4, 2}, kWrapPeriodic, 0.3}})
     expect_solve_and_pcg_step_agree(s.L, couplings(s.wrap), coefficients(s.L.nz, s.shift));
 }
