@@ -3,6 +3,7 @@
 #include <starpu_mpi.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "../codelets/common/codelet.hpp"
@@ -23,34 +24,65 @@ SpectralPreconditioner::SpectralPreconditioner(const Decomposition& d, int rank,
     throw std::invalid_argument("spectral preconditioner: tiles must be at least 2 cells wide in x and y");
   if (d.tiles() > kMaxSlabPieces)
     throw std::invalid_argument("spectral preconditioner: more than " + std::to_string(kMaxSlabPieces) + " tiles");
-  slabs_ = slab_geometry(plan_.nx, plan_.ny, plan_.nz, d.tiles_x(), d.tiles_y());
+  slabs_ = slab_geometry(plan_.nx, plan_.ny, plan_.nz, d.tiles_x(), d.tiles_y(), spectral_chunks());
   // Slab s is held with tile s T / S: with one slab per tile, every device transforms its share.
   std::vector<int> tile_of, slab_host;
   std::vector<long> doubles;
   for (int t = 0; t < d.tiles(); ++t)
-    for (int s = 0; s < slabs_.slabs; ++s) {
-      tile_of.push_back(t);
-      slab_host.push_back(int(long(s) * d.tiles() / slabs_.slabs));
-      doubles.push_back(slabs_.piece(t, s).cells());
-    }
+    for (int s = 0; s < slabs_.slabs; ++s)
+      for (int c = 0; c < slabs_.chunks; ++c) {
+        tile_of.push_back(t);
+        slab_host.push_back(slab_host_tile(s));
+        doubles.push_back(slabs_.piece(t, s, c).cells());
+      }
   to_slabs_ = std::make_unique<TileHeldVectors>(d, tile_of, doubles);
   from_slabs_ = std::make_unique<TileHeldVectors>(d, slab_host, doubles);
-  long slab = 0;
-  for (int s = 0; s < slabs_.slabs; ++s) slab = std::max(slab, slabs_.slab(s).cells());
-  slab_scratch_ = std::make_unique<ScratchBuffer>(slab * sizeof(double));
+  // Stage n = 1 of the column flow writes the slab's buffer, whose values its later stages read; the
+  // level flow's slab stages run on a scratch array.
+  std::vector<int> buffer_host;
+  std::vector<long> slab_doubles;
+  for (int s = 0; s < slabs_.slabs; ++s) {
+    buffer_host.push_back(slab_host_tile(s));
+    slab_doubles.push_back(slabs_.slab(s).cells());
+  }
+  const SpectralStage slab_stage = spectral_stage(slabs_, L, 1, 0);
+  if (slab_stage.to_buffer)
+    slab_buffers_ = std::make_unique<TileHeldVectors>(d, buffer_host, slab_doubles);
+  else
+    slab_scratch_ = std::make_unique<ScratchBuffer>(*std::max_element(slab_doubles.begin(), slab_doubles.end()) *
+                                                    sizeof(double));
   bool tile_stages_need_scratch = false;  // not where the tile's pass writes and reads the pieces themselves
-  for (int n = 0; n < spectral_stage_count(slabs_); n += 2)
-    tile_stages_need_scratch |= stage_needs_scratch(slabs_, spectral_stage(slabs_, L, n, 0));
+  for (int n = 0; n < spectral_stage_count(slabs_); ++n)
+    if (!spectral_stage(slabs_, L, n, 0).on_slab)
+      tile_stages_need_scratch |= stage_needs_scratch(slabs_, spectral_stage(slabs_, L, n, 0));
   if (tile_stages_need_scratch)
     tile_scratch_ = std::make_unique<ScratchBuffer>(slabs_.tile(0).cells() * sizeof(double));
 }
 
+int SpectralPreconditioner::spectral_chunks() {
+  const char* v = std::getenv("TASKDYCORE_SPECTRAL_CHUNKS");
+  return v ? std::max(1, std::atoi(v)) : kDefaultChunks;
+}
+
+int SpectralPreconditioner::tasks_per_tile() const {
+  if (one_task()) return 1;
+  const TileLayout& L = d_.layout();
+  int tasks = 0;
+  for (int n = 0; n < spectral_stage_count(slabs_); ++n)
+    tasks += spectral_stage_chunks(slabs_, n) * (spectral_stage(slabs_, L, n, 0).on_slab ? slabs_.slabs : d_.tiles());
+  return (tasks + d_.tiles() - 1) / d_.tiles();
+}
+
+int SpectralPreconditioner::slab_host_tile(int s) const { return int(long(s) * d_.tiles() / slabs_.slabs); }
+
 SpectralPreconditioner::~SpectralPreconditioner() { starpu_mpi_wait_for_all(MPI_COMM_WORLD); }
 
-std::vector<starpu_data_handle_t> SpectralPreconditioner::pieces(const TileHeldVectors& v, int t, int s) const {
+std::vector<starpu_data_handle_t> SpectralPreconditioner::pieces(const TileHeldVectors& v, int t, int s, int c) const {
   std::vector<starpu_data_handle_t> h;  // t < 0: of every tile in slab s; s < 0: of every slab of tile t
+  const int chunk = c < 0 ? 0 : c;
   for (int a = t < 0 ? 0 : t; a < (t < 0 ? d_.tiles() : t + 1); ++a)
-    for (int b = s < 0 ? 0 : s; b < (s < 0 ? slabs_.slabs : s + 1); ++b) h.push_back(v.handle(a * slabs_.slabs + b));
+    for (int b = s < 0 ? 0 : s; b < (s < 0 ? slabs_.slabs : s + 1); ++b)
+      h.push_back(v.handle((a * slabs_.slabs + b) * slabs_.chunks + chunk));
   return h;
 }
 
@@ -64,21 +96,26 @@ void SpectralPreconditioner::submit(starpu_data_handle_t state, int skip_from, c
     return;
   }
   // Tile stages read r or the slabs' pieces and write the tiles' pieces or z; slab stages read the
-  // tiles' pieces and write the slabs'.
+  // tiles' pieces or the slab's buffer and write the slabs' pieces or the buffer. Chunk by chunk, so
+  // that a chunk's pieces move while the next one's pass runs.
   for (int n = 0; n < spectral_stage_count(slabs_); ++n) {
-    const bool on_slab = n % 2 == 1;
-    for (int i = 0; i < (on_slab ? slabs_.slabs : d_.tiles()); ++i) {
-      const SpectralStage s = spectral_stage(slabs_, L, n, i);
-      const auto in = s.from_tile ? std::vector<starpu_data_handle_t>{r.handle(i)}
-                      : on_slab   ? pieces(*to_slabs_, -1, i)
-                                  : pieces(*from_slabs_, i, -1);
-      const auto out = s.to_tile ? std::vector<starpu_data_handle_t>{z.handle(i)}
-                       : on_slab ? pieces(*from_slabs_, -1, i)
-                                 : pieces(*to_slabs_, i, -1);
-      const auto& scratch = on_slab ? slab_scratch_ : tile_scratch_;
-      insert_spectral_stage(p, slabs_, s, tables_->handle(), state, scratch ? scratch->handle() : nullptr, in, out,
-                            kPrioBody);
-    }
+    const bool on_slab = spectral_stage(slabs_, L, n, 0).on_slab;
+    for (int i = 0; i < (on_slab ? slabs_.slabs : d_.tiles()); ++i)
+      for (int c = 0; c < spectral_stage_chunks(slabs_, n); ++c) {
+        const SpectralStage s = spectral_stage(slabs_, L, n, i, c);
+        std::vector<starpu_data_handle_t> in, out;
+        if (s.from_tile)
+          in = {r.handle(i)};
+        else if (!s.from_buffer)
+          in = on_slab ? pieces(*to_slabs_, -1, i, s.chunk) : pieces(*from_slabs_, i, -1, s.chunk);
+        if (s.to_tile)
+          out = {z.handle(i)};
+        else if (!s.to_buffer)
+          out = on_slab ? pieces(*from_slabs_, -1, i, s.chunk) : pieces(*to_slabs_, i, -1, s.chunk);
+        const auto& scratch = on_slab ? slab_scratch_ : tile_scratch_;
+        insert_spectral_stage(p, slabs_, s, tables_->handle(), state, scratch ? scratch->handle() : nullptr,
+                              slab_buffers_ && on_slab ? slab_buffers_->handle(i) : nullptr, in, out, kPrioBody);
+      }
   }
 }
 

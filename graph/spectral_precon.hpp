@@ -41,18 +41,24 @@ class SpectralPreconditioner {
                          const TiledField& z, starpu_data_handle_t dot_scratch, starpu_data_handle_t partials,
                          const ScalarsArgs* then = nullptr) const;
   bool one_task() const { return d_.tiles() == 1; }
-  int tasks_per_tile() const { return one_task() ? 1 : spectral_stage_count(slabs_); }
+  int tasks_per_tile() const;
+
+  // Chunks of the column flow (spectral_slabs.hpp): TASKDYCORE_SPECTRAL_CHUNKS, else kDefaultChunks.
+  static constexpr int kDefaultChunks = 4;
+  static int spectral_chunks();
 
  private:
-  // Pieces of the transposes, piece (t, s) at t * slabs + s: those the tiles write (held with them)
-  // and those the slabs write (held with the slabs' tiles).
-  std::vector<starpu_data_handle_t> pieces(const TileHeldVectors& v, int t, int s) const;
+  // Pieces of the transposes in chunk c, piece (t, s, c) at (t * slabs + s) * chunks + c: those the
+  // tiles write (held with them) and those the slabs write (held with the slabs' tiles).
+  std::vector<starpu_data_handle_t> pieces(const TileHeldVectors& v, int t, int s, int c) const;
+  int slab_host_tile(int s) const;  // the tile slab s is held with
 
   const Decomposition& d_;
   SpectralPlan plan_;
   SlabGeometry slabs_;
   std::unique_ptr<RankZeroVector> tables_;
   std::unique_ptr<TileHeldVectors> to_slabs_, from_slabs_;  // several tiles only
+  std::unique_ptr<TileHeldVectors> slab_buffers_;             // the column flow's, one a slab
   std::unique_ptr<ScratchBuffer> slab_scratch_, tile_scratch_;
 };
 

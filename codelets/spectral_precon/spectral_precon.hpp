@@ -24,10 +24,11 @@ void insert_spectral_pcg_precon(const SpectralPlan& p, const TileLayout& L, star
                                 int priority, const ScalarsArgs* then);
 // Several tiles, without a gather (spectral_slabs.hpp): stage s of a solve on a tile or a slab,
 // reading `in` (the tile r, or the part's pieces) and writing `out` (pieces, or the tile z); scratch:
-// the part's array, per worker, for stages that run passes.
+// the part's array, per worker, for stages that need one (stage_needs_scratch); buffer: the slab's
+// array of the column flow (stages from or to it).
 void insert_spectral_stage(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s,
                            starpu_data_handle_t tables, starpu_data_handle_t state, starpu_data_handle_t scratch,
-                           const std::vector<starpu_data_handle_t>& in, const std::vector<starpu_data_handle_t>& out,
-                           int priority);
+                           starpu_data_handle_t buffer, const std::vector<starpu_data_handle_t>& in,
+                           const std::vector<starpu_data_handle_t>& out, int priority);
 
 }  // namespace tdc

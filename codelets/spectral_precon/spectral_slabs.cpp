@@ -6,7 +6,7 @@
 
 namespace tdc {
 
-SlabGeometry slab_geometry(int nx, int ny, int nz, int tiles_x, int tiles_y) {
+SlabGeometry slab_geometry(int nx, int ny, int nz, int tiles_x, int tiles_y, int chunks) {
   SlabGeometry g;
   g.nx = nx;
   g.ny = ny;
@@ -18,6 +18,8 @@ SlabGeometry slab_geometry(int nx, int ny, int nz, int tiles_x, int tiles_y) {
     g.kind = SlabKind::Columns;  // x lines are whole in the tiles: two transposes a solve
     g.slabs = 1;
     while (2 * g.slabs <= tiles && 2 * g.slabs <= kMaxSlabPieces && nx / (2 * g.slabs) >= 2) g.slabs *= 2;
+    g.chunks = chunks < 1 ? 1 : chunks < nz ? chunks : nz;
+    while (nz % g.chunks != 0) --g.chunks;
   } else {
     g.kind = SlabKind::Levels;
     g.slabs = tiles < nz ? tiles : nz;
@@ -26,22 +28,27 @@ SlabGeometry slab_geometry(int nx, int ny, int nz, int tiles_x, int tiles_y) {
   return g;
 }
 
-int spectral_stage_count(const SlabGeometry& g) { return g.kind == SlabKind::Columns ? 3 : 5; }
+int spectral_stage_count(const SlabGeometry&) { return 5; }
 
-SpectralStage spectral_stage(const SlabGeometry& g, const TileLayout& L, int n, int index) {
+int spectral_stage_chunks(const SlabGeometry& g, int n) { return g.kind == SlabKind::Columns && n != 2 ? g.chunks : 1; }
+
+SpectralStage spectral_stage(const SlabGeometry& g, const TileLayout& L, int n, int index, int chunk) {
   SpectralStage s;
   s.index = index;
   s.L = L;
-  s.on_slab = n % 2 == 1;
   s.from_tile = n == 0;
   s.to_tile = n == spectral_stage_count(g) - 1;
   auto set = [&](std::initializer_list<int> axes) {
     for (int a : axes) s.passes[s.n_passes++] = a;
   };
   if (g.kind == SlabKind::Columns) {
-    if (n == 0 || n == 2) set({0});
-    if (n == 1) set({1, 2, 1});
+    s.on_slab = n >= 1 && n <= 3;
+    s.chunk = n == 2 ? -1 : chunk;
+    s.from_buffer = n == 2 || n == 3;
+    s.to_buffer = n == 1 || n == 2;
+    set({n == 2 ? 2 : s.on_slab ? 1 : 0});
   } else {
+    s.on_slab = n % 2 == 1;
     if (n == 1) set({0, 1});
     if (n == 2) set({2});
     if (n == 3) set({1, 0});
@@ -82,13 +89,20 @@ StridedCopy copy(const CellArray& a, const CellArray& b, const CellBox& r) {
   return c;
 }
 
-// The arrays a stage reads or writes: the tile, or the part's pieces.
-std::vector<CellArray> ends(const SlabGeometry& g, const SpectralStage& s, bool tile, double* const* p) {
+// The arrays a stage reads or writes: the tile, the slab's buffer, or the part's pieces in its chunk.
+std::vector<CellArray> ends(const SlabGeometry& g, const SpectralStage& s, bool tile, bool buffer, double* const* p) {
   if (tile) return {tile_array(p[0], g.tile(s.index), s.L)};
+  if (buffer) return {};
   std::vector<CellArray> a;
   const int n = s.on_slab ? g.tiles() : g.slabs;
-  for (int i = 0; i < n; ++i) a.push_back(dense(p[i], s.on_slab ? g.piece(i, s.index) : g.piece(s.index, i)));
+  for (int i = 0; i < n; ++i)
+    a.push_back(dense(p[i], s.on_slab ? g.piece(i, s.index, s.chunk) : g.piece(s.index, i, s.chunk)));
   return a;
+}
+
+// An array seen from the part's first cell.
+SpectralView view_at(const CellArray& a, const CellBox& part) {
+  return SpectralView{a.p + a.at(part.x0, part.y0, part.z0), a.row, a.plane};
 }
 
 }  // namespace
@@ -109,34 +123,39 @@ PassView pieces_view(const std::vector<CellArray>& pieces, bool on_slab) {
 }
 
 bool stage_needs_scratch(const SlabGeometry& g, const SpectralStage& s) {
-  if (s.n_passes == 0) return false;
+  if (s.n_passes == 0 || s.from_buffer || s.to_buffer) return false;
   const bool ends_direct = (s.from_tile || pieces_in_view(g, s)) && (s.to_tile || pieces_in_view(g, s));
   return !ends_direct || s.n_passes > 1;
 }
 
 StageWork stage_work(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, const double* const* in,
-                     double* scratch, double* const* out) {
+                     double* scratch, double* buffer, double* const* out) {
   StageWork w;
-  const std::vector<CellArray> from = ends(g, s, s.from_tile, const_cast<double* const*>(in));
-  const std::vector<CellArray> to = ends(g, s, s.to_tile, out);
+  const std::vector<CellArray> from = ends(g, s, s.from_tile, s.from_buffer, const_cast<double* const*>(in));
+  const std::vector<CellArray> to = ends(g, s, s.to_tile, s.to_buffer, out);
   if (s.n_passes == 0) {  // a transpose only: tile <-> pieces
     for (const CellArray& a : from)
       for (const CellArray& b : to) w.gather.push_back(copy(a, b, s.from_tile ? b.box : a.box));
     return w;
   }
-  const CellBox part = s.on_slab ? g.slab(s.index) : g.tile(s.index);
-  const CellArray work = dense(scratch, part);
-  w.work = SpectralView{scratch, part.w, long(part.w) * part.h};
+  const CellBox part = g.in_chunk(s.on_slab ? g.slab(s.index) : g.tile(s.index), s.chunk);
+  // The passes' own array: the slab's buffer where the stage has one, else the scratch array.
+  const bool buffered = s.from_buffer || s.to_buffer;
+  const CellArray work = buffered ? dense(buffer, g.slab(s.index)) : dense(scratch, part);
+  w.work = view_at(work, part);
   w.first_in = w.last_out = w.work;
-  auto view_of = [](const CellArray& a) { return SpectralView{a.p + a.origin, a.row, a.plane}; };
   if (s.from_tile)
-    w.first_in = view_of(from[0]);
+    w.first_in = view_at(from[0], part);
+  else if (s.from_buffer)
+    ;  // the work array
   else if (pieces_in_view(g, s))
     w.first_in = pieces_view(from, s.on_slab);
   else
     for (const CellArray& a : from) w.gather.push_back(copy(a, work, a.box));
   if (s.to_tile)
-    w.last_out = view_of(to[0]);
+    w.last_out = view_at(to[0], part);
+  else if (s.to_buffer)
+    ;
   else if (pieces_in_view(g, s))
     w.last_out = pieces_view(to, s.on_slab);
   else
@@ -153,9 +172,10 @@ StageWork stage_work(const SpectralPlan& p, const SlabGeometry& g, const Spectra
 }
 
 void spectral_stage_cpu(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, const double* tab,
-                        const double* st, const double* const* in, double* scratch, double* const* out) {
+                        const double* st, const double* const* in, double* scratch, double* buffer,
+                        double* const* out) {
   if (solver_skips(st, p.skip_from)) return;
-  const StageWork w = stage_work(p, g, s, in, scratch, out);
+  const StageWork w = stage_work(p, g, s, in, scratch, buffer, out);
   strided_copies_cpu(w.gather);
   for (int n = 0; n < s.n_passes; ++n)
     spectral_pass_cpu(w.plan, tab, s.passes[n], n == 0 ? w.first_in : w.work,

@@ -6,9 +6,9 @@
 
 namespace tdc {
 void spectral_stage_cuda(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, const double* tab,
-                         const double* st, const double* const* in, double* scratch, double* const* out,
-                         cudaStream_t stream) {
-  const StageWork w = stage_work(p, g, s, in, scratch, out);
+                         const double* st, const double* const* in, double* scratch, double* buffer,
+                         double* const* out, cudaStream_t stream) {
+  const StageWork w = stage_work(p, g, s, in, scratch, buffer, out);
   strided_copies_cuda(w.gather, stream, st + state::kDone, double(p.skip_from));
   for (int n = 0; n < s.n_passes; ++n)
     spectral_pass_cuda(w.plan, tab, st, s.passes[n], n == 0 ? w.first_in : w.work,

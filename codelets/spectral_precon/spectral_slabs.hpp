@@ -6,8 +6,10 @@
 // bitwise the same for any tile layout, slab count and rank count. Plain CPU and CUDA, no StarPU.
 //
 // Two flows, by the tile layout:
-// - tiles span x (tiles_x == 1): slabs of whole y columns (x ranges). Tile: x pass, into pieces;
-//   slab: y, vertical, y passes; tile: x pass, into z. Two transposes a solve.
+// - tiles span x (tiles_x == 1): slabs of whole y columns (x ranges), each with a buffer of its size.
+//   Tile: x pass, into pieces; slab: y pass into the buffer; slab: vertical pass; slab: y pass, into
+//   pieces; tile: x pass, into z. Two transposes a solve. The x and y passes run on chunks of levels
+//   (z ranges) with a piece each, so that a chunk's pieces travel while the next chunk's pass runs.
 // - otherwise: slabs of whole levels. Tile: r into pieces; slab: x, y passes; tile: vertical pass;
 //   slab: y, x passes; tile: pieces into z. Four transposes a solve.
 #pragma once
@@ -36,6 +38,7 @@ struct SlabGeometry {
   int nx = 0, ny = 0, nz = 0, tiles_x = 1, tiles_y = 1;
   SlabKind kind = SlabKind::Levels;
   int slabs = 1;
+  int chunks = 1;  // z ranges of the column flow's x and y passes (divides nz)
   int tiles() const { return tiles_x * tiles_y; }
   CellBox tile(int t) const {
     const int w = nx / tiles_x, h = ny / tiles_y;
@@ -56,40 +59,55 @@ struct SlabGeometry {
     const int z1 = (a.z0 + a.d < b.z0 + b.d ? a.z0 + a.d : b.z0 + b.d);
     return CellBox{x0, y0, z0, x1 - x0, y1 - y0, z1 - z0};
   }
+  // Box b's part in chunk c (c < 0: all of it).
+  CellBox in_chunk(CellBox b, int c) const {
+    if (c < 0 || chunks == 1) return b;
+    b.d = nz / chunks;
+    b.z0 = c * b.d;
+    return b;
+  }
+  CellBox piece(int t, int s, int c) const { return in_chunk(piece(t, s), c); }
 };
 
 // The slab geometry for a tile layout: column slabs where tiles span x, else level slabs; one slab
-// per tile where the grid allows (a column slab at least 2 cells wide, a power of two).
-SlabGeometry slab_geometry(int nx, int ny, int nz, int tiles_x, int tiles_y);
+// per tile where the grid allows (a column slab at least 2 cells wide, a power of two); column slabs
+// in `chunks` z ranges where nz allows (else fewer).
+SlabGeometry slab_geometry(int nx, int ny, int nz, int tiles_x, int tiles_y, int chunks = 1);
 
-// One task's work: on tile or slab `index`, read the tile (r) or the part's pieces, run `passes` (axes
-// in order; 2: the vertical pass) and write the pieces or the tile (z).
+// One task's work: on tile or slab `index` (within z chunk `chunk`, or whole when -1), read the tile
+// (r), the slab's buffer or the part's pieces, run `passes` (axes in order; 2: the vertical pass) and
+// write the pieces, the buffer or the tile (z).
 struct SpectralStage {
   bool on_slab = false;
-  int index = 0;
+  int index = 0, chunk = -1;
   bool from_tile = false, to_tile = false;
+  bool from_buffer = false, to_buffer = false;
   int passes[3] = {0, 0, 0};
   int n_passes = 0;
   TileLayout L;  // the tile's layout (from_tile or to_tile)
 };
 
-// The stages of one solve, in order, each to run on every tile (or every slab when on_slab).
+// The stages of one solve, in order: stage n runs on every tile (or every slab when on_slab), in
+// spectral_stage_chunks of them each.
 int spectral_stage_count(const SlabGeometry& g);
-SpectralStage spectral_stage(const SlabGeometry& g, const TileLayout& L, int n, int index);
+int spectral_stage_chunks(const SlabGeometry& g, int n);
+SpectralStage spectral_stage(const SlabGeometry& g, const TileLayout& L, int n, int index, int chunk = 0);
 
 // Whether the stage's task needs the scratch array (a part of its size): not where its one pass goes
 // from the tile straight into the pieces or back.
 bool stage_needs_scratch(const SlabGeometry& g, const SpectralStage& s);
 
 // The stage's work; returns at once when the state says done >= p.skip_from (p: the whole domain's
-// plan). `in`/`out`: the tile (one pointer) or the part's pieces (tile t: its piece of every slab;
-// slab s: every tile's piece of it, in index order).
+// plan). `in`/`out`: the tile (one pointer) or the part's pieces in the stage's chunk (tile t: its
+// piece of every slab; slab s: every tile's piece of it, in index order), none for the buffer;
+// `buffer`: the slab's buffer (from_buffer or to_buffer), `scratch`: stage_needs_scratch's array.
 void spectral_stage_cpu(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, const double* tab,
-                        const double* st, const double* const* in, double* scratch, double* const* out);
+                        const double* st, const double* const* in, double* scratch, double* buffer,
+                        double* const* out);
 #if defined(TASKDYCORE_HAVE_CUDA)
 void spectral_stage_cuda(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, const double* tab,
-                         const double* st, const double* const* in, double* scratch, double* const* out,
-                         cudaStream_t stream);
+                         const double* st, const double* const* in, double* scratch, double* buffer,
+                         double* const* out, cudaStream_t stream);
 #endif
 
 }  // namespace tdc

@@ -11,29 +11,31 @@ struct StageArgs {
   SpectralStage s;
   int n_in, n_out;
 };
-// Buffers: tables, state, scratch (stage_needs_scratch), n_in arrays read, n_out arrays written.
-// A stage's arrays are a tile's block or pieces' vectors: both hand over their pointer first.
+// Buffers: tables, state, scratch (stage_needs_scratch), the slab's buffer (from_buffer or to_buffer),
+// n_in arrays read, n_out arrays written. A stage's arrays are a tile's block or pieces' vectors: both
+// hand over their pointer first.
 struct SpectralStageSpec : CodeletSpec<StageArgs> {
   static constexpr const char* name = "spectral_transpose";  // a stage without passes
   static constexpr bool variable_buffers = true;
   struct Pointers {
-    double *in[kMaxSlabPieces], *out[kMaxSlabPieces], *scratch = nullptr;
+    double *in[kMaxSlabPieces], *out[kMaxSlabPieces], *scratch = nullptr, *buffer = nullptr;
   };
   static void pointers(const Args& a, Buffers b, Pointers& p) {
     int n = 2;
     if (stage_needs_scratch(a.g, a.s)) p.scratch = b.vector(n++);
+    if (a.s.from_buffer || a.s.to_buffer) p.buffer = b.vector(n++);
     for (int i = 0; i < a.n_in; ++i) p.in[i] = a.s.from_tile ? b.block(n++) : b.vector(n++);
     for (int i = 0; i < a.n_out; ++i) p.out[i] = a.s.to_tile ? b.block(n++) : b.vector(n++);
   }
   static void cpu(const Args& a, Buffers b) {
     Pointers p;
     pointers(a, b, p);
-    spectral_stage_cpu(a.p, a.g, a.s, b.vector(0), b.vector(1), p.in, p.scratch, p.out);
+    spectral_stage_cpu(a.p, a.g, a.s, b.vector(0), b.vector(1), p.in, p.scratch, p.buffer, p.out);
   }
   static constexpr auto cuda = [](const Args& a, Buffers b, auto stream) {
     Pointers p;
     pointers(a, b, p);
-    spectral_stage_cuda(a.p, a.g, a.s, b.vector(0), b.vector(1), p.in, p.scratch, p.out, stream);
+    spectral_stage_cuda(a.p, a.g, a.s, b.vector(0), b.vector(1), p.in, p.scratch, p.buffer, p.out, stream);
   };
 };
 // The same codelet under the names of its roles, so that each has its own perf model.
@@ -48,13 +50,18 @@ struct SpectralTilePasses : SpectralStageSpec {
 
 void insert_spectral_stage(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s,
                            starpu_data_handle_t tables, starpu_data_handle_t state, starpu_data_handle_t scratch,
-                           const std::vector<starpu_data_handle_t>& in, const std::vector<starpu_data_handle_t>& out,
-                           int priority) {
+                           starpu_data_handle_t buffer, const std::vector<starpu_data_handle_t>& in,
+                           const std::vector<starpu_data_handle_t>& out, int priority) {
   std::vector<starpu_data_descr> d{{tables, STARPU_R}, {state, STARPU_R}};
   if (stage_needs_scratch(g, s)) d.push_back({scratch, STARPU_SCRATCH});
+  // The buffer's first chunk starts it anew; later stages keep the chunks written before.
+  const bool starts_buffer = s.to_buffer && !s.from_buffer && s.chunk <= 0;
+  if (s.from_buffer || s.to_buffer) d.push_back({buffer, starts_buffer ? STARPU_W : STARPU_RW});
   for (starpu_data_handle_t h : in) d.push_back({h, STARPU_R});
-  // Pieces and z's interior are written whole (z's ghost ring is not read before a halo exchange).
-  for (starpu_data_handle_t h : out) d.push_back({h, STARPU_W});
+  // Pieces are written whole; so is z's interior by a stage of the whole tile (z's ghost ring is not
+  // read before a halo exchange), and a chunk keeps the others'.
+  const bool part_of_z = s.to_tile && s.chunk >= 0 && g.chunks > 1;
+  for (starpu_data_handle_t h : out) d.push_back({h, part_of_z ? STARPU_RW : STARPU_W});
   const StageArgs a{p, g, s, int(in.size()), int(out.size())};
   if (s.n_passes == 0)
     CodeletOf<SpectralStageSpec>::insert(a, d, {priority});

@@ -8,8 +8,8 @@
 
 namespace tdc {
 
-// A stage's work as its parts: copies into the scratch array (or straight from in to out when the
-// stage runs no pass), the passes' plan, and copies out of it. The first pass reads the tile itself
+// A stage's work as its parts: copies into the work array (the slab's buffer, else the scratch array;
+// or straight from in to out when the stage runs no pass), the passes' plan, and copies out of it. The first pass reads the tile itself
 // where the stage starts from one, the last writes into the tile where it ends in one, and both read
 // and write the pieces where they lie when these split the pass's axis (column slabs, up to
 // kMaxPassPieces of them): no copies then.
@@ -20,6 +20,6 @@ struct StageWork {
   SpectralView work{};              // the scratch array
 };
 StageWork stage_work(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, const double* const* in,
-                     double* scratch, double* const* out);
+                     double* scratch, double* buffer, double* const* out);
 
 }  // namespace tdc

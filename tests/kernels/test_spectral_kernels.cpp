@@ -279,19 +279,19 @@ TEST(SpectralColumns, IsThePseudoInverseOfVaryingLaplacians) {
 
 // The slab form's stages (spectral_slabs.hpp) on tiles cut from a whole-domain array, in the order
 // the graph submits them, run by `Ops` (the CPU or the CUDA stage on host or device arrays); returns
-// z's tiles as one whole array. slabs = 0: slab_geometry's choice.
+// z's tiles as one whole array. slabs = 0: slab_geometry's choice; chunks: the column flow's.
 struct SlabCase {
-  int tiles_x, tiles_y, slabs;
+  int tiles_x, tiles_y, slabs, chunks = 1;
 };
 template <class Ops>
 std::vector<double> slab_solve(Ops& ops, const SpectralPlan& p, const TileLayout& W, const SlabCase& c,
                                const std::vector<double>& r) {
-  SlabGeometry g = slab_geometry(W.nx, W.ny, W.nz, c.tiles_x, c.tiles_y);
+  SlabGeometry g = slab_geometry(W.nx, W.ny, W.nz, c.tiles_x, c.tiles_y, c.chunks);
   if (c.slabs > 0) g.slabs = c.slabs;
   const TileLayout L{W.nx / c.tiles_x, W.ny / c.tiles_y, W.nz, W.halo};
-  const int T = g.tiles(), S = g.slabs;
+  const int T = g.tiles(), S = g.slabs, C = g.chunks;
   using Array = typename Ops::Array;
-  std::vector<Array> rt, zt, to, from;
+  std::vector<Array> rt, zt, to, from, buffers;
   for (int t = 0; t < T; ++t) {
     const CellBox b = g.tile(t);
     std::vector<double> tile(L.size(), 0.0);
@@ -300,28 +300,38 @@ std::vector<double> slab_solve(Ops& ops, const SpectralPlan& p, const TileLayout
         for (int i = 0; i < L.nx; ++i) tile[L.at(i, j, k)] = r[W.at(b.x0 + i, b.y0 + j, k)];
     rt.push_back(ops.array(tile));
     zt.push_back(ops.array(std::vector<double>(L.size(), 0.0)));
-    for (int s = 0; s < S; ++s) {
-      to.push_back(ops.array(std::vector<double>(g.piece(t, s).cells(), 0.0)));
-      from.push_back(ops.array(std::vector<double>(g.piece(t, s).cells(), 0.0)));
-    }
+    for (int s = 0; s < S; ++s)
+      for (int k = 0; k < C; ++k) {
+        to.push_back(ops.array(std::vector<double>(g.piece(t, s, k).cells(), 0.0)));
+        from.push_back(ops.array(std::vector<double>(g.piece(t, s, k).cells(), 0.0)));
+      }
   }
-  auto of = [&](std::vector<Array>& v, int t, int s) {
+  for (int s = 0; s < S; ++s) buffers.push_back(ops.array(std::vector<double>(g.slab(s).cells(), 0.0)));
+  auto of = [&](std::vector<Array>& v, int t, int s, int k) {
     std::vector<double*> q;
     for (int a = t < 0 ? 0 : t; a < (t < 0 ? T : t + 1); ++a)
-      for (int b = s < 0 ? 0 : s; b < (s < 0 ? S : s + 1); ++b) q.push_back(ops.ptr(v[a * S + b]));
+      for (int b = s < 0 ? 0 : s; b < (s < 0 ? S : s + 1); ++b) q.push_back(ops.ptr(v[(a * S + b) * C + (k < 0 ? 0 : k)]));
     return q;
   };
   long largest = g.tile(0).cells();
   for (int s = 0; s < S; ++s) largest = std::max(largest, g.slab(s).cells());
   auto scratch = ops.array(std::vector<double>(largest, 0.0));
   for (int n = 0; n < spectral_stage_count(g); ++n) {
-    const bool on_slab = n % 2 == 1;
-    for (int i = 0; i < (on_slab ? S : T); ++i) {
-      const SpectralStage st = spectral_stage(g, L, n, i);
-      const auto in = st.from_tile ? std::vector<double*>{ops.ptr(rt[i])} : on_slab ? of(to, -1, i) : of(from, i, -1);
-      const auto out = st.to_tile ? std::vector<double*>{ops.ptr(zt[i])} : on_slab ? of(from, -1, i) : of(to, i, -1);
-      ops.stage(p, g, st, in.data(), ops.ptr(scratch), out.data());
-    }
+    const bool on_slab = spectral_stage(g, L, n, 0).on_slab;
+    for (int i = 0; i < (on_slab ? S : T); ++i)
+      for (int k = 0; k < spectral_stage_chunks(g, n); ++k) {
+        const SpectralStage st = spectral_stage(g, L, n, i, k);
+        std::vector<double*> in, out;
+        if (st.from_tile)
+          in = {ops.ptr(rt[i])};
+        else if (!st.from_buffer)
+          in = on_slab ? of(to, -1, i, st.chunk) : of(from, i, -1, st.chunk);
+        if (st.to_tile)
+          out = {ops.ptr(zt[i])};
+        else if (!st.to_buffer)
+          out = on_slab ? of(from, -1, i, st.chunk) : of(to, i, -1, st.chunk);
+        ops.stage(p, g, st, in.data(), ops.ptr(scratch), on_slab ? ops.ptr(buffers[i]) : nullptr, out.data());
+      }
   }
   std::vector<double> z(W.size(), 0.0);
   for (int t = 0; t < T; ++t) {
@@ -342,8 +352,8 @@ struct CpuSlabOps {
   double* ptr(Array& a) { return a.data(); }
   std::vector<double> host(const Array& a) { return a; }
   void stage(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, double* const* in, double* scratch,
-             double* const* out) {
-    spectral_stage_cpu(p, g, s, tab, st, in, scratch, out);
+             double* buffer, double* const* out) {
+    spectral_stage_cpu(p, g, s, tab, st, in, scratch, buffer, out);
   }
 };
 
@@ -354,12 +364,13 @@ struct SlabShape {
 };
 const std::vector<SlabShape> kSlabShapes = {
     // Level slabs (several tiles across x), uneven ones too; column slabs (one tile across x).
-    {{16, 8, 8, 2}, kWrapPeriodic, {{2, 2, 0}, {4, 1, 3}, {8, 4, 0}, {1, 2, 0}, {1, 4, 2}, {1, 4, 8}}},
-    {{32, 16, 16, 2}, kWrapMirror, {{2, 4, 0}, {2, 1, 5}, {4, 4, 12}, {1, 2, 0}, {1, 8, 0}}},
+    // (column slabs in 1, 2, 4 and 8 chunks of levels, and 3 asked of 8 levels: 2)
+    {{16, 8, 8, 2}, kWrapPeriodic, {{2, 2, 0}, {4, 1, 3}, {8, 4, 0}, {1, 2, 0, 4}, {1, 4, 2, 3}, {1, 4, 8, 8}}},
+    {{32, 16, 16, 2}, kWrapMirror, {{2, 4, 0}, {2, 1, 5}, {4, 4, 12}, {1, 2, 0}, {1, 8, 0, 2}, {1, 2, 0, 16}}},
     // Column slabs with more pieces than a pass's view takes (kMaxPassPieces): a slab's 32 pieces,
     // a tile's 32, and as many as it takes.
-    {{32, 64, 4, 2}, kWrapPeriodic, {{1, 32, 0}, {1, 2, 16}}},
-    {{64, 16, 8, 2}, kWrapMirror, {{1, 2, 32}, {1, 8, 2}}},
+    {{32, 64, 4, 2}, kWrapPeriodic, {{1, 32, 0, 2}, {1, 2, 16}}},
+    {{64, 16, 8, 2}, kWrapMirror, {{1, 2, 32, 4}, {1, 8, 2}}},
 };
 
 // A shape's plan, right-hand side and whole solve (the reference of every slab case).
@@ -502,8 +513,8 @@ struct CudaSlabOps {
   double* ptr(Array& a) { return a->p; }
   std::vector<double> host(const Array& a) { return a->host(); }
   void stage(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, double* const* in, double* scratch,
-             double* const* out) {
-    spectral_stage_cuda(p, g, s, tab, st, in, scratch, out, nullptr);
+             double* buffer, double* const* out) {
+    spectral_stage_cuda(p, g, s, tab, st, in, scratch, buffer, out, nullptr);
   }
 };
 
