@@ -13,7 +13,9 @@
 # spectral preconditioner needs two transposes a solve, not four), or --layout 2d (2x1, 2x2, 4x2).
 # Strong: the --strong grid on each GPU count. Steady state: the difference of an N-step and a 2N-step
 # run, divided by N, so that start-up (allocation, the first upload, perf-model calibration) drops
-# out. MPDATA: `bench mpdata --overlap on` (its own warm-up and median). One rank per GPU:
+# out; N = 100 by default: start-up varies by 0.1-0.3 s between runs, which N = 40 left at several
+# ms/step (a 1-GPU Taylor-Green came out at 5.5 ms/step against 7.5). MPDATA: `bench mpdata --overlap
+# on` (its own warm-up and median). One rank per GPU:
 # mpirun -np G, each rank seeing its GPU by local rank. --trace on adds, for every row of several GPUs,
 # the share of its transfer time hidden behind tasks: an FxT trace of 12 steps of the same run,
 # `tools/trace DIR --steps 4` (the window's transfers between GPUs, or between ranks, during which a
@@ -22,7 +24,7 @@
 # dycore row R times, back to back (a node's runs spread by 10 % and more): the table gives the median
 # and the range.
 set -euo pipefail
-exe=taskdycore gpus="1 2 4" per=256x256x256 strong=512x512x256 steps=40 ranks=on tiling=rows with_mpdata=on sets=()
+exe=taskdycore gpus="1 2 4" per=256x256x256 strong=512x512x256 steps=100 ranks=on tiling=rows with_mpdata=on sets=()
 rank_gpu=visible repeat=1 with_trace=off
 while [ $# -gt 1 ]; do
   case $1 in
@@ -41,7 +43,7 @@ while [ $# -gt 1 ]; do
     *) echo "scaling: unknown option $1" >&2; exit 2 ;;
   esac
 done
-[ $# -eq 1 ] || { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -eq 1 ] || { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 out=$1; mkdir -p "$out"
 have=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 STARPU_SILENT=${STARPU_SILENT:-1}
