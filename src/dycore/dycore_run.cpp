@@ -131,6 +131,18 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   if (restart) records = records_of(*restart, cfg, theta);
   restart.reset();  // the fields are in the tiles now
   const long first_step = model.step();
+  // A stratified run's energy (stratified_energy) at its start, from gathered fields (every rank
+  // takes part, rank 0 sums).
+  const bool stratified = theta && cfg.environment.stratified();
+  const std::vector<double> rho_k =
+      environment_density(cfg.environment, cfg.grid.nz, cfg.grid.dz(), cfg.theta0, cfg.gravity);
+  double energy_start = 0.0;
+  if (stratified) {
+    std::vector<double> v0[3], th0;
+    model.gather(v0);
+    model.gather_theta(th0);
+    if (rank == 0) energy_start = stratified_energy(cfg.environment, cfg.grid, cfg.theta0, cfg.gravity, v0, th0, rho_k);
+  }
 
   // Rank 0 alone knows out_dir: it decides what is written, every rank takes part.
   const bool fields = first_nonzero_over_ranks(rank == 0 && cfg.write_fields && !out_dir.empty(), rank, rt.size());
@@ -330,7 +342,7 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   std::vector<double> v[3];
   const FlowDiagnostics final_state = theta ? model.diagnose(&v) : FlowDiagnostics{};
   std::vector<double> theta_final;  // the density current's front is measured on it
-  if (cfg.initial == InitialState::DensityCurrent) model.gather_theta(theta_final);
+  if (cfg.initial == InitialState::DensityCurrent || stratified) model.gather_theta(theta_final);
   if (!theta && checkpointed && rank == 0)
     for (int q = 0; q < 3; ++q) v[q] = std::move(last_state.fields[q].second);  // u, v, w come first
   else if (!theta && !checkpointed)
@@ -396,8 +408,7 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
                  {"unconverged_steps", unconverged}};
   // Anelastic: the constraint is D(rho v) = 0, which the records' D v do not measure; the final
   // state's max |D(rho v) / rho| stands for it (every step's solve met the tolerance on it).
-  const std::vector<double> rho =
-      environment_density(cfg.environment, cfg.grid.nz, cfg.grid.dz(), cfg.theta0, cfg.gravity);
+  const std::vector<double>& rho = rho_k;
   const double div_of_v = max_div;
   if (!rho.empty()) max_div = mass_divergence_max(v, rho, cfg.grid);
   j["validation"] = {{"finite", finite},
@@ -528,8 +539,20 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
     j["validation"]["rise_height"] = {{"time", time}, {"centroid_z", z}, {"theta_max", tmax}};
     j["validation"]["theta_mean"] = tmean;
     j["validation"]["theta_relative_change_max"] = worst_drift;
+    // KE - (g / theta_0) <theta' z>: the energy of a neutral environment (the bubble's, the density
+    // current's); a stratified one keeps stratified_energy instead.
     j["validation"]["total_energy"] = {{"time", time}, {"value", total}, {"potential", pe}};
     j["validation"]["energy_budget_error"] = ke_max > 0 ? budget / ke_max : 0.0;  // max |E - E0| / max KE
+    if (stratified) {
+      const double end = stratified_energy(cfg.environment, cfg.grid, cfg.theta0, cfg.gravity, v, theta_final, rho_k);
+      if (std::isfinite(energy_start) && std::isfinite(end))
+        j["validation"]["stratified_energy"] = {
+            {"formula", "(1/N) sum w_k (|v - V|^2 + (g / theta_0(z_k)) / (dtheta_e/dz)_k theta'^2) / 2, w_k = "
+                        "rho_0(z_k) / rho_0(0) (anelastic) or 1, V the geostrophic wind (Coriolis) or the environment's"},
+            {"start", energy_start},
+            {"end", end},
+            {"relative_change", energy_start != 0.0 ? (end - energy_start) / energy_start : 0.0}};
+    }
     j["validation"]["symmetry"] = {{"step", final_state.step},
                                    {"theta_max_relative_asymmetry", final_state.theta_asymmetry},
                                    {"w_max_relative_asymmetry", final_state.w_asymmetry}};

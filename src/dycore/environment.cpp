@@ -136,4 +136,30 @@ double mass_divergence_max(const std::vector<double> (&v)[3], const std::vector<
   return worst;
 }
 
+double stratified_energy(const EnvironmentSettings& e, const Grid& g, double theta0, double gravity,
+                         const std::vector<double> (&v)[3], const std::vector<double>& theta,
+                         const std::vector<double>& rho) {
+  const std::size_t level = std::size_t(g.nx) * g.ny;
+  if (theta.size() != level * g.nz) return std::nan("");
+  std::vector<double> weight(g.nz);  // w_k b_k / S_k
+  for (int k = 0; k < g.nz; ++k) {
+    const double z = (k + 0.5) * g.dz(), s = environment_dtheta_dz(e, theta0, gravity, z);
+    if (!(s > 0.0)) return std::nan("");
+    weight[k] = gravity / reference_theta(e, theta0, gravity, z) / s;
+  }
+  const double wind_u = e.coriolis != 0.0 ? e.geostrophic_u : e.wind_u;
+  const double wind_v = e.coriolis != 0.0 ? e.geostrophic_v : e.wind_v;
+  double sum = 0.0;
+  for (int k = 0; k < g.nz; ++k) {
+    const double w = rho.empty() ? 1.0 : rho[k];
+    double level_sum = 0.0;
+    for (std::size_t c = k * level; c < (k + 1) * level; ++c) {
+      const double du = v[0][c] - wind_u, dv = v[1][c] - wind_v;
+      level_sum += du * du + dv * dv + v[2][c] * v[2][c] + weight[k] * theta[c] * theta[c];
+    }
+    sum += 0.5 * w * level_sum;
+  }
+  return sum / double(theta.size());
+}
+
 }  // namespace tdc

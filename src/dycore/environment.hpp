@@ -64,6 +64,17 @@ std::vector<double> environment_density(const EnvironmentSettings& e, int nz, do
 // even about rigid lids), the centred divergence the anelastic step removes. 0 for empty fields.
 double mass_divergence_max(const std::vector<double> (&v)[3], const std::vector<double>& rho, const Grid& g);
 
+// The energy of linear stratified flow, per cell: (1/N) sum of w_k (|v - V|^2 + (b_k / S_k) theta'^2) / 2
+// over gathered fields, b_k = g / theta_0(z_k) (the buoyancy's reference), S_k = d theta_e / dz, w_k =
+// rho_0(z_k) / rho_0(0) where anelastic (`rho`), else 1, V the wind the flow turns about: the geostrophic
+// wind with Coriolis, else the environment's uniform wind. The linearised equations without diffusion
+// or absorber keep it (their d/dt of it is the pressure work, which the projection sums to 0; Coriolis
+// turns v - V without changing its length); NaN where the environment is not stably stratified on
+// every level (no such energy).
+double stratified_energy(const EnvironmentSettings& e, const Grid& g, double theta0, double gravity,
+                         const std::vector<double> (&v)[3], const std::vector<double>& theta,
+                         const std::vector<double>& rho);
+
 constexpr double kCp = 1004.0, kGasConstant = 287.0;  // J/(kg K), dry air (Straka et al. 1993)
 
 }  // namespace tdc
