@@ -105,8 +105,6 @@ SpectralView view_at(const CellArray& a, const CellBox& part) {
   return SpectralView{a.p + a.at(part.x0, part.y0, part.z0), a.row, a.plane};
 }
 
-}  // namespace
-
 // The part's pieces as one view of its first or last pass, where that pass runs along the axis the
 // pieces split (column slabs: a tile's pieces split x, a slab's split y) and they are few enough.
 bool pieces_in_view(const SlabGeometry& g, const SpectralStage& s) {
@@ -121,6 +119,8 @@ PassView pieces_view(const std::vector<CellArray>& pieces, bool on_slab) {
   v.bits = spectral_log2(on_slab ? b.h : b.w);
   return v;
 }
+
+}  // namespace
 
 bool stage_needs_scratch(const SlabGeometry& g, const SpectralStage& s) {
   if (s.n_passes == 0 || s.from_buffer || s.to_buffer) return false;

@@ -1,9 +1,9 @@
 // The spectral preconditioner on a field split into tiles of whole columns, without gathering it.
-// The passes run on parts of the field that hold their lines whole: x and y passes on slabs, the
-// vertical pass on tiles (whole columns), and transposes move only pieces (tile t's part of slab s)
-// between them. Every line pair is still transformed whole by one task with the single-array
-// arithmetic and every line meets the passes in the same order (x, y, vertical, y, x), so z is
-// bitwise the same for any tile layout, slab count and rank count. Plain CPU and CUDA, no StarPU.
+// The passes run on parts of the field that hold their lines whole (tiles hold whole columns, slabs
+// whole x or y lines), and transposes move only pieces (tile t's part of slab s) between them. Every
+// line pair is still transformed whole by one task with the single-array arithmetic and every line
+// meets the passes in the same order (x, y, vertical, y, x), so z is bitwise the same for any tile
+// layout, slab count, chunk count and rank count. Plain CPU and CUDA, no StarPU.
 //
 // Two flows, by the tile layout:
 // - tiles span x (tiles_x == 1): slabs of whole y columns (x ranges), each with a buffer of its size.
