@@ -61,7 +61,13 @@ SpectralPreconditioner::SpectralPreconditioner(const Decomposition& d, int rank,
 
 int SpectralPreconditioner::spectral_chunks() {
   const char* v = std::getenv("TASKDYCORE_SPECTRAL_CHUNKS");
-  return v ? std::max(1, std::atoi(v)) : kDefaultChunks;
+  if (!v) return kDefaultChunks;
+  char* end = nullptr;
+  const long n = std::strtol(v, &end, 10);
+  if (end == v || *end != '\0' || n < 1 || n > 4096)
+    throw std::invalid_argument(std::string("TASKDYCORE_SPECTRAL_CHUNKS must be a whole number from 1 to 4096, not \"") +
+                                v + "\"");
+  return int(n);  // (slab_geometry takes the largest divisor of nz up to it)
 }
 
 int SpectralPreconditioner::tasks_per_tile() const {
