@@ -52,9 +52,10 @@ SpectralPreconditioner::SpectralPreconditioner(const Decomposition& d, int rank,
     slab_scratch_ = std::make_unique<ScratchBuffer>(*std::max_element(slab_doubles.begin(), slab_doubles.end()) *
                                                     sizeof(double));
   bool tile_stages_need_scratch = false;  // not where the tile's pass writes and reads the pieces themselves
-  for (int n = 0; n < spectral_stage_count(slabs_); ++n)
-    if (!spectral_stage(slabs_, L, n, 0).on_slab)
-      tile_stages_need_scratch |= stage_needs_scratch(slabs_, spectral_stage(slabs_, L, n, 0));
+  for (int n = 0; n < spectral_stage_count(slabs_); ++n) {
+    const SpectralStage st = spectral_stage(slabs_, L, n, 0);
+    if (!st.on_slab) tile_stages_need_scratch |= stage_needs_scratch(slabs_, st);
+  }
   if (tile_stages_need_scratch)
     tile_scratch_ = std::make_unique<ScratchBuffer>(slabs_.tile(0).cells() * sizeof(double));
 }

@@ -134,14 +134,14 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   // A stratified run's energy (stratified_energy) at its start, from gathered fields (every rank
   // takes part, rank 0 sums).
   const bool stratified = theta && cfg.environment.stratified();
-  const std::vector<double> rho_k =
+  const std::vector<double> rho =  // rho_0(z) / rho_0(0) where anelastic, else empty
       environment_density(cfg.environment, cfg.grid.nz, cfg.grid.dz(), cfg.theta0, cfg.gravity);
   double energy_start = 0.0;
   if (stratified) {
     std::vector<double> v0[3], th0;
     model.gather(v0);
     model.gather_theta(th0);
-    if (rank == 0) energy_start = stratified_energy(cfg.environment, cfg.grid, cfg.theta0, cfg.gravity, v0, th0, rho_k);
+    if (rank == 0) energy_start = stratified_energy(cfg.environment, cfg.grid, cfg.theta0, cfg.gravity, v0, th0, rho);
   }
 
   // Rank 0 alone knows out_dir: it decides what is written, every rank takes part.
@@ -408,7 +408,6 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
                  {"unconverged_steps", unconverged}};
   // Anelastic: the constraint is D(rho v) = 0, which the records' D v do not measure; the final
   // state's max |D(rho v) / rho| stands for it (every step's solve met the tolerance on it).
-  const std::vector<double>& rho = rho_k;
   const double div_of_v = max_div;
   if (!rho.empty()) max_div = mass_divergence_max(v, rho, cfg.grid);
   j["validation"] = {{"finite", finite},
@@ -544,7 +543,7 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
     j["validation"]["total_energy"] = {{"time", time}, {"value", total}, {"potential", pe}};
     j["validation"]["energy_budget_error"] = ke_max > 0 ? budget / ke_max : 0.0;  // max |E - E0| / max KE
     if (stratified) {
-      const double end = stratified_energy(cfg.environment, cfg.grid, cfg.theta0, cfg.gravity, v, theta_final, rho_k);
+      const double end = stratified_energy(cfg.environment, cfg.grid, cfg.theta0, cfg.gravity, v, theta_final, rho);
       if (std::isfinite(energy_start) && std::isfinite(end))
         j["validation"]["stratified_energy"] = {
             {"formula", "(1/N) sum w_k (|v - V|^2 + (g / theta_0(z_k)) / (dtheta_e/dz)_k theta'^2) / 2, w_k = "
