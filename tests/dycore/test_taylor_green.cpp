@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 
 #include "src/dycore/dycore_config.hpp"
 #include "src/dycore/dycore_model.hpp"
@@ -120,9 +121,17 @@ TEST(TaylorGreen, SpectralPreconditionerSolvesInOneIterationBitwiseForAnyTiles) 
     const auto ref = run(with({}));
     const auto tiled = run(with({"tiles.x=2", "tiles.y=4"}));  // slabs of levels
     const auto rows = run(with({"tiles.x=1", "tiles.y=4"}));   // tiles span x: slabs of columns
+    // The column flow in one chunk of levels and in 8 (the default is 4).
+    setenv("TASKDYCORE_SPECTRAL_CHUNKS", "1", 1);
+    const auto one_chunk = run(with({"tiles.x=1", "tiles.y=4"}));
+    setenv("TASKDYCORE_SPECTRAL_CHUNKS", "8", 1);
+    const auto eight_chunks = run(with({"tiles.x=1", "tiles.y=2"}));
+    unsetenv("TASKDYCORE_SPECTRAL_CHUNKS");
     if (tdc_test::g_runtime->rank() != 0) continue;
     EXPECT_EQ(tiled["velocity_checksum"], ref["velocity_checksum"]);
     EXPECT_EQ(rows["velocity_checksum"], ref["velocity_checksum"]);
+    EXPECT_EQ(one_chunk["velocity_checksum"], ref["velocity_checksum"]);
+    EXPECT_EQ(eight_chunks["velocity_checksum"], ref["velocity_checksum"]);
     EXPECT_TRUE(ref["solver"]["converged_every_step"].get<bool>());
     for (int its : ref["solver"]["iterations"].get<std::vector<int>>()) EXPECT_EQ(its, 1);
     // The exact inverse leaves only round-off divergence; multigrid leaves what the bound allows.
