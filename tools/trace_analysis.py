@@ -105,11 +105,12 @@ def to_int(text, default=None):
 
 
 class Task:
-    __slots__ = ("name", "rank", "worker", "start", "end", "order", "submit")
+    __slots__ = ("name", "rank", "worker", "start", "end", "order", "submit", "job", "ready", "deps")
 
-    def __init__(self, name, rank, worker, start, end, order=None, submit=None):
+    def __init__(self, name, rank, worker, start, end, order=None, submit=None, job=None, ready=None, deps=()):
         self.name, self.rank, self.worker = name, rank, worker
         self.start, self.end, self.order, self.submit = start, end, order, submit
+        self.job, self.ready, self.deps = job, ready, deps  # JobId, pushed to the scheduler, DependsOn
 
 
 def load_tasks(path, notes):
@@ -126,8 +127,23 @@ def load_tasks(path, notes):
             continue
         name = rec.get("Name") or rec.get("Model") or "<unnamed>"
         tasks.append(Task(name, to_int(rec.get("MPIRank"), -1), worker, start, max(end, start),
-                          to_int(rec.get("SubmitOrder")), to_float(rec.get("SubmitTime"))))
+                          to_int(rec.get("SubmitOrder")), to_float(rec.get("SubmitTime")), rec.get("JobId"),
+                          to_float(rec.get("ReadyTime")), tuple(rec.get("DependsOn", "").split())))
     return tasks, skipped
+
+
+def load_push_times(path, tasks):
+    """Fill each task's ready time, where tasks.rec has no ReadyTime (StarPU 1.4.10): its first push
+    to the scheduler in sched_tasks.rec, which happens once its dependencies have ended."""
+    if not readable(path) or all(t.ready is not None for t in tasks):
+        return
+    pushed = {}
+    for rec in read_rec(path):
+        if rec.get("Type") == "push" and rec.get("JobId") is not None:
+            pushed.setdefault(rec["JobId"], to_float(rec.get("Time")))
+    for t in tasks:
+        if t.ready is None and t.job in pushed:
+            t.ready = pushed[t.job]
 
 
 def scan_trace_rec(path, notes):
@@ -508,8 +524,14 @@ def steady_window(tasks, marker, steps, notes):
 def idle_before(tasks, workers, window):
     """Where the workers wait: each CUDA worker's idle time in the window (each CPU worker's where no
     CUDA worker ran a task), charged to the task that ended it (a gap before spectral_slab_passes is
-    a transpose, before halo_unpack a strip in flight), in ms summed over those workers."""
+    a transpose, before halo_unpack a strip in flight), in ms summed over those workers.
+
+    Each gap is split at the task's ReadyTime (when its last dependency released it to the
+    scheduler): before it the worker waited for a task (`dependency`, charged to the dependency that
+    ended last, on this worker or another, when DependsOn names it); after it for the task's data to
+    arrive and the scheduler (`data`)."""
     lo, hi = window
+    by_job = {t.job: t for t in tasks if t.job is not None}  # JobIds carry their rank's prefix
     tasks = [t for t in tasks if t.end > lo and t.start < hi]  # a task running across lo is no wait
     kind_of = lambda t: workers.get((t.rank, t.worker), {}).get("kind")
     kind = "CUDA" if any(kind_of(t) == "CUDA" for t in tasks) else "CPU"
@@ -517,17 +539,39 @@ def idle_before(tasks, workers, window):
     for t in tasks:
         if kind_of(t) == kind:
             per[(t.rank, t.worker)].append(t)
-    idle = defaultdict(float)
+    idle, dependency, data = defaultdict(float), defaultdict(float), defaultdict(float)
+    waited_on = defaultdict(float)  # (task, its last dependency, "same worker" / "other worker")
     for run in per.values():
         prev = lo
         for t in sorted(run, key=lambda t: t.start):
             if t.start > prev:
-                idle[t.name] += t.start - prev
+                gap = t.start - prev
+                idle[t.name] += gap
+                if t.ready is not None:
+                    on_deps = min(max(t.ready - prev, 0.0), gap)
+                    dependency[t.name] += on_deps
+                    data[t.name] += gap - on_deps
+                    if on_deps > 0:
+                        # The dependency that ended last, up to its end; past it (or with none in the
+                        # trace) the task waited for what tasks.rec does not show: an MPI receive, or its push.
+                        deps = [by_job[j] for j in t.deps if j in by_job]
+                        last = max(deps, key=lambda d: d.end, default=None)
+                        on_last = 0.0 if last is None else min(max(last.end - prev, 0.0), on_deps)
+                        if on_last > 0:
+                            where = "same worker" if last.worker == t.worker else "other worker"
+                            waited_on[(t.name, last.name, where)] += on_last
+                        if on_deps - on_last > 0:
+                            waited_on[(t.name, "(after it: MPI receive or push latency)", "-")] += on_deps - on_last
             prev = max(prev, min(t.end, hi))
         if hi is not None and hi > prev:
             idle["(end of window)"] += hi - prev
+    order = dict(sorted(idle.items(), key=lambda kv: -kv[1]))
     return {"kind": kind, "workers": len(per),
-            "by_next_task_ms": dict(sorted(idle.items(), key=lambda kv: -kv[1]))}
+            "by_next_task_ms": order,
+            "waiting_for_dependency_ms": {k: dependency[k] for k in order if k in dependency},
+            "waiting_for_data_ms": {k: data[k] for k in order if k in data},
+            "last_dependency_ms": [{"task": k[0], "last_dependency": k[1], "ran_on": k[2], "ms": v}
+                                   for k, v in sorted(waited_on.items(), key=lambda kv: -kv[1])]}
 
 
 def host_lead(tasks, marker, window):
@@ -548,6 +592,7 @@ def host_lead(tasks, marker, window):
 
 def build_summary(directory, notes, marker=None, steps=0):
     tasks, not_run = load_tasks(os.path.join(directory, "tasks.rec"), notes)
+    load_push_times(os.path.join(directory, "sched_tasks.rec"), tasks)
     first, last, rec_tasks = scan_trace_rec(os.path.join(directory, "trace.rec"), notes)
     if not tasks and rec_tasks:
         notes.append("no executed task in tasks.rec: task intervals taken from trace.rec")
@@ -640,8 +685,18 @@ def print_summary(s):
     if idle and idle["workers"]:
         g = idle["workers"]
         print("\nIdle, charged to the task that ended it (ms/step, mean over %d %s workers)" % (g, idle["kind"]))
-        print_table(["before", "ms/step"], [[name, fmt(ms / g / steps)] for name, ms in idle["by_next_task_ms"].items()],
-                    "lr")
+        dep, data = idle.get("waiting_for_dependency_ms", {}), idle.get("waiting_for_data_ms", {})
+        print("(split at the task's ReadyTime: waiting for a dependency to end / for its data and the scheduler)")
+        print_table(["before", "ms/step", "dependency", "data"],
+                    [[name, fmt(ms / g / steps), fmt(dep[name] / g / steps if name in dep else None),
+                      fmt(data[name] / g / steps if name in data else None)]
+                     for name, ms in idle["by_next_task_ms"].items()], "lrrr")
+        waits = [w for w in idle.get("last_dependency_ms", []) if w["ms"] / g / steps >= 0.005]
+        if waits:
+            print("\nWaiting for a dependency: the one that ended last (ms/step, mean over the workers)")
+            print_table(["task", "last dependency", "ran on", "ms/step"],
+                        [[w["task"], w["last_dependency"], w["ran_on"], fmt(w["ms"] / g / steps)] for w in waits],
+                        "lllr")
     if s.get("host_lead"):
         print("\nHost lead: how long before it started each step's first task was submitted (near 0: the")
         print("workers wait for the submitting thread, not for data)")
@@ -790,6 +845,25 @@ def main(argv=None):
     with open(json_path, "w") as f:
         json.dump(summary, f, indent=1)
     print("\nsummary: %s" % json_path)
+    if args.steps:  # the window's tasks, small enough to keep where the raw trace is not
+        csv_path = os.path.join(args.dir, "window_tasks.csv")
+        lo = summary["span"]["trace_start"]
+        with open(csv_path, "w") as f:
+            f.write("rank,worker,codelet,job,ready_ms,start_ms,end_ms,depends_on\n")
+            for t in sorted(tasks, key=lambda t: (t.rank, t.worker, t.start)):
+                f.write("%d,%d,%s,%s,%s,%.4f,%.4f,%s\n" % (
+                    t.rank, t.worker, t.name, t.job or "", "" if t.ready is None else "%.4f" % (t.ready - lo),
+                    t.start - lo, t.end - lo, " ".join(t.deps)))
+        print("tasks:   %s (times from the window's start)" % csv_path)
+        csv_path = os.path.join(args.dir, "window_transfers.csv")
+        hi = lo + summary["span"]["trace_span"]
+        with open(csv_path, "w") as f:
+            f.write("kind,link,source,destination,bytes,start_ms,end_ms\n")
+            for t in sorted((t for t in transfers if lo <= t.start < hi), key=lambda t: t.start):
+                f.write("%s,%s,%s,%s,%d,%.4f,%.4f\n" % (t.kind, t.link, "_".join(map(str, t.src if isinstance(t.src, tuple) else (t.src,))),
+                                                        "_".join(map(str, t.dst if isinstance(t.dst, tuple) else (t.dst,))),
+                                                        t.size or 0, t.start - lo, t.end - lo))
+        print("transfers: %s" % csv_path)
     png = args.png or os.path.join(args.dir, "gantt.png")
     if not tasks and not transfers:
         print("note: nothing to draw, no Gantt chart")

@@ -27,9 +27,18 @@ s = json.load(open(sys.argv[1]))
 adv = [c for c in s["codelets"] if c["name"] == "advector"]
 # two tiles: two advector tasks a step in a window of 3 steps
 assert adv and adv[0]["count"] == 6, adv
-assert s["idle"]["workers"] >= 1, s["idle"]
+idle = s["idle"]
+assert idle["workers"] >= 1, idle
+# each wait split at the task's ready time (sched_tasks.rec's push): dependency + data = the wait
+for name, ms in idle["by_next_task_ms"].items():
+    if name in idle["waiting_for_dependency_ms"]:
+        both = idle["waiting_for_dependency_ms"][name] + idle["waiting_for_data_ms"][name]
+        assert abs(both - ms) < 1e-9, (name, both, ms)
+assert idle["waiting_for_dependency_ms"], idle
 # the host submits ahead of the workers: a lead for each of the window's advectors
 lead = s["host_lead"]
 assert lead and lead[0]["tasks"] == 6 and lead[0]["min_ms"] >= 0, lead
 PY
+head -1 "$tmp/tgtrace/window_tasks.csv" | grep -q "^rank,worker,codelet,job,ready_ms,start_ms,end_ms" \
+  || { echo "no window_tasks.csv"; exit 1; }
 echo "2 passed, 0 failed"
