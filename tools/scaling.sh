@@ -11,11 +11,12 @@
 #
 # Weak: the per-GPU grid (and the case's domain) times the tile layout, a tile per GPU: 1xG by default (tiles span x, so the
 # spectral preconditioner needs two transposes a solve, not four), or --layout 2d (2x1, 2x2, 4x2).
-# Strong: the --strong grid on each GPU count. Steady state: the difference of an N-step and a 2N-step
-# run, divided by N, so that start-up (allocation, the first upload, perf-model calibration) drops
-# out; N = 100 by default: start-up varies by 0.1-0.3 s between runs, which N = 40 left at several
-# ms/step (a 1-GPU Taylor-Green came out at 5.5 ms/step against 7.5). MPDATA: `bench mpdata --overlap
-# on` (its own warm-up and median). One rank per GPU:
+# Strong: the --strong grid on each GPU count. Steady state: one run of N steps (100 by default), timed
+# by the run itself over its last three quarters (summary.json's steady.ms_per_step, from when the host
+# read each step's check), so that start-up (allocation, the first upload, perf-model calibration) drops
+# out. (The difference of an N- and a 2N-step run, used before, carried the spread of start-up between
+# runs into the figure: the same build's 4-GPU Taylor-Green gave 9.10 and 8.22 ms/step on one node.) MPDATA: `bench mpdata --overlap on` (its
+# own warm-up and median). One rank per GPU:
 # mpirun -np G, each rank seeing its GPU by local rank. --trace on adds, for every row of several GPUs,
 # the share of its transfer time hidden behind tasks: an FxT trace of 12 steps of the same run,
 # `tools/trace DIR --steps 4` (the window's transfers between GPUs, or between ranks, during which a
@@ -82,8 +83,9 @@ else:
 PY
 }
 
-# steady NAME GPUS MODE(process|ranks) CASE NX NY NZ TX TY: prints the steady-state ms/step and the
-# MB moved a step (between GPUs in one process, between ranks over ranks), from an N- and a 2N-step run.
+# steady NAME GPUS MODE(process|ranks) CASE NX NY NZ TX TY: prints the steady-state ms/step (the run's
+# summary.json steady.ms_per_step) and the MB moved a step (between GPUs in one process, between ranks
+# over ranks; the run's total over its steps).
 # run_args NAME CASE NX NY NZ TX TY: the taskdycore arguments of a row (into the array `args`).
 run_args() {
   local name=$1 case=$2
@@ -98,28 +100,25 @@ run_args() {
 }
 
 steady() {
-  local name=$1 g=$2 mode=$3 case=$4 nx=$5 ny=$6 nz=$7 tx=$8 ty=$9 n t=() args
+  local name=$1 g=$2 mode=$3 case=$4 nx=$5 ny=$6 nz=$7 tx=$8 ty=$9 args
   run_args "$name" "$case" "$nx" "$ny" "$nz" "$tx" "$ty"
-  local b=()
-  for n in "$steps" $((2 * steps)); do
-    local dir="$out/$name-$n"
-    if [ "$mode" = ranks ]; then
-      STARPU_NCPU=2 STARPU_MPI_STATS=1 timeout 600 mpirun -np "$g" -x STARPU_NCPU -x STARPU_SILENT -x STARPU_HOME -x LD_LIBRARY_PATH \
-        -x STARPU_MPI_STATS "$out/rank_gpu.sh" "$(command -v "$exe")" "${args[@]}" --set time.steps="$n" --out "$dir" > "$dir.log" 2>&1 \
-        || { echo nan nan; return; }
-      b+=("$(moved "$dir.log")")
-      rm -f "$dir.log"  # kept only when the run failed (above)
-    else
-      STARPU_NCPU=2 STARPU_NCUDA="$g" STARPU_BUS_STATS=1 STARPU_BUS_STATS_FILE="$dir.bus" timeout 600 "$exe" "${args[@]}" \
-        --set time.steps="$n" --out "$dir" > "$dir.log" 2>&1 || { echo nan nan; return; }
-      b+=("$(moved "$dir.bus")")
-      rm -f "$dir.bus" "$dir.log"
-    fi
-    t+=("$(python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print(s['ms_per_step'] * s['steps_this_run'])" "$dir/summary.json")")
-    rm -f "$dir"/diagnostics.*  # the table needs summary.json only (few files to bring back from a node)
-  done
-  python3 -c "import sys; a = [float(x) for x in sys.argv[1:5]]; n = int(sys.argv[5]); print('%.3f %.1f' % ((a[1] - a[0]) / n, (a[3] - a[2]) / n / 2**20))" \
-    "${t[0]}" "${t[1]}" "${b[0]}" "${b[1]}" "$steps"
+  local dir="$out/$name" bytes
+  if [ "$mode" = ranks ]; then
+    STARPU_NCPU=2 STARPU_MPI_STATS=1 timeout 600 mpirun -np "$g" -x STARPU_NCPU -x STARPU_SILENT -x STARPU_HOME -x LD_LIBRARY_PATH \
+      -x STARPU_MPI_STATS "$out/rank_gpu.sh" "$(command -v "$exe")" "${args[@]}" --set time.steps="$steps" --out "$dir" > "$dir.log" 2>&1 \
+      || { echo nan nan; return; }
+    bytes=$(moved "$dir.log")
+    rm -f "$dir.log"  # kept only when the run failed (above)
+  else
+    STARPU_NCPU=2 STARPU_NCUDA="$g" STARPU_BUS_STATS=1 STARPU_BUS_STATS_FILE="$dir.bus" timeout 600 "$exe" "${args[@]}" \
+      --set time.steps="$steps" --out "$dir" > "$dir.log" 2>&1 || { echo nan nan; return; }
+    bytes=$(moved "$dir.bus")
+    rm -f "$dir.bus" "$dir.log"
+  fi
+  rm -f "$dir"/diagnostics.*  # the table needs summary.json only (few files to bring back from a node)
+  python3 -c "import json, sys
+s = json.load(open(sys.argv[1]))
+print('%.3f %.1f' % (s['steady']['ms_per_step'], float(sys.argv[2]) / s['steps_this_run'] / 2**20))" "$dir/summary.json" "$bytes"
 }
 # hidden NAME GPUS MODE CASE NX NY NZ TX TY: the share of the transfer time hidden behind tasks in the
 # last 4 of 12 traced steps (tools/trace), "-" for one GPU or when the trace fails.
@@ -201,7 +200,7 @@ for g in $gpus; do
       read -r ms mb lo hi < <(measure "$c-ranks-$g" "$g" ranks "$c" $nx $ny "$pz" "$tx" "$ty")
       hid=$(hidden "$c-ranks-$g" "$g" ranks "$c" $nx $ny "$pz" "$tx" "$ty")
       row "$c" ranks weak "$g" "${nx}x${ny}x$pz" "${tx}x$ty" "$ms" "$mb" "$lo" "$hi"
-      same_bits "$out/$c-weak-$g-$steps" "$out/$c-ranks-$g-$steps"
+      same_bits "$out/$c-weak-$g" "$out/$c-ranks-$g"
     fi
   done
   [ "$with_mpdata" = on ] && row mpdata process weak "$g" "${nx}x${ny}x$pz" "${tx}x$ty" "$(mpdata "$g" $nx $ny "$pz" "$tx" "$ty")"

@@ -1,6 +1,7 @@
 #include "dycore_model.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "../../codelets/common/double_double.hpp"
@@ -279,7 +280,22 @@ bool DycoreModel::check_next_courant() {
   if (courant_step_ >= step_) return false;
   ++courant_step_;
   courant_here_ = courant_->local_max(courant_step_);
+  checked_at_.emplace_back(courant_step_,
+                           std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count());
   return true;
+}
+
+long DycoreModel::steady_from_step() const {
+  const long steps = checked_at_.empty() ? 0 : checked_at_.back().first - first_step_;
+  return steps < 8 ? -1 : first_step_ + std::max(4L, steps / 4);
+}
+
+double DycoreModel::steady_ms_per_step() const {
+  const long from = steady_from_step();
+  if (from < 0) return 0.0;
+  for (const auto& [step, t] : checked_at_)
+    if (step == from) return 1e3 * (checked_at_.back().second - t) / double(checked_at_.back().first - step);
+  return 0.0;
 }
 
 void DycoreModel::share_solve(long step) {

@@ -95,6 +95,11 @@ class DycoreModel {
   double courant_here() const { return courant_here_; }
   // Reads the next step's check not read yet (after the last step); false when none is left.
   bool check_next_courant();
+  // The steady step time, ms: from the times this rank read the steps' Courant checks (the host
+  // waits there for each step's check task), over the steps after the first quarter of the run (at
+  // least 4 in), so that start-up, calibration and the final output drop out. 0 under 8 steps.
+  double steady_ms_per_step() const;
+  long steady_from_step() const;
   // Collective: the largest Courant sum of a step checked at most kStopLag checks ago over every tile
   // (rank 0; 0 elsewhere).
   double courant_everywhere(long step) const { return courant_->global_max(step); }
@@ -127,6 +132,7 @@ class DycoreModel {
   std::unique_ptr<StepCourantCheck> courant_;
   long courant_step_ = 0;
   double courant_here_ = 0.0;
+  std::vector<std::pair<long, double>> checked_at_;  // step, seconds (steady clock) its check was read
   void read_solve(long step);
   void size_solver_budget();
   std::vector<std::pair<TiledField*, TileStrips*>> checkpointed() const;

@@ -396,6 +396,8 @@ nlohmann::json run_dycore(const DycoreConfig& cfg, Runtime& rt, const std::strin
   if (!restart_path.empty()) j["restarted_from"] = {{"file", restart_path}, {"step", first_step}};
   if (!aborted.empty()) j["aborted"] = aborted;
   j["ms_per_step"] = ms;
+  if (model.steady_from_step() >= 0)  // without start-up and output (DycoreModel::steady_ms_per_step)
+    j["steady"] = {{"ms_per_step", model.steady_ms_per_step()}, {"from_step", model.steady_from_step()}};
   j["mcells_per_s"] = cfg.grid.cells() / (ms * 1e-3) / 1e6;
   j["wall_seconds"] = wall;
   j["output_seconds"] = output_s;

@@ -62,6 +62,15 @@ run "${tg[@]}" --set time.steps=30 --out t_straight
 run "${tg[@]}" --set time.steps=15 --out t_half
 run "${tg[@]}" --set time.steps=30 --set tiles.x=4 --restart t_half/checkpoint.h5 --out t_resumed
 same t_straight t_resumed "modified Taylor-Green (PCG): 30 steps == 15 + restart (4x1 tiles) + 15"
+# The steady step time is timed over the run's last three quarters (at least 4 steps in), a resumed
+# run's own steps only.
+/usr/bin/python3 - <<'PY' || { echo "FAIL: summary.json's steady step time"; exit 1; }
+import json
+for run, first in (("t_straight", 7), ("t_resumed", 19), ("b_half", 4)):
+    s = json.load(open(f"{run}/summary.json"))["steady"]
+    assert s["from_step"] == first and s["ms_per_step"] > 0, (run, s)
+print("steady step times: ok")
+PY
 
 # The outputs open in the usual readers.
 if /usr/bin/python3 - b_straight <<'PY'
