@@ -1,7 +1,10 @@
 #include "halo_exchange.hpp"
 
+#include <algorithm>
+#include <array>
 #include <stdexcept>
 
+#include "../codelets/fetch_ahead/fetch_ahead.hpp"
 #include "../codelets/halo_pack/halo_pack.hpp"
 #include "../codelets/halo_self/halo_self.hpp"
 #include "../codelets/halo_unpack/halo_unpack.hpp"
@@ -10,6 +13,17 @@ namespace tdc {
 
 namespace {
 
+// The strips tile t's unpack of `f` reads, one per neighbour slot.
+std::array<starpu_data_handle_t, kNeighbourSlots> neighbour_strips(const Decomposition& d, const HaloField& f, int t) {
+  std::array<starpu_data_handle_t, kNeighbourSlots> strips{};
+  for (int s = 0; s < kNeighbourSlots; ++s) {
+    int dx, dy;
+    neighbour_offset(s, dx, dy);
+    strips[s] = f.strips->side(d.neighbour(t, dx, dy), neighbour_strip_side(s));
+  }
+  return strips;
+}
+
 // own_strips: the border cells come from the tile's own strips (the step's border task wrote them
 // there); else the strips were packed from the field and its border is current.
 void submit_unpacks(const Decomposition& d, const std::vector<HaloField>& fields, bool own_strips) {
@@ -17,11 +31,8 @@ void submit_unpacks(const Decomposition& d, const std::vector<HaloField>& fields
     std::vector<UnpackedField> u;
     for (const HaloField& f : fields) {
       UnpackedField x{f.field->handle(t), own_strips ? f.strips->of(t) : nullptr, {}};
-      for (int s = 0; s < kNeighbourSlots; ++s) {
-        int dx, dy;
-        neighbour_offset(s, dx, dy);
-        x.neighbours[s] = f.strips->side(d.neighbour(t, dx, dy), neighbour_strip_side(s));
-      }
+      const auto strips = neighbour_strips(d, f, t);
+      std::copy(strips.begin(), strips.end(), x.neighbours);
       u.push_back(x);
     }
     insert_halo_unpack(d.layout(), u);
@@ -29,6 +40,14 @@ void submit_unpacks(const Decomposition& d, const std::vector<HaloField>& fields
 }
 
 }  // namespace
+
+void submit_strip_fetch_ahead(const Decomposition& d, const HaloField& f) {
+  if (d.tiles() < 2) return;
+  for (int t = 0; t < d.tiles(); ++t) {
+    const auto strips = neighbour_strips(d, f, t);
+    insert_fetch_ahead({strips.begin(), strips.end()}, f.field->handle(t));
+  }
+}
 
 void submit_halo_unpack(const Decomposition& d, const std::vector<HaloField>& fields) {
   submit_unpacks(d, fields, true);

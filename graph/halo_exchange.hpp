@@ -20,6 +20,9 @@ void submit_halo_exchange(const Decomposition& d, const std::vector<HaloField>& 
 inline void submit_halo_exchange(const Decomposition& d, const TiledField& f, const TileStrips& strips) {
   submit_halo_exchange(d, std::vector<HaloField>{{&f, &strips}});
 }
+// Brings the strips each tile's unpack of `f` will read to the tile's device once they are written
+// (fetch_ahead), ahead of an unpack that also waits for other fields.
+void submit_strip_fetch_ahead(const Decomposition& d, const HaloField& f);
 // The unpack half alone (the strips were written by the step's border tasks).
 void submit_halo_unpack(const Decomposition& d, const std::vector<HaloField>& fields);
 inline void submit_halo_unpack(const Decomposition& d, const TiledField& f, const TileStrips& strips) {

@@ -9,6 +9,7 @@
 #include "../codelets/buoyancy/buoyancy.hpp"
 #include "../codelets/common/codelet.hpp"
 #include "../codelets/coriolis/coriolis.hpp"
+#include "../codelets/fetch_ahead/fetch_ahead.hpp"
 #include "../codelets/pressure_gradient/pressure_gradient.hpp"
 #include "../codelets/viscous_diffusion/viscous_diffusion.hpp"
 #include "../codelets/snapshot_copy/snapshot_copy.hpp"
@@ -71,7 +72,7 @@ int NftStepGraph::tasks_per_tile() const {
   const int environment = (e.coriolis != 0.0 ? 1 : 0) + (e.absorber ? 4 : 0) + (e.stratified ? 2 : 0) +
                           (e.anelastic ? 1 : 0) + (e.stratified || e.absorber ? 4 : 0) +
                           (e.stratified ? 4 : 0);  // tasks and exchanges
-  return 46 + environment + (s_.extrapolate_pressure ? 3 : 0) + (s_.diffusivity > 0.0 ? 6 : 0) +
+  return 46 + (fetch_ahead_enabled() ? 4 : 0) /* strips fetched ahead */ + environment + (s_.extrapolate_pressure ? 3 : 0) + (s_.diffusivity > 0.0 ? 6 : 0) +
          solver_->tasks_per_iteration() * s_.solver_budget;
 }
 
@@ -164,6 +165,7 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
     const MpdataFields mf{{psi[0], psi[1]}, f.c[0], f.c[1], f.c[2], f.g, nullptr, nullptr, nullptr, f.vel_strips[q]};
     mpdata_.submit_advance(mf, n, 1.0);
     advected_out.push_back({f.vel[q][next], f.vel_strips[q]});
+    submit_strip_fetch_ahead(d_, advected_out.back());  // they travel while the next field advects
   }
   if (theta) {
     const MpdataFields mf{

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "../codelets/common/codelet.hpp"
+#include "../codelets/fetch_ahead/fetch_ahead.hpp"
 #include "../codelets/spectral_precon/spectral_precon.hpp"
 #include "../codelets/spectral_precon/spectral_precon_kernel.hpp"
 
@@ -75,8 +76,9 @@ int SpectralPreconditioner::tasks_per_tile() const {
   if (one_task()) return 1;
   const TileLayout& L = d_.layout();
   int tasks = 0;
+  const int per_task = fetch_ahead_enabled() ? 2 : 1;  // with, where chunks chain, their fetch-ahead tasks
   for (int n = 0; n < spectral_stage_count(slabs_); ++n)
-    tasks += spectral_stage_chunks(slabs_, n) * (spectral_stage(slabs_, L, n, 0).on_slab ? slabs_.slabs : d_.tiles());
+    tasks += per_task * spectral_stage_chunks(slabs_, n) * (spectral_stage(slabs_, L, n, 0).on_slab ? slabs_.slabs : d_.tiles());
   return (tasks + d_.tiles() - 1) / d_.tiles();
 }
 
@@ -115,6 +117,10 @@ void SpectralPreconditioner::submit(starpu_data_handle_t state, int skip_from, c
           in = {r.handle(i)};
         else if (!s.from_buffer)
           in = on_slab ? pieces(*to_slabs_, -1, i, s.chunk) : pieces(*from_slabs_, i, -1, s.chunk);
+        // After the first chunk the pass also waits for the previous chunk's (the buffer or z it
+        // writes in turn): its pieces travel meanwhile.
+        if (c > 0 && !in.empty() && !s.from_tile)
+          insert_fetch_ahead(in, on_slab ? pieces(*from_slabs_, 0, i, s.chunk)[0] : r.handle(i));
         if (s.to_tile)
           out = {z.handle(i)};
         else if (!s.to_buffer)

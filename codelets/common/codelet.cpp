@@ -53,14 +53,15 @@ void Codelet::init(const char* name, starpu_cpu_func_t cpu, starpu_cuda_func_t c
 
 void submit_task(Codelet& cl, const void* arg, std::size_t arg_size, const starpu_data_descr* buffers, int n,
                  const TaskOptions& options) {
-  const int worker = home_worker(cl.get(), buffers, n);
+  const int worker = options.run_with ? home_worker_of(options.run_with) : home_worker(cl.get(), buffers, n);
+  const int node = options.node >= 0 || !options.run_with ? options.node : starpu_mpi_data_get_rank(options.run_with);
   auto* d = const_cast<starpu_data_descr*>(buffers);
   const char* name = options.name ? options.name : cl.name();
   // The value only where there is one; a worker or node of -1 leaves the choice to StarPU(-MPI).
   auto insert = [&](auto... value) {
     return starpu_mpi_task_insert(MPI_COMM_WORLD, cl.get(), STARPU_DATA_MODE_ARRAY, d, n, STARPU_PRIORITY,
                                   options.priority, STARPU_NAME, name, STARPU_EXECUTE_ON_WORKER, worker,
-                                  STARPU_EXECUTE_ON_NODE, options.node, value..., 0);
+                                  STARPU_EXECUTE_ON_NODE, node, value..., 0);
   };
   const int ret = arg_size > 0 ? insert(STARPU_VALUE, const_cast<void*>(arg), arg_size) : insert();
   if (ret == -ENODEV) throw std::runtime_error(std::string("no worker can execute codelet ") + cl.name());

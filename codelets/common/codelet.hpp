@@ -49,6 +49,9 @@ void set_cpu_tasks_with_gpu(bool allowed);
 constexpr int kPrioHalo = 10;
 constexpr int kPrioBody = 0;
 constexpr int kPrioDiagnostics = -10;
+// Tasks that only bring data to a device (fetch_ahead): their transfer starts when they are pushed,
+// their (empty) run can wait until the worker has nothing else.
+constexpr int kPrioFetchAhead = -100;
 
 // Modes of a spec that redefines them: access(STARPU_R, STARPU_RW).
 template <class... M>
@@ -91,6 +94,9 @@ struct TaskOptions {
   int priority = kPrioBody;
   const char* name = nullptr;  // the task's name; default: the codelet's
   int node = -1;               // the rank that runs it; default: the owner of the data it writes
+  // Run where this handle lives (its owner rank, its home GPU) rather than where the task's written
+  // (else read) data does.
+  starpu_data_handle_t run_with = nullptr;
 };
 
 class Codelet {

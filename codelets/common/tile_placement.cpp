@@ -53,6 +53,20 @@ void forget_tile_data(starpu_data_handle_t h) {
   p.gpu_of.erase(h);
 }
 
+int home_gpu(starpu_data_handle_t h) {
+  Placement& p = placement();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  auto it = p.gpu_of.find(h);
+  return it == p.gpu_of.end() ? -1 : it->second;
+}
+
+int home_worker_of(starpu_data_handle_t h) {
+  const int gpu = home_gpu(h);
+  Placement& p = placement();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  return gpu < 0 || !p.enabled ? -1 : cuda_workers(p)[gpu];
+}
+
 int home_worker(const starpu_codelet* cl, const starpu_data_descr* buffers, int n) {
   Placement& p = placement();
   std::lock_guard<std::mutex> lock(p.mutex);

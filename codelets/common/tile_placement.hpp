@@ -15,6 +15,10 @@ void forget_tile_data(starpu_data_handle_t h);
 // CUDA workers, where CPU workers may take GPU-capable tasks, for codelets with no CUDA
 // implementation, and for tasks that touch no placed data.
 int home_worker(const starpu_codelet* cl, const starpu_data_descr* buffers, int n);
+// The home GPU of `h` (an index among the rank's CUDA workers), or -1 where it has none.
+int home_gpu(starpu_data_handle_t h);
+// The CUDA worker of that GPU, or -1.
+int home_worker_of(starpu_data_handle_t h);
 // Whether GPU-capable tasks are pinned to their tile's GPU (the default beside two GPUs or more).
 void set_tile_placement(bool enabled);
 

@@ -127,7 +127,12 @@ TEST(TaylorGreen, SpectralPreconditionerSolvesInOneIterationBitwiseForAnyTiles) 
     setenv("TASKDYCORE_SPECTRAL_CHUNKS", "8", 1);
     const auto eight_chunks = run(with({"tiles.x=1", "tiles.y=2"}));
     unsetenv("TASKDYCORE_SPECTRAL_CHUNKS");
+    // With every chunk's pieces and every field's strips fetched ahead (on GPUs where data moves).
+    setenv("TASKDYCORE_FETCH_AHEAD", "on", 1);
+    const auto fetched_ahead = run(with({"tiles.x=1", "tiles.y=4"}));
+    unsetenv("TASKDYCORE_FETCH_AHEAD");
     if (tdc_test::g_runtime->rank() != 0) continue;
+    EXPECT_EQ(fetched_ahead["velocity_checksum"], ref["velocity_checksum"]);
     EXPECT_EQ(tiled["velocity_checksum"], ref["velocity_checksum"]);
     EXPECT_EQ(rows["velocity_checksum"], ref["velocity_checksum"]);
     EXPECT_EQ(one_chunk["velocity_checksum"], ref["velocity_checksum"]);
