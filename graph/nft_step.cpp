@@ -72,7 +72,8 @@ int NftStepGraph::tasks_per_tile() const {
   const int environment = (e.coriolis != 0.0 ? 1 : 0) + (e.absorber ? 4 : 0) + (e.stratified ? 2 : 0) +
                           (e.anelastic ? 1 : 0) + (e.stratified || e.absorber ? 4 : 0) +
                           (e.stratified ? 4 : 0);  // tasks and exchanges
-  return 46 + (fetch_ahead_enabled() ? 4 : 0) /* strips fetched ahead */ + environment + (s_.extrapolate_pressure ? 3 : 0) + (s_.diffusivity > 0.0 ? 6 : 0) +
+  return 46 + (fetch_ahead_enabled() ? 4 : 0) /* strips fetched ahead */ + environment +
+         (s_.extrapolate_pressure ? 3 : 0) + (s_.diffusivity > 0.0 ? 6 : 0) +
          solver_->tasks_per_iteration() * s_.solver_budget;
 }
 

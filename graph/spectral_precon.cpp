@@ -78,7 +78,8 @@ int SpectralPreconditioner::tasks_per_tile() const {
   int tasks = 0;
   const int per_task = fetch_ahead_enabled() ? 2 : 1;  // with, where chunks chain, their fetch-ahead tasks
   for (int n = 0; n < spectral_stage_count(slabs_); ++n)
-    tasks += per_task * spectral_stage_chunks(slabs_, n) * (spectral_stage(slabs_, L, n, 0).on_slab ? slabs_.slabs : d_.tiles());
+    tasks += per_task * spectral_stage_chunks(slabs_, n) *
+             (spectral_stage(slabs_, L, n, 0).on_slab ? slabs_.slabs : d_.tiles());
   return (tasks + d_.tiles() - 1) / d_.tiles();
 }
 

@@ -6,7 +6,8 @@
 // last field's MPDATA) thus waits for its inputs after the chain's previous task, although they were
 // written long before: on four H100s 0.1 ms for every chunk's pieces (docs/performance.md). A
 // fetch_ahead task reading them depends only on their writers, so they travel as soon as they are
-// written; it runs last in its worker's queue (kPrioFetchAhead) and never delays other work.
+// written. It runs last in its worker's queue (kPrioFetchAhead); on a GPU its (empty) run ends with the
+// kernel before it on the stream, so it holds one of the worker's pipeline slots until then.
 #pragma once
 #include <starpu.h>
 
