@@ -727,6 +727,13 @@ def print_transfers(transfers):
 
 # ---------------------------------------------------------------------- Gantt
 
+def window_transfers(summary, transfers):
+    """The transfers that started in the step window (the traced span of a --steps summary)."""
+    lo = summary["span"]["trace_start"]
+    hi = lo + summary["span"]["trace_span"]
+    return [t for t in transfers if lo <= t.start < hi]
+
+
 def gantt_window(tasks, transfers):
     """x range covering every task and transfer, or (None, None)."""
     items = list(tasks) + list(transfers)
@@ -856,10 +863,9 @@ def main(argv=None):
                     t.start - lo, t.end - lo, " ".join(t.deps)))
         print("tasks:   %s (times from the window's start)" % csv_path)
         csv_path = os.path.join(args.dir, "window_transfers.csv")
-        hi = lo + summary["span"]["trace_span"]
         with open(csv_path, "w") as f:
             f.write("kind,link,source,destination,bytes,start_ms,end_ms\n")
-            for t in sorted((t for t in transfers if lo <= t.start < hi), key=lambda t: t.start):
+            for t in sorted(window_transfers(summary, transfers), key=lambda t: t.start):
                 f.write("%s,%s,%s,%s,%d,%.4f,%.4f\n" % (t.kind, t.link, "_".join(map(str, t.src if isinstance(t.src, tuple) else (t.src,))),
                                                         "_".join(map(str, t.dst if isinstance(t.dst, tuple) else (t.dst,))),
                                                         t.size or 0, t.start - lo, t.end - lo))
@@ -867,7 +873,7 @@ def main(argv=None):
     png = args.png or os.path.join(args.dir, "gantt.png")
     if not tasks and not transfers:
         print("note: nothing to draw, no Gantt chart")
-    elif draw_gantt(summary, tasks, transfers, workers, png):
+    elif draw_gantt(summary, tasks, window_transfers(summary, transfers) if args.steps else transfers, workers, png):
         print("gantt:   %s" % png)
     return 0
 

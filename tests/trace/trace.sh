@@ -41,4 +41,9 @@ assert lead and lead[0]["tasks"] == 6 and lead[0]["min_ms"] >= 0, lead
 PY
 head -1 "$tmp/tgtrace/window_tasks.csv" | grep -q "^rank,worker,codelet,job,ready_ms,start_ms,end_ms" \
   || { echo "no window_tasks.csv"; exit 1; }
-echo "2 passed, 0 failed"
+# tools/trace_gantt.py draws the window from those CSV files alone (as from a GPU node's).
+if /usr/bin/python3 -c "import matplotlib" 2> /dev/null; then
+  /usr/bin/python3 "$root/tools/trace_gantt.py" "$tmp/tgtrace/window_tasks.csv" --png "$tmp/w.png" > /dev/null \
+    && test -s "$tmp/w.png" || { echo "trace_gantt.py drew nothing"; exit 1; }
+fi
+echo "3 passed, 0 failed"
