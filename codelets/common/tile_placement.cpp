@@ -61,10 +61,10 @@ int home_gpu(starpu_data_handle_t h) {
 }
 
 int home_worker_of(starpu_data_handle_t h) {
-  const int gpu = home_gpu(h);
   Placement& p = placement();
   std::lock_guard<std::mutex> lock(p.mutex);
-  return gpu < 0 || !p.enabled ? -1 : cuda_workers(p)[gpu];
+  auto it = p.gpu_of.find(h);
+  return it == p.gpu_of.end() || !p.enabled ? -1 : cuda_workers(p)[it->second];
 }
 
 int home_worker(const starpu_codelet* cl, const starpu_data_descr* buffers, int n) {

@@ -19,6 +19,15 @@ struct FetchAheadTask : CodeletSpec<NoArgs> {  // any number of read-only buffer
   static constexpr auto cuda = [](NoArgs, Buffers, auto) {};
 };
 
+// Where fetch-ahead runs: as asked, or (auto) where a rank has a GPU and data moves between GPUs or ranks.
+bool enabled(FetchAhead mode) {
+  if (mode != FetchAhead::automatic) return mode == FetchAhead::on;
+  int ranks = 1;
+  starpu_mpi_comm_size(MPI_COMM_WORLD, &ranks);
+  const unsigned gpus = starpu_worker_get_count_by_type(STARPU_CUDA_WORKER);
+  return gpus >= 2 || (gpus == 1 && ranks > 1);
+}
+
 // Whether `h` lives where `run_with` does: the same rank and the same GPU (or none).
 bool lives_with(starpu_data_handle_t h, starpu_data_handle_t run_with) {
   return starpu_mpi_data_get_rank(h) == starpu_mpi_data_get_rank(run_with) && home_gpu(h) == home_gpu(run_with);
@@ -34,18 +43,12 @@ FetchAhead fetch_ahead_mode() {
   throw std::invalid_argument(std::string("TASKDYCORE_FETCH_AHEAD must be auto, on or off, not \"") + v + "\"");
 }
 
-bool fetch_ahead_enabled() {
-  const FetchAhead mode = fetch_ahead_mode();
-  if (mode != FetchAhead::automatic) return mode == FetchAhead::on;
-  int ranks = 1;
-  starpu_mpi_comm_size(MPI_COMM_WORLD, &ranks);
-  const unsigned gpus = starpu_worker_get_count_by_type(STARPU_CUDA_WORKER);
-  return gpus >= 2 || (gpus == 1 && ranks > 1);
-}
+bool fetch_ahead_enabled() { return enabled(fetch_ahead_mode()); }
 
 void insert_fetch_ahead(const std::vector<starpu_data_handle_t>& data, starpu_data_handle_t run_with) {
-  if (!fetch_ahead_enabled()) return;
-  const bool every = fetch_ahead_mode() == FetchAhead::on;
+  const FetchAhead mode = fetch_ahead_mode();
+  if (!enabled(mode)) return;
+  const bool every = mode == FetchAhead::on;
   std::vector<starpu_data_descr> read;
   for (starpu_data_handle_t h : data)
     if (every || !lives_with(h, run_with)) read.push_back({h, STARPU_R});
