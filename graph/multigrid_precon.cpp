@@ -46,8 +46,14 @@ MultigridPreconditioner::MultigridPreconditioner(const Decomposition& fine, int 
                                 " levels");
   levels_.resize(ops.size());
   one_task_ = s.one_task && fine.tiles_x() == 1 && fine.tiles_y() == 1;
+  whole_from_ = int(ops.size());
+  if (fine.tiles() > 1 && s.whole_cells > 0)
+    for (int l = 1; l < int(ops.size()) && whole_from_ == int(ops.size()); ++l)
+      if (long(ops[l].grid.nx) * ops[l].grid.ny * ops[l].grid.nz <= s.whole_cells) whole_from_ = l;
   for (std::size_t l = 0; l < ops.size(); ++l) {
     Level& v = levels_[l];
+    v.h = ops[l].couplings;
+    if (int(l) > whole_from_) continue;  // run whole, below
     if (l == 0) {
       v.d = &fine;
     } else {
@@ -55,7 +61,6 @@ MultigridPreconditioner::MultigridPreconditioner(const Decomposition& fine, int 
                                               fine.ranks());
       v.d = v.own.get();
     }
-    v.h = ops[l].couplings;
     if (one_task_) continue;  // the cycle's arrays are its scratch
     v.coef = std::make_unique<RankZeroVector>(rank, ops[l].coefficients);
     v.strips = std::make_unique<TileStrips>(*v.d, rank);
@@ -66,13 +71,21 @@ MultigridPreconditioner::MultigridPreconditioner(const Decomposition& fine, int 
       v.z = std::make_unique<TiledField>(n + "_z", *v.d, rank, false);
     }
   }
-  if (one_task_) {
+  // The levels one cycle runs on one tile: all of them (one_task_), or those from whole_from_ on.
+  const int first = one_task_ ? 0 : whole_from_;
+  if (!one_task_ && first < int(ops.size())) {
+    for (std::size_t l = first; l < ops.size(); ++l)
+      whole_.push_back(std::make_unique<Decomposition>(ops[l].grid, 1, 1, ops[l].couplings.h, fine.ranks()));
+    whole_r_ = std::make_unique<TiledField>("mg_whole_r", *whole_[0], rank, false);
+    whole_z_ = std::make_unique<TiledField>("mg_whole_z", *whole_[0], rank, false);
+  }
+  if (first < int(ops.size())) {
     std::vector<TileLayout> tiles;
     std::vector<ColumnCouplings> h;
     std::vector<std::size_t> sizes;
     std::vector<double> coef;
-    for (std::size_t l = 0; l < ops.size(); ++l) {
-      tiles.push_back(levels_[l].d->layout());
+    for (std::size_t l = first; l < ops.size(); ++l) {
+      tiles.push_back(one_task_ ? levels_[l].d->layout() : whole_[l - first]->layout());
       h.push_back(levels_[l].h);
       sizes.push_back(ops[l].coefficients.size());
       coef.insert(coef.end(), ops[l].coefficients.begin(), ops[l].coefficients.end());
@@ -134,7 +147,29 @@ void MultigridPreconditioner::submit(starpu_data_handle_t state, int skip_from, 
     insert_mg_vcycle(p, coef_all_->handle(), state, r0.handle(0), z0.handle(0), scratch_->handle(), kPrioBody);
     return;
   }
-  vcycle_schedule(TaskOps{*this, state, skip_from, r0, z0}, levels(), s_.coarse_sweeps);
+  const TaskOps ops{*this, state, skip_from, r0, z0};
+  if (whole_from_ == levels())
+    vcycle_schedule(ops, levels(), s_.coarse_sweeps);
+  else
+    vcycle_around(ops, whole_from_, [&](int) { submit_whole_cycle(state, skip_from); });
+}
+
+void MultigridPreconditioner::submit_whole_cycle(starpu_data_handle_t state, int skip_from) const {
+  // Level whole_from_'s right-hand side from the tiles onto one tile, the cycle of the levels from
+  // there on (the kernels the tiles' tasks would have run, in the same order: the same bits), and
+  // the level's result back to the tiles.
+  const Level& v = levels_[whole_from_];
+  const TileLayout& whole = whole_[0]->layout();
+  std::vector<starpu_data_handle_t> tiles;
+  for (int t = 0; t < v.d->tiles(); ++t) tiles.push_back(v.r->handle(t));
+  insert_mg_gather(v.d->layout(), v.d->tiles_x(), whole, skip_from, state, tiles, whole_r_->handle(0), kPrioBody);
+  VcyclePlan p = plan_;
+  p.skip_from = skip_from;
+  insert_mg_vcycle(p, coef_all_->handle(), state, whole_r_->handle(0), whole_z_->handle(0), scratch_->handle(),
+                   kPrioBody);
+  for (int t = 0; t < v.d->tiles(); ++t)
+    insert_mg_scatter(whole, v.d->layout(), v.d->tile_x(t), v.d->tile_y(t), skip_from, state, whole_z_->handle(0),
+                      v.z->handle(t), kPrioBody);
 }
 
 void MultigridPreconditioner::submit_pcg_precon(starpu_data_handle_t state, int skip_from, const TiledField& q,

@@ -24,6 +24,10 @@ struct MultigridSettings {
   int coarse_sweeps = 2;  // damped Jacobi sweeps on the coarsest grid (more gain nothing: measured at 64^3)
   double omega = 0.9;     // Jacobi damping, one sweep before and one after (0.7: 9 PCG iterations at 64^3, 0.9: 6-7)
   bool one_task = true;   // a single tile's whole cycle as one task (mg_vcycle); false: a task per operation
+  // On several tiles, the first coarse level of at most this many cells and the levels below it run
+  // as one cycle on one device (gathered from the tiles, scattered back): small levels cost their
+  // tasks' latency, not their work. 0: every level stays on the tiles.
+  long whole_cells = 32768;
 };
 
 // The operator on one level: its grid and laplc's couplings and level coefficients there.
@@ -63,8 +67,12 @@ class MultigridPreconditioner {
   int levels() const { return int(levels_.size()); }
   // Tasks one V-cycle submits per tile (for the submission window).
   int tasks_per_tile() const {
-    return one_task_ ? 1 : 8 * (levels() - 1) + 1 + 3 * (std::max(1, s_.coarse_sweeps) - 1);
+    if (one_task_) return 1;
+    if (whole_from_ < levels()) return 8 * whole_from_ + 3;  // + a gather, the whole cycle, a scatter
+    return 8 * (levels() - 1) + 1 + 3 * (std::max(1, s_.coarse_sweeps) - 1);
   }
+  // The first level that runs whole on one device (levels() where none does).
+  int whole_from() const { return whole_from_; }
   // Whether each cycle is the one mg_vcycle task (a single tile and MultigridSettings::one_task).
   bool one_task() const { return one_task_; }
 
@@ -81,7 +89,14 @@ class MultigridPreconditioner {
   EllipticTaskArgs args(const Level& l, int skip_from) const { return EllipticTaskArgs{l.d->layout(), l.h, skip_from}; }
   std::vector<Level> levels_;
   MultigridSettings s_;
-  // The one-task cycle: its plan, every level's coefficients in one vector, and its scratch.
+  // The levels from whole_from_ on, as one cycle on one tile holding the whole level (its
+  // decompositions, and that level's right-hand side and result there).
+  int whole_from_ = 0;
+  std::vector<std::unique_ptr<Decomposition>> whole_;
+  std::unique_ptr<TiledField> whole_r_, whole_z_;
+  void submit_whole_cycle(starpu_data_handle_t state, int skip_from) const;
+  // The one-task cycle (of every level, or of those from whole_from_ on): its plan, their
+  // coefficients in one vector, and its scratch.
   bool one_task_ = false;
   VcyclePlan plan_;
   std::unique_ptr<RankZeroVector> coef_all_;

@@ -3,6 +3,8 @@
 #pragma once
 #include <starpu.h>
 
+#include <vector>
+
 #include "../column_operator/column_operator.hpp"
 #include "../solver_scalars/solver_scalars_kernel.hpp"
 #include "multigrid_vcycle.hpp"
@@ -20,6 +22,15 @@ void insert_mg_pcg_precon(const VcyclePlan& plan, starpu_data_handle_t coef, sta
                           starpu_data_handle_t q, starpu_data_handle_t r, starpu_data_handle_t z,
                           starpu_data_handle_t scratch, starpu_data_handle_t dot_scratch, starpu_data_handle_t partials,
                           int priority, const ScalarsArgs* then = nullptr);
+// The whole level (one tile, `whole`) from the level's tiles (`tile` each, row-major over tiles_x
+// columns of tiles), interiors only: tasks of up to STARPU_NMAXBUFS - 2 tiles.
+void insert_mg_gather(const TileLayout& tile, int tiles_x, const TileLayout& whole, int skip_from,
+                      starpu_data_handle_t state, const std::vector<starpu_data_handle_t>& tiles,
+                      starpu_data_handle_t whole_field, int priority);
+// Tile (tx, ty)'s part of the whole level into the tile, interior only.
+void insert_mg_scatter(const TileLayout& whole, const TileLayout& tile, int tx, int ty, int skip_from,
+                       starpu_data_handle_t state, starpu_data_handle_t whole_field, starpu_data_handle_t tile_field,
+                       int priority);
 // z = omega r / diag.
 void insert_mg_jacobi_first(const EllipticTaskArgs& a, double omega, starpu_data_handle_t coef,
                             starpu_data_handle_t state, starpu_data_handle_t r, starpu_data_handle_t z, int priority);

@@ -1,5 +1,10 @@
+#include <algorithm>
+#include <vector>
+
 #include "../common/codelet.hpp"
+#include "../solver_scalars/solver_state.hpp"
 #include "multigrid.hpp"
+#include "multigrid_gather.hpp"
 #include "multigrid_kernel.hpp"
 #include "multigrid_vcycle.hpp"
 
@@ -98,7 +103,70 @@ struct MgProlongAdd : CodeletSpec<TransferArgs, STARPU_R, STARPU_R, STARPU_RW> {
   };
 };
 
+// The whole level from its tiles: state, then tiles first..first + count - 1 of the level's
+// tiles_x × tiles_y (row-major), then the whole level (W for the first group, RW after).
+struct GatherArgs {
+  TileLayout tile, whole;
+  int tiles_x = 1, first = 0, skip_from = 0;
+};
+std::vector<StridedCopy> gather_copies(const GatherArgs& a, Buffers b, int count) {
+  std::vector<StridedCopy> c;
+  double* whole = b.block(count + 1);
+  for (int n = 0; n < count; ++n) {
+    const int t = a.first + n;
+    c.push_back(tile_into_whole(a.tile, b.block(1 + n), t % a.tiles_x, t / a.tiles_x, a.whole, whole));
+  }
+  return c;
+}
+struct MgGather : CodeletSpec<GatherArgs> {
+  static constexpr const char* name = "mg_gather";
+  static constexpr bool variable_buffers = true;
+  static int tiles() { return STARPU_TASK_GET_NBUFFERS(starpu_task_get_current()) - 2; }
+  static void cpu(const Args& a, Buffers b) {
+    if (solver_skips(b.vector(0), a.skip_from)) return;
+    strided_copies_cpu(gather_copies(a, b, tiles()));
+  }
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
+    strided_copies_cuda(gather_copies(a, b, tiles()), s, b.vector(0) + state::kDone, double(a.skip_from));
+  };
+};
+// Tile (tx, ty) of the whole level: state, whole, tile.
+struct ScatterArgs {
+  TileLayout whole, tile;
+  int tx = 0, ty = 0, skip_from = 0;
+};
+struct MgScatter : CodeletSpec<ScatterArgs, STARPU_R, STARPU_R, STARPU_W> {
+  static constexpr const char* name = "mg_scatter";
+  static void cpu(const Args& a, Buffers b) {
+    if (solver_skips(b.vector(0), a.skip_from)) return;
+    strided_copies_cpu(std::vector<StridedCopy>{whole_into_tile(a.whole, b.block(1), a.tx, a.ty, a.tile, b.block(2))});
+  }
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
+    strided_copies_cuda(std::vector<StridedCopy>{whole_into_tile(a.whole, b.block(1), a.tx, a.ty, a.tile, b.block(2))},
+                        s, b.vector(0) + state::kDone, double(a.skip_from));
+  };
+};
+
 }  // namespace
+
+void insert_mg_gather(const TileLayout& tile, int tiles_x, const TileLayout& whole, int skip_from,
+                      starpu_data_handle_t state, const std::vector<starpu_data_handle_t>& tiles,
+                      starpu_data_handle_t whole_field, int priority) {
+  constexpr int per_task = STARPU_NMAXBUFS - 2;  // besides the state and the whole level
+  for (int first = 0; first < int(tiles.size()); first += per_task) {
+    std::vector<starpu_data_descr> d{{state, STARPU_R}};
+    for (int t = first; t < std::min(int(tiles.size()), first + per_task); ++t) d.push_back({tiles[t], STARPU_R});
+    d.push_back({whole_field, first == 0 ? STARPU_W : STARPU_RW});
+    CodeletOf<MgGather>::insert(GatherArgs{tile, whole, tiles_x, first, skip_from}, d, {priority});
+  }
+}
+
+void insert_mg_scatter(const TileLayout& whole, const TileLayout& tile, int tx, int ty, int skip_from,
+                       starpu_data_handle_t state, starpu_data_handle_t whole_field, starpu_data_handle_t tile_field,
+                       int priority) {
+  CodeletOf<MgScatter>::insert(ScatterArgs{whole, tile, tx, ty, skip_from}, {state, whole_field, tile_field},
+                               {priority});
+}
 
 void insert_mg_vcycle(const VcyclePlan& plan, starpu_data_handle_t coef, starpu_data_handle_t state,
                       starpu_data_handle_t r, starpu_data_handle_t z, starpu_data_handle_t scratch, int priority) {

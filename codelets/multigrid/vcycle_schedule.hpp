@@ -27,22 +27,28 @@ void coarsest_sweeps(const Ops& ops, int last, int coarse_sweeps) {
 
 // `ops` provides: jacobi_first(l, out), jacobi(l, in, out), halo(l, field), restrict_residual(l)
 // (Rhs of l + 1 from Rhs and Smoothed of l) and prolong_add(l) (Smoothed of l += P Result of l + 1).
-template <class Ops>
-void vcycle_schedule(const Ops& ops, int levels, int coarse_sweeps) {
-  const int last = levels - 1;
+// The cycle down to level `last`, where bottom(last) makes its Result from its Rhs, and back up.
+template <class Ops, class Bottom>
+void vcycle_around(const Ops& ops, int last, Bottom&& bottom) {
   // Down: one sweep from zero, then the restricted residual.
   for (int l = 0; l < last; ++l) {
     ops.jacobi_first(l, MgField::Smoothed);
     ops.halo(l, MgField::Smoothed);
     ops.restrict_residual(l);
   }
-  coarsest_sweeps(ops, last, coarse_sweeps);
+  bottom(last);
   // Up: add the coarse correction, then the same sweep as on the way down.
   for (int l = last - 1; l >= 0; --l) {
     ops.prolong_add(l);
     ops.halo(l, MgField::Smoothed);
     ops.jacobi(l, MgField::Smoothed, MgField::Result);
   }
+}
+// The whole cycle: from level 0 down to the coarsest, its sweeps, and back. From any level down it is
+// the cycle of the levels below (bottom of vcycle_around may run them as one cycle elsewhere).
+template <class Ops>
+void vcycle_schedule(const Ops& ops, int levels, int coarse_sweeps) {
+  vcycle_around(ops, levels - 1, [&](int last) { coarsest_sweeps(ops, last, coarse_sweeps); });
 }
 
 // The same cycle on a single tile with each level's passes fused (multigrid_kernel.hpp,

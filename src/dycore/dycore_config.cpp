@@ -143,10 +143,11 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
     k.multigrid.coarse_sweeps = int(r.integer("solver.multigrid_coarse_sweeps", k.multigrid.coarse_sweeps));
     k.multigrid.omega = r.number("solver.multigrid_omega", k.multigrid.omega);
     k.multigrid.one_task = r.boolean("solver.multigrid_one_task", k.multigrid.one_task);
+    k.multigrid.whole_cells = r.integer("solver.multigrid_whole_cells", k.multigrid.whole_cells);
   } else {
     k.multigrid.levels = 0;
     for (const char* key : {"solver.multigrid_levels", "solver.multigrid_coarse_sweeps", "solver.multigrid_omega",
-                            "solver.multigrid_one_task"})
+                            "solver.multigrid_one_task", "solver.multigrid_whole_cells"})
       r.reject_if_set(key, "by solver.preconditioner = \"" + precon + "\" (only by \"multigrid\")");
   }
   c.diagnostics_interval = int(r.integer("diagnostics.interval", c.diagnostics_interval));
@@ -260,6 +261,8 @@ DycoreConfig read(toml::value& root, const std::vector<std::string>& overrides) 
   if (k.preconditioner == Preconditioner::Multigrid) {
     require(k.method == KrylovMethod::Pcg, "solver.preconditioner", "\"multigrid\" needs solver.method = \"pcg\"");
     require(k.multigrid.coarse_sweeps >= 1, "solver.multigrid_coarse_sweeps", "must be positive");
+    require(k.multigrid.whole_cells >= 0, "solver.multigrid_whole_cells",
+            "must be 0 (every level on the tiles) or the most cells of the first level run whole on one device");
     require(k.multigrid.omega > 0 && k.multigrid.omega < 1, "solver.multigrid_omega",
             "must be in (0, 1): at 1 Jacobi does not damp the 2-cell checkerboards");
     const int most = multigrid_max_levels(c.grid);

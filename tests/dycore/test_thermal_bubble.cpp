@@ -248,6 +248,8 @@ TEST(ThermalBubble, BadInputIsRefused) {
   EXPECT_NO_THROW(cfg({pcg_mg[0], pcg_mg[1]}));
   EXPECT_THROW(cfg({pcg_mg[0], pcg_mg[1], "solver.multigrid_levels=6"}), tdc::ConfigError);  // 32^3 allows 5
   EXPECT_THROW(cfg({pcg_mg[0], pcg_mg[1], "solver.multigrid_omega=1.0"}), tdc::ConfigError);
+  EXPECT_THROW(cfg({pcg_mg[0], pcg_mg[1], "solver.multigrid_whole_cells=-1"}), tdc::ConfigError);
+  EXPECT_NO_THROW(cfg({pcg_mg[0], pcg_mg[1], "solver.multigrid_whole_cells=0"}));
   EXPECT_THROW(cfg({pcg_mg[0], pcg_mg[1], "tiles.x=8"}),
                tdc::ConfigError);  // 4-cell tiles: 2 cells on level 1, not a multiple of 4
   auto refused_for = [&](std::vector<std::string> sets, const std::string& key) {

@@ -176,6 +176,39 @@ TEST(LaplcMultigrid, OneTaskCycleIsBitwiseTheTaskGraph) {
   EXPECT_EQ(one.p, graph.p);
 }
 
+// On several tiles the small coarse levels run as one cycle on one tile (gathered from the tiles and
+// scattered back): the same bits as keeping every level on the tiles.
+TEST(LaplcMultigrid, CoarseLevelsOnOneTileGiveTheTiledBits) {
+  tdc::Runtime& rt = *tdc_test::g_runtime;
+  for (tdc::ZBoundary zb : {tdc::ZBoundary::Periodic, tdc::ZBoundary::Rigid}) {
+    const tdc::Grid g{64, 64, 32, 1.0, 1.0, 0.5};
+    const tdc::Decomposition d(g, 2, 4, 2, rt.size());
+    const auto levels = tdc::collocated_laplacian_levels(g, zb, tdc::multigrid_auto_levels(g));
+    ASSERT_EQ(levels.size(), 3u);  // 64 x 64 x 32, 32 x 32 x 16, 16 x 16 x 8
+    tdc::MultigridSettings whole, tiled;
+    tiled.whole_cells = 0;
+    tdc::MultigridPreconditioner a(d, rt.rank(), levels, whole), b(d, rt.rank(), levels, tiled);
+    EXPECT_EQ(a.whole_from(), 1);  // 32 x 32 x 16 = 16384 cells
+    EXPECT_EQ(b.whole_from(), 3);
+    tdc::RankZeroVector state(rt.rank(), tdc::state_doubles(1));  // done = 0: nothing skips
+    tdc::TiledField x("x", d, rt.rank()), ma("ma", d, rt.rank()), mb("mb", d, rt.rank());
+    const tdc::TileLayout& L = d.layout();
+    for (int t = 0; t < d.tiles(); ++t)
+      if (x.owned(t))
+        for (std::size_t q = 0; q < L.size(); ++q) x.host(t)[q] = std::sin(0.37 * double(q + 1000 * t)) + 0.1;
+    a.submit(state.handle(), 2, x, ma);
+    b.submit(state.handle(), 2, x, mb);
+    std::vector<double> ga, gb;
+    tdc::gather_field(d, ma, rt.rank(), ga);
+    tdc::gather_field(d, mb, rt.rank(), gb);
+    if (rt.rank() != 0) continue;
+    EXPECT_EQ(ga, gb) << (zb == tdc::ZBoundary::Rigid ? "lids" : "periodic");
+    double norm = 0;
+    for (double v : ga) norm += v * v;
+    EXPECT_GT(norm, 0.0);
+  }
+}
+
 // PCG needs a symmetric preconditioner: <M x, y> = <x, M y> for the V-cycle, periodic and between lids.
 TEST(LaplcMultigrid, VCycleIsSymmetric) {
   tdc::Runtime& rt = *tdc_test::g_runtime;
