@@ -62,14 +62,15 @@ MultigridPreconditioner::MultigridPreconditioner(const Decomposition& fine, int 
       v.d = v.own.get();
     }
     if (one_task_) continue;  // the cycle's arrays are its scratch
-    v.coef = std::make_unique<RankZeroVector>(rank, ops[l].coefficients);
-    v.strips = std::make_unique<TileStrips>(*v.d, rank);
     const std::string n = "mg" + std::to_string(l);
-    v.a = std::make_unique<TiledField>(n + "_a", *v.d, rank, false);
     if (l > 0) {
       v.r = std::make_unique<TiledField>(n + "_r", *v.d, rank, false);
       v.z = std::make_unique<TiledField>(n + "_z", *v.d, rank, false);
     }
+    if (int(l) == whole_from_) continue;  // its cycle runs whole: only its right-hand side and result here
+    v.coef = std::make_unique<RankZeroVector>(rank, ops[l].coefficients);
+    v.strips = std::make_unique<TileStrips>(*v.d, rank);
+    v.a = std::make_unique<TiledField>(n + "_a", *v.d, rank, false);
   }
   // The levels one cycle runs on one tile: all of them (one_task_), or those from whole_from_ on.
   const int first = one_task_ ? 0 : whole_from_;
