@@ -208,11 +208,15 @@ suite_hybrid() {
 # Weak and strong scaling over the node's GPUs, one process and a rank per GPU: tools/scaling.sh
 # (steady-state ms/step, efficiency, same bits across ranks), for this build and the --baseline.
 suite_scaling() {
-  local b gpus=1 g
+  local b gpus=1 g exe rank_gpu
   for g in 2 4 8; do [ "$g" -le "$ngpu" ] && gpus="$gpus $g"; done
   for b in "${builds[@]}"; do
     echo "scaling, build $b:"
-    tools/scaling.sh --exe "$(command -v "$(exe_of "$b")")" --gpus "$gpus" "$res/scaling_$b"
+    exe=$(command -v "$(exe_of "$b")")
+    # A CUDA-aware MPI (TASKDYCORE_MPI=cuda) moves GPU data by CUDA IPC, which needs every GPU visible.
+    rank_gpu=visible
+    "$exe" info 2> /dev/null | grep -q "CUDA-aware MPI): yes" && rank_gpu=workers
+    tools/scaling.sh --exe "$exe" --gpus "$gpus" --rank-gpu "$rank_gpu" "$res/scaling_$b"
   done
 }
 
