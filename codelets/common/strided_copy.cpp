@@ -38,6 +38,13 @@ StridedCopy strip_to_tile(const TileLayout& L, const double* strip, const StripS
   return c;
 }
 
+StridedCopy tile_to_tile(const TileLayout& from, const double* src, int i0, int j0, const TileLayout& to, double* dst,
+                         int a0, int b0, int w, int h) {
+  StridedCopy c = tile_to_strip(from, src, i0, j0, w, h, dst, StripShape{0, 0, to.sx(), to.sy()}, 0, 0);
+  c.dst_offset = to.at(a0, b0, 0);  // a strip of the destination's whole plane, then its cell (a0, b0)
+  return c;
+}
+
 namespace {
 
 // Rows of W doubles (W known at compile time: inline moves; the halo's west and east columns are

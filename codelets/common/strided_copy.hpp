@@ -38,6 +38,11 @@ StridedCopy tile_to_strip(const TileLayout& L, const double* tile, int i0, int j
 StridedCopy strip_to_tile(const TileLayout& L, const double* strip, const StripShape& s, int a0, int b0, double* tile,
                           int i0, int j0, int w, int h);
 
+// Copies between two tile arrays: the w × h box at (i0, j0) of `from` (interior coordinates) to
+// (a0, b0) of `to`, every level (say a tile's interior into its place in a whole level).
+StridedCopy tile_to_tile(const TileLayout& from, const double* src, int i0, int j0, const TileLayout& to, double* dst,
+                         int a0, int b0, int w, int h);
+
 void strided_copies_cpu(const CopyList& list);
 // Any number of copies (on the GPU in launches of kMaxCopies).
 void strided_copies_cpu(const std::vector<StridedCopy>& copies);

@@ -2,9 +2,9 @@
 #include <vector>
 
 #include "../common/codelet.hpp"
+#include "../common/strided_copy.hpp"
 #include "../solver_scalars/solver_state.hpp"
 #include "multigrid.hpp"
-#include "multigrid_gather.hpp"
 #include "multigrid_kernel.hpp"
 #include "multigrid_vcycle.hpp"
 
@@ -114,7 +114,8 @@ std::vector<StridedCopy> gather_copies(const GatherArgs& a, Buffers b, int count
   double* whole = b.block(count + 1);
   for (int n = 0; n < count; ++n) {
     const int t = a.first + n;
-    c.push_back(tile_into_whole(a.tile, b.block(1 + n), t % a.tiles_x, t / a.tiles_x, a.whole, whole));
+    c.push_back(tile_to_tile(a.tile, b.block(1 + n), 0, 0, a.whole, whole, (t % a.tiles_x) * a.tile.nx,
+                             (t / a.tiles_x) * a.tile.ny, a.tile.nx, a.tile.ny));
   }
   return c;
 }
@@ -135,15 +136,18 @@ struct ScatterArgs {
   TileLayout whole, tile;
   int tx = 0, ty = 0, skip_from = 0;
 };
+std::vector<StridedCopy> scatter_copy(const ScatterArgs& a, Buffers b) {
+  return {tile_to_tile(a.whole, b.block(1), a.tx * a.tile.nx, a.ty * a.tile.ny, a.tile, b.block(2), 0, 0, a.tile.nx,
+                       a.tile.ny)};
+}
 struct MgScatter : CodeletSpec<ScatterArgs, STARPU_R, STARPU_R, STARPU_W> {
   static constexpr const char* name = "mg_scatter";
   static void cpu(const Args& a, Buffers b) {
     if (solver_skips(b.vector(0), a.skip_from)) return;
-    strided_copies_cpu(std::vector<StridedCopy>{whole_into_tile(a.whole, b.block(1), a.tx, a.ty, a.tile, b.block(2))});
+    strided_copies_cpu(scatter_copy(a, b));
   }
   static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
-    strided_copies_cuda(std::vector<StridedCopy>{whole_into_tile(a.whole, b.block(1), a.tx, a.ty, a.tile, b.block(2))},
-                        s, b.vector(0) + state::kDone, double(a.skip_from));
+    strided_copies_cuda(scatter_copy(a, b), s, b.vector(0) + state::kDone, double(a.skip_from));
   };
 };
 
