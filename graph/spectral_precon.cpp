@@ -87,12 +87,14 @@ int SpectralPreconditioner::slab_host_tile(int s) const { return int(long(s) * d
 
 SpectralPreconditioner::~SpectralPreconditioner() { starpu_mpi_wait_for_all(MPI_COMM_WORLD); }
 
+starpu_data_handle_t SpectralPreconditioner::piece(const TileHeldVectors& v, int t, int s, int c) const {
+  return v.handle((t * slabs_.slabs + s) * slabs_.chunks + (c < 0 ? 0 : c));
+}
+
 std::vector<starpu_data_handle_t> SpectralPreconditioner::pieces(const TileHeldVectors& v, int t, int s, int c) const {
   std::vector<starpu_data_handle_t> h;  // t < 0: of every tile in slab s; s < 0: of every slab of tile t
-  const int chunk = c < 0 ? 0 : c;
   for (int a = t < 0 ? 0 : t; a < (t < 0 ? d_.tiles() : t + 1); ++a)
-    for (int b = s < 0 ? 0 : s; b < (s < 0 ? slabs_.slabs : s + 1); ++b)
-      h.push_back(v.handle((a * slabs_.slabs + b) * slabs_.chunks + chunk));
+    for (int b = s < 0 ? 0 : s; b < (s < 0 ? slabs_.slabs : s + 1); ++b) h.push_back(piece(v, a, b, c));
   return h;
 }
 
@@ -120,8 +122,8 @@ void SpectralPreconditioner::submit(starpu_data_handle_t state, int skip_from, c
           in = on_slab ? pieces(*to_slabs_, -1, i, s.chunk) : pieces(*from_slabs_, i, -1, s.chunk);
         // After the first chunk the pass also waits for the previous chunk's (the buffer or z it
         // writes in turn): its pieces travel meanwhile.
-        if (c > 0 && !in.empty() && !s.from_tile)
-          insert_fetch_ahead(in, on_slab ? pieces(*from_slabs_, 0, i, s.chunk)[0] : r.handle(i));
+        if (c > 0 && !s.from_tile && !s.from_buffer)
+          insert_fetch_ahead(in, on_slab ? piece(*from_slabs_, 0, i, s.chunk) : r.handle(i));
         if (s.to_tile)
           out = {z.handle(i)};
         else if (!s.to_buffer)

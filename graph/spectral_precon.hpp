@@ -50,6 +50,7 @@ class SpectralPreconditioner {
  private:
   // Pieces of the transposes in chunk c, piece (t, s, c) at (t * slabs + s) * chunks + c: those the
   // tiles write (held with them) and those the slabs write (held with the slabs' tiles).
+  starpu_data_handle_t piece(const TileHeldVectors& v, int t, int s, int c) const;
   std::vector<starpu_data_handle_t> pieces(const TileHeldVectors& v, int t, int s, int c) const;
   int slab_host_tile(int s) const;  // the tile slab s is held with
 

@@ -42,8 +42,9 @@ int launcher_rank();
 // A rank's CPUs: `mine` (the launcher's binding) where the launcher gave the rank exactly its share
 // of `node` (the CPUs the launcher itself may use), else the local rank's equal slice of them, so
 // that ranks on one node never bind their workers to the same cores (StarPU starts every process's
-// binding at PU 0; a binding wider than the share, say a socket for two ranks, may be shared). Open MPI binds each of two ranks to one core by default: a rank's GPU worker,
-// MPI progress thread and submitting thread then shared that core while the node's others idled.
+// binding at PU 0; a binding wider than the share, say a socket for two ranks, may be shared). Open
+// MPI binds each of two ranks to one core by default: a rank's GPU worker, MPI progress thread and
+// submitting thread then shared that core while the node's others idled.
 // `moved`: the launcher had bound the rank tighter than its share, so the submitting thread moves
 // onto the slice too (else local rank 0's thread shares core 0 with its spinning GPU worker and
 // runs only at the kernel's ticks: two ranks on two H100s 2-2.6 times slower than one process).
