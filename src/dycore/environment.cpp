@@ -7,19 +7,27 @@
 
 namespace tdc {
 
+namespace {
+
+// The table's segment [zs[s], zs[s + 1]] that holds z (the first or last one beyond the table).
+std::size_t table_segment(const std::vector<double>& zs, double z) {
+  std::size_t s = 0;
+  while (s + 2 < zs.size() && z > zs[s + 1]) ++s;
+  return s;
+}
+
+}  // namespace
+
 double environment_dtheta_dz(const EnvironmentSettings& e, double theta0, double gravity, double z) {
   switch (e.profile) {
     case EnvironmentProfile::Neutral: return 0.0;
     case EnvironmentProfile::ConstantN:
-      return e.reference_is_environment
-                 ? e.brunt_vaisala * e.brunt_vaisala * environment_theta(e, theta0, gravity, z) / gravity
-                 : e.brunt_vaisala * e.brunt_vaisala * theta0 / gravity;
+      return e.brunt_vaisala * e.brunt_vaisala * reference_theta(e, theta0, gravity, z) / gravity;
     case EnvironmentProfile::Table: {
       const auto& zs = e.table_z;
       const auto& th = e.table_theta;
       if (zs.size() < 2) return 0.0;
-      std::size_t s = 0;
-      while (s + 2 < zs.size() && z > zs[s + 1]) ++s;
+      const std::size_t s = table_segment(zs, z);
       return (th[s + 1] - th[s]) / (zs[s + 1] - zs[s]);
     }
   }
@@ -37,8 +45,7 @@ double environment_theta(const EnvironmentSettings& e, double theta0, double gra
       const auto& zs = e.table_z;
       const auto& th = e.table_theta;
       if (zs.size() < 2) return zs.empty() ? theta0 : th[0];
-      std::size_t s = 0;
-      while (s + 2 < zs.size() && z > zs[s + 1]) ++s;
+      const std::size_t s = table_segment(zs, z);
       return th[s] + (th[s + 1] - th[s]) * (z - zs[s]) / (zs[s + 1] - zs[s]);
     }
   }
