@@ -13,6 +13,8 @@ source "$root/tools/deps.env"
 # starpu_fxt_tool: tools/trace (and tools/scaling.sh --trace on) then run on the node itself.
 "$root/../shared/tools/gpu-bundle" "$root/bundle" "$build/taskdycore" "$build/tests/test_kernels" "$build/tests/test_model" \
   "$build/tests/test_csr_pcg" "$STARPU_PREFIX/bin/starpu_fxt_tool"
+# The all-to-all rate without StarPU (tools/link_bench/), where the build has CUDA.
+if [ -x "$build/alltoall_bench" ]; then "$root/../shared/tools/gpu-bundle" "$root/bundle" "$build/alltoall_bench" >/dev/null; fi
 if [ $# -ge 1 ]; then
   tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
   cp "$1" "$tmp/taskdycore_base"
