@@ -8,6 +8,7 @@
 #endif
 
 #include "../../codelets/common/codelet.hpp"
+#include "../../codelets/common/peer_copied_vector.hpp"
 #include "../../codelets/common/tile_placement.hpp"
 #include "../../codelets/fetch_ahead/fetch_ahead.hpp"
 #include "host_channel.hpp"
@@ -194,11 +195,16 @@ std::string oversubscription_warning(int cpu_workers, int cuda_workers, int core
          std::to_string(std::max(0, cores - cuda_workers - 1)) + " or fewer, or leave it unset.";
 }
 
+void Runtime::check_environment() {
+  fetch_ahead_mode();
+  peer_copy_mode();
+}
+
 Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
   // dmdas places GPU work by its perf models and data; on CPU workers alone those models (noisy on a
   // busy node) cost more than they save: lws ran the dycore's steps 3-25 % faster on 2 cores
   // (docs/performance.md, "CPU against libmpdata++").
-  fetch_ahead_mode();  // a bad TASKDYCORE_FETCH_AHEAD stops the run here, before anything starts
+  check_environment();  // before anything starts
   const std::string scheduler = o.scheduler != "auto" ? o.scheduler : gpu_count() > 0 ? "dmdas" : "lws";
   setenv("STARPU_SCHED", scheduler.c_str(), 0);
   // StarPU's own messages only on request (--verbose or STARPU_SILENT=0); what matters is said by us.

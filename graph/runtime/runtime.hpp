@@ -17,6 +17,10 @@ class Runtime {
  public:
   Runtime(int* argc, char*** argv, const RuntimeOptions& o);
   ~Runtime();
+  // The run-time switches read from the environment (TASKDYCORE_FETCH_AHEAD, TASKDYCORE_PEER_COPY):
+  // throws std::invalid_argument naming a bad one. The constructor checks them too; the command
+  // line checks them first, so that a bad one is refused before anything is written.
+  static void check_environment();
   Runtime(const Runtime&) = delete;
   Runtime& operator=(const Runtime&) = delete;
   int rank() const { return rank_; }

@@ -2,6 +2,7 @@
 
 #include <starpu_mpi.h>
 
+#include "../../codelets/common/peer_copied_vector.hpp"
 #include "../../codelets/common/tile_placement.hpp"
 
 #include <cstring>
@@ -69,7 +70,7 @@ TileStrips::TileStrips(const Decomposition& d, int rank) : handles_(4 * d.tiles(
   (void)rank;  // StarPU allocates strips where they are produced; only their owner matters
   for (int t = 0; t < d.tiles(); ++t)
     for (int s = 0; s < 4; ++s) {
-      starpu_vector_data_register(&handles_[4 * t + s], -1, 0, strip_size(d.layout(), s), sizeof(double));
+      register_peer_copied_vector(&handles_[4 * t + s], strip_size(d.layout(), s));
       starpu_mpi_data_register(handles_[4 * t + s], next_data_tag(), d.owner(t));
       place(d, handles_[4 * t + s], t);
     }
@@ -81,7 +82,7 @@ TileHeldVectors::TileHeldVectors(const Decomposition& d, const std::vector<int>&
                                  const std::vector<long>& doubles)
     : handles_(tiles.size(), nullptr) {
   for (std::size_t i = 0; i < tiles.size(); ++i) {
-    starpu_vector_data_register(&handles_[i], -1, 0, doubles[i], sizeof(double));
+    register_peer_copied_vector(&handles_[i], std::size_t(doubles[i]));
     starpu_mpi_data_register(handles_[i], next_data_tag(), d.owner(tiles[i]));
     place(d, handles_[i], tiles[i]);
   }

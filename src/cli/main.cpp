@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <stdexcept>
 
 #include "../../graph/runtime/runtime.hpp"
 #include "commands.hpp"
@@ -100,6 +101,12 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   if (verbose) setenv("STARPU_SILENT", "0", 1);
+  try {  // a bad run-time switch is bad input: refused before an output directory is made
+    tdc::Runtime::check_environment();
+  } catch (const std::invalid_argument& e) {
+    if (tdc::launcher_rank() == 0) std::fprintf(stderr, "taskdycore: error: %s\n", e.what());
+    return 2;
+  }
   // A file grown past RLIMIT_FSIZE: the write fails with EFBIG and the run says which file, rather
   // than the process being killed by SIGXFSZ.
   std::signal(SIGXFSZ, SIG_IGN);

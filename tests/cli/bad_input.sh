@@ -50,6 +50,16 @@ if [ $rc -ne 2 ] || [ "$(cat "$tmp/keep/summary.json")" != precious ] || ! grep 
   echo "FAIL: non-empty --out directory: status $rc"; failures=$((failures + 1))
 else echo "ok: refuses to overwrite a non-empty output directory"; fi
 
+# A bad run-time switch in the environment is bad input too: exit status 2, the variable named,
+# nothing written.
+for var in TASKDYCORE_PEER_COPY TASKDYCORE_FETCH_AHEAD; do
+  checks=$((checks + 1))
+  env "$var=sometimes" "$bin" run "$case_file" --out "$tmp/env$checks" >/dev/null 2>"$tmp/stderr"; rc=$?
+  if [ $rc -ne 2 ] || ! grep -qF "$var" "$tmp/stderr" || [ -e "$tmp/env$checks" ]; then
+    echo "FAIL: $var=sometimes: status $rc"; cat "$tmp/stderr"; failures=$((failures + 1))
+  else echo "ok: $var -> $(head -c 120 "$tmp/stderr")"; fi
+done
+
 # Usage errors exit 2 too.
 "$bin" run >/dev/null 2>&1; rc=$?
 checks=$((checks + 1))

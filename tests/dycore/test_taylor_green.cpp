@@ -131,8 +131,17 @@ TEST(TaylorGreen, SpectralPreconditionerSolvesInOneIterationBitwiseForAnyTiles) 
     setenv("TASKDYCORE_FETCH_AHEAD", "on", 1);
     const auto fetched_ahead = run(with({"tiles.x=1", "tiles.y=4"}));
     unsetenv("TASKDYCORE_FETCH_AHEAD");
+    // Pieces and strips copied between GPUs by copy engines, or by a kernel on the receiving GPU,
+    // rather than by the default kernel on the sending one.
+    setenv("TASKDYCORE_PEER_COPY", "engine", 1);
+    const auto engine_copies = run(with({"tiles.x=1", "tiles.y=4"}));
+    setenv("TASKDYCORE_PEER_COPY", "pull", 1);
+    const auto pulled = run(with({"tiles.x=1", "tiles.y=4"}));
+    unsetenv("TASKDYCORE_PEER_COPY");
     if (tdc_test::g_runtime->rank() != 0) continue;
     EXPECT_EQ(fetched_ahead["velocity_checksum"], ref["velocity_checksum"]);
+    EXPECT_EQ(engine_copies["velocity_checksum"], ref["velocity_checksum"]);
+    EXPECT_EQ(pulled["velocity_checksum"], ref["velocity_checksum"]);
     EXPECT_EQ(tiled["velocity_checksum"], ref["velocity_checksum"]);
     EXPECT_EQ(rows["velocity_checksum"], ref["velocity_checksum"]);
     EXPECT_EQ(one_chunk["velocity_checksum"], ref["velocity_checksum"]);

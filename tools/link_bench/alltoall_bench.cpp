@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "codelets/common/peer_copy.hpp"
+
 namespace {
 
 void check(cudaError_t e, const char* what) {
@@ -40,7 +42,8 @@ double median(std::vector<double> v) {
 
 struct Options {
   double mib = 8;
-  int pieces = 4, repeat = 20;
+  int pieces = 4, repeat = 20, blocks = 0;
+  std::string engine = "copy";  // copy: cudaMemcpyPeerAsync; pull / push: a kernel on the receiver / sender
 };
 
 // Times `exchange` (one untimed first), the median of `repeat` runs.
@@ -56,7 +59,8 @@ double timed(int repeat, F exchange) {
   return median(t);
 }
 
-// One process, G GPUs: every ordered pair's pieces on its own stream (of the sending GPU).
+// One process, G GPUs: every ordered pair's pieces on its own stream, of the receiving GPU (as StarPU
+// copies between GPUs) where a copy engine or a pulling kernel moves them, of the sender's for push.
 nlohmann::json in_process(const Options& o, int gpus) {
   const size_t bytes = size_t(o.mib * 1024 * 1024);
   std::vector<std::vector<std::vector<void*>>> send(gpus), recv(gpus);  // [gpu][peer][piece]
@@ -64,7 +68,10 @@ nlohmann::json in_process(const Options& o, int gpus) {
   for (int i = 0; i < gpus; ++i) {
     check(cudaSetDevice(i), "cudaSetDevice");
     for (int j = 0; j < gpus; ++j)
-      if (j != i) {
+      if (j != i) {  // stream[i][j]: i's pieces to j, on j's stream but for push
+        check(cudaSetDevice(o.engine == "push" ? i : j), "cudaSetDevice");
+        check(cudaStreamCreateWithFlags(&stream[i][j], cudaStreamNonBlocking), "cudaStreamCreate");
+        check(cudaSetDevice(i), "cudaSetDevice");
         int can = 0;
         check(cudaDeviceCanAccessPeer(&can, i, j), "cudaDeviceCanAccessPeer");
         if (can) {
@@ -76,7 +83,6 @@ nlohmann::json in_process(const Options& o, int gpus) {
     recv[i].resize(gpus);
     for (int j = 0; j < gpus; ++j) {
       if (j == i) continue;
-      check(cudaStreamCreateWithFlags(&stream[i][j], cudaStreamNonBlocking), "cudaStreamCreate");
       for (int p = 0; p < o.pieces; ++p) {
         void *s = nullptr, *r = nullptr;
         check(cudaMalloc(&s, bytes), "cudaMalloc");
@@ -93,7 +99,12 @@ nlohmann::json in_process(const Options& o, int gpus) {
         if (j != i) check(cudaStreamSynchronize(stream[i][j]), "cudaStreamSynchronize");
   };
   auto copy = [&](int i, int j, int p) {  // GPU i's piece p for j into j's receive buffer from i
-    check(cudaMemcpyPeerAsync(recv[j][i][p], j, send[i][j][p], i, bytes, stream[i][j]), "cudaMemcpyPeerAsync");
+    if (o.engine == "copy") {
+      check(cudaMemcpyPeerAsync(recv[j][i][p], j, send[i][j][p], i, bytes, stream[i][j]), "cudaMemcpyPeerAsync");
+      return;
+    }
+    check(cudaSetDevice(o.engine == "push" ? i : j), "cudaSetDevice");
+    tdc::peer_copy_kernel(recv[j][i][p], send[i][j][p], bytes, stream[i][j], o.blocks);
   };
   const double all = timed(o.repeat, [&] {
     for (int p = 0; p < o.pieces; ++p)
@@ -114,11 +125,11 @@ nlohmann::json in_process(const Options& o, int gpus) {
           cudaFree(send[i][j][p]);
           cudaFree(recv[i][j][p]);
         }
-        cudaStreamDestroy(stream[i][j]);
+        cudaStreamDestroy(stream[i][j]);  // (of another device for copy and pull: fine)
       }
   }
   const double out = double(gpus - 1) * o.pieces * bytes;  // bytes each GPU sends (and receives)
-  return {{"mode", "one process"},    {"gpus", gpus},
+  return {{"mode", "one process"},    {"gpus", gpus}, {"engine", o.engine},
           {"alltoall_ms", all * 1e3}, {"alltoall_GBps_per_gpu", out / all / 1e9},
           {"pair_ms", pair * 1e3},    {"pair_GBps", double(o.pieces) * bytes / pair / 1e9}};
 }
@@ -198,6 +209,10 @@ int main(int argc, char** argv) {
   app.add_option("--mib", o.mib, "MiB a piece (default 8: 256^3 cells a GPU, 4 GPUs, 4 chunks)");
   app.add_option("--pieces", o.pieces, "pieces to each peer (default 4, the spectral transposes' chunks)");
   app.add_option("--repeat", o.repeat, "timed exchanges; the median is reported (default 20)");
+  app.add_option("--engine", o.engine,
+                 "one process: copy (cudaMemcpyPeerAsync, default), pull (a kernel on the receiver), push (on the sender)")
+      ->check(CLI::IsMember({"copy", "pull", "push"}));
+  app.add_option("--blocks", o.blocks, "pull, push: the copy kernel's thread blocks (default 0: kPeerCopyBlocks)");
   app.add_option("--json", json, "also write the figures to this (new) file");
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_SINGLE, &provided);
@@ -210,6 +225,7 @@ int main(int argc, char** argv) {
     if (!(o.mib > 0 && o.mib <= 4096)) throw CLI::ValidationError("--mib", "must be in (0, 4096]");
     if (o.pieces < 1 || o.pieces > 1024) throw CLI::ValidationError("--pieces", "must be 1 to 1024");
     if (o.repeat < 1) throw CLI::ValidationError("--repeat", "must be positive");
+    if (o.blocks < 0 || o.blocks > 65535) throw CLI::ValidationError("--blocks", "must be 0 to 65535");
     if (!json.empty() && std::ifstream(json).good()) throw CLI::ValidationError("--json", json + " exists");
   } catch (const CLI::ParseError& e) {
     if (rank == 0) app.exit(e);  // prints the help or the error
@@ -223,8 +239,8 @@ int main(int argc, char** argv) {
     const nlohmann::json j = ranks == 1 ? in_process(o, gpus) : over_ranks(o, rank, ranks, gpus);
     if (rank == 0) {
       const bool one = ranks == 1;
-      std::printf("alltoall_bench: %s, %d %s, %d pieces of %.3g MiB to each peer (%.1f MB out of each), median of %d\n",
-                  j["mode"].get<std::string>().c_str(), one ? gpus : ranks, one ? "GPUs" : "ranks", o.pieces, o.mib,
+      std::printf("alltoall_bench: %s%s, %d %s, %d pieces of %.3g MiB to each peer (%.1f MB out of each), median of %d\n",
+                  j["mode"].get<std::string>().c_str(), one ? (" (" + o.engine + ")").c_str() : "", one ? gpus : ranks, one ? "GPUs" : "ranks", o.pieces, o.mib,
                   (one ? gpus - 1 : ranks - 1) * o.pieces * o.mib * 1.048576, o.repeat);
       if (!one) std::printf("  buffers: %s\n", j["buffers"].get<std::string>().c_str());
       std::printf("  all to all: %8.3f ms, %7.1f GB/s out of each %s (and as much in)\n", j["alltoall_ms"].get<double>(),

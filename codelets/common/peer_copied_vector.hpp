@@ -1,0 +1,25 @@
+// StarPU's vector interface, but copied between two GPUs by a kernel (peer_copy_kernel) instead of by
+// cudaMemcpyPeerAsync's copy engines: in an all-to-all (the spectral transposes, every GPU sending to
+// every other at once) the copy engines reach only part of NVLink's rate (docs/performance.md,
+// tools/link_bench/alltoall_bench). The data stay StarPU vectors in every other respect (tasks, MPI,
+// traces and bus statistics see vectors). Used for the spectral pieces and the halo strips.
+#pragma once
+#include <starpu.h>
+
+#include <cstddef>
+
+namespace tdc {
+
+// TASKDYCORE_PEER_COPY: "push" (the default: a kernel on the sending GPU writes into the receiver's
+// memory), "pull" (a kernel on the receiving GPU reads the sender's) or "engine" (cudaMemcpyPeerAsync).
+enum class PeerCopy { push, pull, engine };
+PeerCopy peer_copy_mode();  // from the environment; a bad value throws std::invalid_argument
+
+// Smaller copies keep the copy engine (a kernel launch costs as much as such a copy).
+constexpr std::size_t kPeerKernelMinBytes = std::size_t(1) << 20;
+
+// starpu_vector_data_register(h, -1, 0, doubles, sizeof(double)) with these copies between GPUs
+// (plain vector where the mode is engine or the build has no CUDA).
+void register_peer_copied_vector(starpu_data_handle_t* h, std::size_t doubles);
+
+}  // namespace tdc

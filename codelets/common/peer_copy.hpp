@@ -1,0 +1,20 @@
+// A copy between two GPUs' memories by a kernel (SM loads and stores over NVLink) rather than by a
+// copy engine (cudaMemcpyPeerAsync). In an all-to-all, where every GPU sends to and receives from
+// every other at once, the copy engines reach about 60 % of one pair's rate; a kernel on the
+// receiving GPU, reading its peers' memory, does better (tools/link_bench/alltoall_bench,
+// docs/performance.md). Needs peer access from the stream's device to the other's memory.
+#pragma once
+#include <cstddef>
+
+#if defined(TASKDYCORE_HAVE_CUDA)
+#include <cuda_runtime_api.h>
+
+namespace tdc {
+
+// Copies `bytes` from src to dst on `stream` (any alignment; 16-byte words where both are aligned)
+// with `blocks` thread blocks (0: kPeerCopyBlocks).
+constexpr int kPeerCopyBlocks = 32;  // enough for a link's rate; the rest of the GPU keeps computing
+void peer_copy_kernel(void* dst, const void* src, std::size_t bytes, cudaStream_t stream, int blocks = 0);
+
+}  // namespace tdc
+#endif
