@@ -129,9 +129,13 @@ nlohmann::json in_process(const Options& o, int gpus) {
       }
   }
   const double out = double(gpus - 1) * o.pieces * bytes;  // bytes each GPU sends (and receives)
-  return {{"mode", "one process"},    {"gpus", gpus}, {"engine", o.engine},
-          {"alltoall_ms", all * 1e3}, {"alltoall_GBps_per_gpu", out / all / 1e9},
-          {"pair_ms", pair * 1e3},    {"pair_GBps", double(o.pieces) * bytes / pair / 1e9}};
+  return {{"mode", "one process"},
+          {"gpus", gpus},
+          {"engine", o.engine},
+          {"alltoall_ms", all * 1e3},
+          {"alltoall_GBps_per_gpu", out / all / 1e9},
+          {"pair_ms", pair * 1e3},
+          {"pair_GBps", double(o.pieces) * bytes / pair / 1e9}};
 }
 
 // Ranks: each on one GPU, every rank's pieces to every other rank at once.
@@ -209,8 +213,9 @@ int main(int argc, char** argv) {
   app.add_option("--mib", o.mib, "MiB a piece (default 8: 256^3 cells a GPU, 4 GPUs, 4 chunks)");
   app.add_option("--pieces", o.pieces, "pieces to each peer (default 4, the spectral transposes' chunks)");
   app.add_option("--repeat", o.repeat, "timed exchanges; the median is reported (default 20)");
-  app.add_option("--engine", o.engine,
-                 "one process: copy (cudaMemcpyPeerAsync, default), pull (a kernel on the receiver), push (on the sender)")
+  app.add_option(
+         "--engine", o.engine,
+         "one process: copy (cudaMemcpyPeerAsync, default), pull (a kernel on the receiver), push (on the sender)")
       ->check(CLI::IsMember({"copy", "pull", "push"}));
   app.add_option("--blocks", o.blocks, "pull, push: the copy kernel's thread blocks (default 0: kPeerCopyBlocks)");
   app.add_option("--json", json, "also write the figures to this (new) file");
@@ -239,11 +244,14 @@ int main(int argc, char** argv) {
     const nlohmann::json j = ranks == 1 ? in_process(o, gpus) : over_ranks(o, rank, ranks, gpus);
     if (rank == 0) {
       const bool one = ranks == 1;
-      std::printf("alltoall_bench: %s%s, %d %s, %d pieces of %.3g MiB to each peer (%.1f MB out of each), median of %d\n",
-                  j["mode"].get<std::string>().c_str(), one ? (" (" + o.engine + ")").c_str() : "", one ? gpus : ranks, one ? "GPUs" : "ranks", o.pieces, o.mib,
-                  (one ? gpus - 1 : ranks - 1) * o.pieces * o.mib * 1.048576, o.repeat);
+      std::printf(
+          "alltoall_bench: %s%s, %d %s, %d pieces of %.3g MiB to each peer (%.1f MB out of each), median of %d\n",
+          j["mode"].get<std::string>().c_str(), one ? (" (" + o.engine + ")").c_str() : "", one ? gpus : ranks,
+          one ? "GPUs" : "ranks", o.pieces, o.mib, (one ? gpus - 1 : ranks - 1) * o.pieces * o.mib * 1.048576,
+          o.repeat);
       if (!one) std::printf("  buffers: %s\n", j["buffers"].get<std::string>().c_str());
-      std::printf("  all to all: %8.3f ms, %7.1f GB/s out of each %s (and as much in)\n", j["alltoall_ms"].get<double>(),
+      std::printf("  all to all: %8.3f ms, %7.1f GB/s out of each %s (and as much in)\n",
+                  j["alltoall_ms"].get<double>(),
                   j[one ? "alltoall_GBps_per_gpu" : "alltoall_GBps_per_rank"].get<double>(), one ? "GPU" : "rank");
       std::printf("  one pair alone (0 -> 1): %8.3f ms, %7.1f GB/s\n", j["pair_ms"].get<double>(),
                   j["pair_GBps"].get<double>());
