@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "../../graph/runtime/runtime.hpp"
+#include "../../graph/spectral_precon.hpp"
 #include "commands.hpp"
 #include "common.hpp"
 
@@ -103,6 +104,7 @@ int main(int argc, char** argv) {
   if (verbose) setenv("STARPU_SILENT", "0", 1);
   try {  // a bad run-time switch is bad input: refused before an output directory is made
     tdc::Runtime::check_environment();
+    tdc::SpectralPreconditioner::spectral_chunks();  // TASKDYCORE_SPECTRAL_CHUNKS
   } catch (const std::invalid_argument& e) {
     if (tdc::launcher_rank() == 0) std::fprintf(stderr, "taskdycore: error: %s\n", e.what());
     return 2;
