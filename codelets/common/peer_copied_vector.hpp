@@ -15,11 +15,14 @@ namespace tdc {
 enum class PeerCopy { push, pull, engine };
 PeerCopy peer_copy_mode();  // from the environment; a bad value throws std::invalid_argument
 
-// Smaller copies keep the copy engine (a kernel launch costs as much as such a copy).
+// Smaller copies keep the copy engine (a kernel launch costs as much as such a copy); tests lower it
+// (set_peer_kernel_min_bytes) so that their small grids take the kernel too.
 constexpr std::size_t kPeerKernelMinBytes = std::size_t(1) << 20;
+void set_peer_kernel_min_bytes(std::size_t bytes);
 
-// starpu_vector_data_register(h, -1, 0, doubles, sizeof(double)) with these copies between GPUs
-// (plain vector where the mode is engine or the build has no CUDA).
+// starpu_vector_data_register(h, -1, 0, doubles, sizeof(double)) with these copies between GPUs,
+// in the mode TASKDYCORE_PEER_COPY says now (plain vector where it is engine or the build has no
+// CUDA); a pair of GPUs without peer access keeps the copy engines.
 void register_peer_copied_vector(starpu_data_handle_t* h, std::size_t doubles);
 
 }  // namespace tdc

@@ -106,7 +106,11 @@ int main(int argc, char** argv) {
     tdc::Runtime::check_environment();
     tdc::SpectralPreconditioner::spectral_chunks();  // TASKDYCORE_SPECTRAL_CHUNKS
   } catch (const std::invalid_argument& e) {
-    if (tdc::launcher_rank() == 0) std::fprintf(stderr, "taskdycore: error: %s\n", e.what());
+    if (tdc::launcher_rank() == 0) {
+      std::fprintf(stderr, "taskdycore: error: %s\n", e.what());
+    } else {
+      std::this_thread::sleep_for(std::chrono::seconds(10));  // rank 0's message first (as below)
+    }
     return 2;
   }
   // A file grown past RLIMIT_FSIZE: the write fails with EFBIG and the run says which file, rather

@@ -77,6 +77,10 @@ nlohmann::json in_process(const Options& o, int gpus) {
         if (can) {
           const cudaError_t e = cudaDeviceEnablePeerAccess(j, 0);
           if (e != cudaErrorPeerAccessAlreadyEnabled) check(e, "cudaDeviceEnablePeerAccess");
+          (void)cudaGetLastError();
+        } else if (o.engine != "copy") {  // a kernel can't reach the other GPU's memory
+          throw std::runtime_error("GPU " + std::to_string(i) + " has no peer access to GPU " + std::to_string(j) +
+                                   ": --engine " + o.engine + " needs it");
         }
       }
     send[i].resize(gpus);
@@ -138,14 +142,20 @@ nlohmann::json in_process(const Options& o, int gpus) {
           {"pair_GBps", double(o.pieces) * bytes / pair / 1e9}};
 }
 
-// Ranks: each on one GPU, every rank's pieces to every other rank at once.
+// Ranks: each on one GPU (its rank within its node, modulo the GPUs it sees), every rank's pieces to
+// every other rank at once.
 nlohmann::json over_ranks(const Options& o, int rank, int ranks, int gpus) {
   const size_t bytes = size_t(o.mib * 1024 * 1024);
   bool device_buffers = false;
 #if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
   device_buffers = MPIX_Query_cuda_support() == 1;
 #endif
-  if (gpus > 0) check(cudaSetDevice(rank % gpus), "cudaSetDevice");
+  MPI_Comm node;
+  int local = 0;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  MPI_Comm_rank(node, &local);
+  MPI_Comm_free(&node);
+  if (gpus > 0) check(cudaSetDevice(local % gpus), "cudaSetDevice");
   device_buffers = device_buffers && gpus > 0;
   std::vector<void*> send, recv;  // [peer * pieces + piece]
   for (int n = 0; n < ranks * o.pieces; ++n) {
@@ -227,7 +237,7 @@ int main(int argc, char** argv) {
   int status = 0;
   try {
     app.parse(argc, argv);
-    if (!(o.mib > 0 && o.mib <= 4096)) throw CLI::ValidationError("--mib", "must be in (0, 4096]");
+    if (!(o.mib > 0 && o.mib <= 1024)) throw CLI::ValidationError("--mib", "must be in (0, 1024]");  // an int count
     if (o.pieces < 1 || o.pieces > 1024) throw CLI::ValidationError("--pieces", "must be 1 to 1024");
     if (o.repeat < 1) throw CLI::ValidationError("--repeat", "must be positive");
     if (o.blocks < 0 || o.blocks > 65535) throw CLI::ValidationError("--blocks", "must be 0 to 65535");
@@ -264,7 +274,8 @@ int main(int argc, char** argv) {
       }
     }
   } catch (const std::exception& e) {
-    if (rank == 0) std::fprintf(stderr, "alltoall_bench: error: %s\n", e.what());
+    std::fprintf(stderr, "alltoall_bench: error (rank %d): %s\n", rank, e.what());
+    if (ranks > 1) MPI_Abort(MPI_COMM_WORLD, 1);  // the other ranks would wait for this one forever
     status = 1;
   }
   MPI_Finalize();
