@@ -18,10 +18,12 @@ namespace tdc {
 
 PeerCopy peer_copy_mode() {
   const char* v = std::getenv("TASKDYCORE_PEER_COPY");
-  if (!v || std::string(v) == "push") return PeerCopy::push;
+  if (!v || std::string(v) == "auto") return PeerCopy::automatic;
+  if (std::string(v) == "push") return PeerCopy::push;
   if (std::string(v) == "pull") return PeerCopy::pull;
   if (std::string(v) == "engine") return PeerCopy::engine;
-  throw std::invalid_argument(std::string("TASKDYCORE_PEER_COPY must be push, pull or engine, not \"") + v + "\"");
+  throw std::invalid_argument(std::string("TASKDYCORE_PEER_COPY must be auto, push, pull or engine, not \"") + v +
+                              "\"");
 }
 
 namespace {
@@ -132,7 +134,9 @@ starpu_data_interface_ops* peer_copied_ops() {
 
 void register_peer_copied_vector(starpu_data_handle_t* h, std::size_t doubles) {
 #if defined(TASKDYCORE_HAVE_CUDA)
-  const PeerCopy mode = peer_copy_mode();  // read here, on the submitting thread, not by StarPU's drivers
+  PeerCopy mode = peer_copy_mode();  // read here, on the submitting thread, not by StarPU's drivers
+  if (mode == PeerCopy::automatic)
+    mode = starpu_worker_get_count_by_type(STARPU_CUDA_WORKER) >= kPeerKernelMinGpus ? PeerCopy::push : PeerCopy::engine;
   if (mode != PeerCopy::engine) {
     starpu_vector_interface v{};
     v.id = STARPU_VECTOR_INTERFACE_ID;

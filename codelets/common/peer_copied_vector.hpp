@@ -10,9 +10,14 @@
 
 namespace tdc {
 
-// TASKDYCORE_PEER_COPY: "push" (the default: a kernel on the sending GPU writes into the receiver's
-// memory), "pull" (a kernel on the receiving GPU reads the sender's) or "engine" (cudaMemcpyPeerAsync).
-enum class PeerCopy { push, pull, engine };
+// TASKDYCORE_PEER_COPY: "push" (a kernel on the sending GPU writes into the receiver's memory),
+// "pull" (a kernel on the receiving GPU reads the sender's), "engine" (cudaMemcpyPeerAsync), or
+// "auto" (the default): push where the process drives kPeerKernelMinGpus GPUs or more, else engine.
+// Between two GPUs the copy engines keep their pair's rate and a kernel only takes SMs from the
+// step (2 x H200: 1-3 % slower steps); among four every GPU sends to three at once, where the
+// engines fall to 60 % of that rate (docs/performance.md, "Copies between GPUs").
+enum class PeerCopy { automatic, push, pull, engine };
+constexpr unsigned kPeerKernelMinGpus = 3;
 PeerCopy peer_copy_mode();  // from the environment; a bad value throws std::invalid_argument
 
 // Smaller copies keep the copy engine (a kernel launch costs as much as such a copy); tests lower it

@@ -132,10 +132,11 @@ TEST(TaylorGreen, SpectralPreconditionerSolvesInOneIterationBitwiseForAnyTiles) 
     setenv("TASKDYCORE_FETCH_AHEAD", "on", 1);
     const auto fetched_ahead = run(with({"tiles.x=1", "tiles.y=4"}));
     unsetenv("TASKDYCORE_FETCH_AHEAD");
-    // Pieces and strips copied between GPUs by copy engines, or by a kernel on the receiving GPU,
-    // rather than by the default kernel on the sending one; every copy by the kernels (these grids'
-    // pieces are far under the 1 MiB from which runs use them).
+    // Pieces and strips copied between GPUs by a kernel on the sending GPU, on the receiving one, or
+    // by the copy engines; every copy by the kernels (these grids' pieces are far under the 1 MiB
+    // from which runs use them).
     tdc::set_peer_kernel_min_bytes(0);
+    setenv("TASKDYCORE_PEER_COPY", "push", 1);
     const auto pushed = run(with({"tiles.x=1", "tiles.y=4"}));
     setenv("TASKDYCORE_PEER_COPY", "engine", 1);
     const auto engine_copies = run(with({"tiles.x=1", "tiles.y=4"}));
