@@ -26,8 +26,9 @@ struct MultigridSettings {
   bool one_task = true;   // a single tile's whole cycle as one task (mg_vcycle); false: a task per operation
   // On several tiles, the first coarse level of at most this many cells and the levels below it run
   // as one cycle on one device (gathered from the tiles, scattered back): small levels cost their
-  // tasks' latency, not their work. 0: every level stays on the tiles.
-  long whole_cells = 32768;
+  // tasks' latency, not their work (2 GPUs, bubble 256 x 512 x 256: 18.4-19.4 ms/step at 32768,
+  // 15.2-15.4 at 2^20, 14.7 at 2^23; docs/performance.md). 0: every level stays on the tiles.
+  long whole_cells = 1 << 20;
 };
 
 // The operator on one level: its grid and laplc's couplings and level coefficients there.
