@@ -136,7 +136,7 @@ void register_peer_copied_vector(starpu_data_handle_t* h, std::size_t doubles) {
 #if defined(TASKDYCORE_HAVE_CUDA)
   PeerCopy mode = peer_copy_mode();  // read here, on the submitting thread, not by StarPU's drivers
   if (mode == PeerCopy::automatic)
-    mode = starpu_worker_get_count_by_type(STARPU_CUDA_WORKER) >= kPeerKernelMinGpus ? PeerCopy::push : PeerCopy::engine;
+    mode = starpu_worker_get_count_by_type(STARPU_CUDA_WORKER) >= kPeerKernelMinGpus ? PeerCopy::pull : PeerCopy::engine;
   if (mode != PeerCopy::engine) {
     starpu_vector_interface v{};
     v.id = STARPU_VECTOR_INTERFACE_ID;

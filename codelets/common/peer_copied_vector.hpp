@@ -12,10 +12,11 @@ namespace tdc {
 
 // TASKDYCORE_PEER_COPY: "push" (a kernel on the sending GPU writes into the receiver's memory),
 // "pull" (a kernel on the receiving GPU reads the sender's), "engine" (cudaMemcpyPeerAsync), or
-// "auto" (the default): push where the process drives kPeerKernelMinGpus GPUs or more, else engine.
+// "auto" (the default): pull where the process drives kPeerKernelMinGpus GPUs or more, else engine.
 // Between two GPUs the copy engines keep their pair's rate and a kernel only takes SMs from the
-// step (2 x H200: 1-3 % slower steps); among four every GPU sends to three at once, where the
-// engines fall to 60 % of that rate (docs/performance.md, "Copies between GPUs").
+// step (2 x H200: 1-3 % slower steps, push the slowest); among four every GPU sends to three at
+// once, where the engines fall to 60 % of that rate and pulling took 1-3 % off the steps
+// (docs/performance.md, "Copies between GPUs").
 enum class PeerCopy { automatic, push, pull, engine };
 constexpr unsigned kPeerKernelMinGpus = 3;
 PeerCopy peer_copy_mode();  // from the environment; a bad value throws std::invalid_argument
