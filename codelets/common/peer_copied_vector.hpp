@@ -2,7 +2,8 @@
 // cudaMemcpyPeerAsync's copy engines: in an all-to-all (the spectral transposes, every GPU sending to
 // every other at once) the copy engines reach only part of NVLink's rate (docs/performance.md,
 // tools/link_bench/alltoall_bench). The data stay StarPU vectors in every other respect (tasks, MPI,
-// traces and bus statistics see vectors). Used for the spectral pieces and the halo strips.
+// traces and bus statistics see vectors). Every per-tile vector and halo strip is one (the spectral
+// pieces, the partials, the strips of every field and multigrid level).
 #pragma once
 #include <starpu.h>
 
@@ -18,7 +19,7 @@ namespace tdc {
 // once, where the engines fall to 60 % of that rate and pulling took 1-3 % off the steps
 // (docs/performance.md, "Copies between GPUs").
 enum class PeerCopy { automatic, push, pull, engine };
-constexpr unsigned kPeerKernelMinGpus = 3;
+constexpr int kPeerKernelMinGpus = 3;
 PeerCopy peer_copy_mode();  // from the environment; a bad value throws std::invalid_argument
 
 // Smaller copies keep the copy engine (a kernel launch costs as much as such a copy); tests lower it
