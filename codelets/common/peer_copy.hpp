@@ -13,7 +13,9 @@ namespace tdc {
 
 // Copies `bytes` from src to dst on `stream` (any alignment; 16-byte words where both are aligned)
 // with `blocks` thread blocks (0: kPeerCopyBlocks).
-constexpr int kPeerCopyBlocks = 32;  // enough for a link's rate; the rest of the GPU keeps computing
+// Enough for a link's rate while the rest of the GPU keeps computing: the 4-GPU Taylor-Green step took
+// 7.06-7.22 ms with 16 against 7.35 with 32 (4 x H200, docs/performance.md).
+constexpr int kPeerCopyBlocks = 16;
 void peer_copy_kernel(void* dst, const void* src, std::size_t bytes, cudaStream_t stream, int blocks = 0);
 
 }  // namespace tdc
