@@ -16,7 +16,7 @@ namespace tdc {
 // "auto" (the default): pull where the process drives kPeerKernelMinGpus GPUs or more, else engine.
 // Between two GPUs the copy engines keep their pair's rate and a kernel only takes SMs from the
 // step (2 x H200: 1-3 % slower steps, push the slowest); among four every GPU sends to three at
-// once, where the engines fall to 60 % of that rate and pulling took 1-3 % off the steps
+// once, where the engines fall to 60-75 % of that rate and pulling took 1-5 % off the steps
 // (docs/performance.md, "Copies between GPUs").
 enum class PeerCopy { automatic, push, pull, engine };
 constexpr int kPeerKernelMinGpus = 3;

@@ -1,6 +1,6 @@
 // A copy between two GPUs' memories by a kernel (SM loads and stores over NVLink) rather than by a
 // copy engine (cudaMemcpyPeerAsync). In an all-to-all, where every GPU sends to and receives from
-// every other at once, the copy engines reach about 60 % of one pair's rate; a kernel on the
+// every other at once, the copy engines reach 60-75 % of one pair's rate; a kernel on the
 // receiving GPU, reading its peers' memory, does better (tools/link_bench/alltoall_bench,
 // docs/performance.md). Needs peer access from the stream's device to the other's memory.
 #pragma once
