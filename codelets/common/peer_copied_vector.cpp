@@ -26,6 +26,23 @@ PeerCopy peer_copy_mode() {
                               "\"");
 }
 
+PeerCopy effective_peer_copy() {
+#if defined(TASKDYCORE_HAVE_CUDA)
+  const PeerCopy mode = peer_copy_mode();
+  if (mode != PeerCopy::automatic) return mode;
+  return starpu_worker_get_count_by_type(STARPU_CUDA_WORKER) >= kPeerKernelMinGpus ? PeerCopy::pull : PeerCopy::engine;
+#else
+  return PeerCopy::engine;
+#endif
+}
+
+const char* peer_copy_name(PeerCopy m) {
+  return m == PeerCopy::push     ? "a kernel on the sending GPU (push)"
+         : m == PeerCopy::pull   ? "a kernel on the receiving GPU (pull)"
+         : m == PeerCopy::engine ? "the copy engines (cudaMemcpyPeerAsync)"
+                                 : "auto";
+}
+
 namespace {
 std::atomic<std::size_t> kernel_min_bytes{kPeerKernelMinBytes};
 }
@@ -134,9 +151,7 @@ starpu_data_interface_ops* peer_copied_ops() {
 
 void register_peer_copied_vector(starpu_data_handle_t* h, std::size_t doubles) {
 #if defined(TASKDYCORE_HAVE_CUDA)
-  PeerCopy mode = peer_copy_mode();  // read here, on the submitting thread, not by StarPU's drivers
-  if (mode == PeerCopy::automatic)
-    mode = starpu_worker_get_count_by_type(STARPU_CUDA_WORKER) >= kPeerKernelMinGpus ? PeerCopy::pull : PeerCopy::engine;
+  const PeerCopy mode = effective_peer_copy();  // read here, on the submitting thread, not by StarPU's drivers
   if (mode != PeerCopy::engine) {
     starpu_vector_interface v{};
     v.id = STARPU_VECTOR_INTERFACE_ID;

@@ -21,6 +21,10 @@ namespace tdc {
 enum class PeerCopy { automatic, push, pull, engine };
 constexpr int kPeerKernelMinGpus = 3;
 PeerCopy peer_copy_mode();  // from the environment; a bad value throws std::invalid_argument
+// The mode this process's data get (auto resolved by its CUDA workers; engine without CUDA), and
+// its name for `taskdycore info`.
+PeerCopy effective_peer_copy();
+const char* peer_copy_name(PeerCopy m);
 
 // Smaller copies keep the copy engine (a kernel launch costs as much as such a copy); tests lower it
 // (set_peer_kernel_min_bytes) so that their small grids take the kernel too.

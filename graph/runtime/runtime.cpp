@@ -319,6 +319,9 @@ std::string runtime_info(const Runtime& rt) {
 #endif
      << "\n";
   os << "scheduler: " << rt.scheduler() << "\n";
+  const char* copy_env = std::getenv("TASKDYCORE_PEER_COPY");
+  os << "copies between GPUs (1 MiB and more): " << peer_copy_name(effective_peer_copy())
+     << " (TASKDYCORE_PEER_COPY=" << (copy_env ? copy_env : "auto") << ")\n";
   os << "workers: " << starpu_worker_get_count() << " (" << rt.cpu_workers() << " CPU, " << rt.cuda_workers()
      << " CUDA)\n";
   for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
