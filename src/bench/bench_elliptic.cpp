@@ -9,14 +9,10 @@
 #include "csr_pcg.hpp"
 #include "direct_mpdata.hpp"
 #include "../elliptic/thin_shell.hpp"
+#include "median.hpp"
 
 namespace tdc {
 namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 // Host copy bandwidth (bytes read + written per second), median of a few 512 MiB copies.
 double host_copy_bandwidth() {

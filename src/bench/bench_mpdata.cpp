@@ -9,14 +9,10 @@
 #include "../run/config_reader.hpp"
 #include "../run/checksum.hpp"
 #include "direct_mpdata.hpp"
+#include "median.hpp"
 
 namespace tdc {
 namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 AdvectionConfig bench_config(const BenchOptions& o) {
   AdvectionConfig c;

@@ -7,16 +7,9 @@
 
 #include "../../graph/elliptic_solver.hpp"
 #include "../../graph/reductions.hpp"
+#include "median.hpp"
 
 namespace tdc {
-namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-}  // namespace
 
 nlohmann::json bench_reduction(const ReductionBenchOptions& o, Runtime& rt) {
   const Grid g{o.nx, o.ny, o.nz};

@@ -8,6 +8,7 @@
 #include "../advection/advection_case.hpp"
 #include "../run/checksum.hpp"
 #include "../../graph/runtime/grid.hpp"
+#include "median.hpp"
 
 #if defined(TASKDYCORE_HAVE_CUDA)
 #include <cuda_runtime_api.h>
@@ -43,11 +44,6 @@ double* device_alloc(std::size_t n) {
   void* p = nullptr;
   TDC_CUDA_CHECK(cudaMalloc(&p, n * sizeof(double)));
   return static_cast<double*>(p);
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 struct DeviceTile {

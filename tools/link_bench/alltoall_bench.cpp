@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "codelets/common/peer_copy.hpp"
+#include "src/bench/median.hpp"
 
 namespace {
 
@@ -34,11 +35,6 @@ void check(cudaError_t e, const char* what) {
 }
 
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 struct Options {
   double mib = 8;
@@ -56,7 +52,7 @@ double timed(int repeat, F exchange) {
     exchange();
     t.push_back(now() - t0);
   }
-  return median(t);
+  return tdc::median(t);
 }
 
 // One process, G GPUs: every ordered pair's pieces on its own stream, of the receiving GPU (as StarPU
