@@ -49,6 +49,20 @@ void submit_strip_fetch_ahead(const Decomposition& d, const HaloField& f) {
   }
 }
 
+std::vector<SendAhead> strip_sends(const Decomposition& d, const HaloField& f) {
+  std::vector<SendAhead> sends;
+  if (d.tiles() < 2 || !send_ahead_enabled()) return sends;
+  sends.resize(d.tiles());
+  for (int u = 0; u < d.tiles(); ++u)  // tile u reads its neighbours' strips
+    for (int s = 0; s < kNeighbourSlots; ++s) {
+      int dx, dy;
+      neighbour_offset(s, dx, dy);
+      const int t = d.neighbour(u, dx, dy);
+      if (t != u) sends[t].add(f.strips->side(t, neighbour_strip_side(s)), f.field->handle(u));
+    }
+  return sends;
+}
+
 void submit_halo_unpack(const Decomposition& d, const std::vector<HaloField>& fields) {
   submit_unpacks(d, fields, true);
 }

@@ -5,6 +5,7 @@
 #pragma once
 #include <vector>
 
+#include "../codelets/common/send_ahead.hpp"
 #include "runtime/tiled_field.hpp"
 
 namespace tdc {
@@ -23,6 +24,9 @@ inline void submit_halo_exchange(const Decomposition& d, const TiledField& f, co
 // Brings the strips each tile's unpack of `f` will read to the tile's device once they are written
 // (fetch_ahead), ahead of an unpack that also waits for other fields.
 void submit_strip_fetch_ahead(const Decomposition& d, const HaloField& f);
+// For each tile t, the copies of the strips t writes toward the neighbours that read them, for the
+// task that writes them (send_ahead.hpp); empty where this run does not send ahead.
+std::vector<SendAhead> strip_sends(const Decomposition& d, const HaloField& f);
 // The unpack half alone (the strips were written by the step's border tasks).
 void submit_halo_unpack(const Decomposition& d, const std::vector<HaloField>& fields);
 inline void submit_halo_unpack(const Decomposition& d, const TiledField& f, const TileStrips& strips) {

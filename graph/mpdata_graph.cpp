@@ -20,7 +20,11 @@ void MpdataGraph::submit_step(const MpdataFields& f, long n, double courant_fact
 void MpdataGraph::submit_advance(const MpdataFields& f, long n, double courant_factor) const {
   TiledField& psi0 = *f.psi[n % 2];
   TiledField& psi1 = *f.psi[(n + 1) % 2];
+  auto [at, fresh] = strip_sends_.try_emplace(f.strips);
+  if (fresh) at->second = strip_sends(d_, HaloField{&psi1, f.strips});  // (psi's two fields share homes)
+  const std::vector<SendAhead>& sends = at->second;
   for (int t = 0; t < d_.tiles(); ++t) {
+    const SendAhead* send = sends.empty() ? nullptr : &sends[t];
     if (f.s1) {
       const starpu_data_handle_t s[3] = {f.s1->handle(t), f.s2->handle(t), f.s3->handle(t)};
       const starpu_data_handle_t c[3] = {f.c1->handle(t), f.c2->handle(t), f.c3->handle(t)};
@@ -28,10 +32,10 @@ void MpdataGraph::submit_advance(const MpdataFields& f, long n, double courant_f
     }
     const MpdataTileHandles in{psi0.handle(t), f.c1->handle(t), f.c2->handle(t), f.c3->handle(t), f.g->handle(t)};
     if (overlap_) {
-      insert_mpdata_border(args_, in, border_scratch_.handle(), f.strips->of(t));
+      insert_mpdata_border(args_, in, border_scratch_.handle(), f.strips->of(t), send);
       insert_mpdata_body(args_, in, body_scratch_.handle(), psi1.handle(t));
     } else {
-      insert_mpdata_tile(args_, in, body_scratch_.handle(), psi1.handle(t), f.strips->of(t));
+      insert_mpdata_tile(args_, in, body_scratch_.handle(), psi1.handle(t), f.strips->of(t), send);
     }
   }
 }

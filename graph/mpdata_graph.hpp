@@ -4,6 +4,9 @@
 //                   -> halo_unpack   (needs the neighbours' strips and this tile's body)
 // or, without overlap, mpdata_tile -> halo_unpack. Nothing waits on the host.
 #pragma once
+#include <map>
+#include <vector>
+
 #include "../codelets/mpdata/mpdata_step.hpp"
 #include "runtime/tiled_field.hpp"
 
@@ -32,6 +35,8 @@ class MpdataGraph {
   MpdataTaskArgs args_;
   bool overlap_;
   ScratchBuffer border_scratch_, body_scratch_;
+  // The strips' copies each tile's task starts as it ends (halo_exchange.hpp: strip_sends), by strips.
+  mutable std::map<const TileStrips*, std::vector<SendAhead>> strip_sends_;
 };
 
 }  // namespace tdc

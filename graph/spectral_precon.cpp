@@ -7,12 +7,12 @@
 #include <stdexcept>
 
 #include "../codelets/common/codelet.hpp"
+#include "../codelets/common/send_ahead.hpp"
 #include "../codelets/fetch_ahead/fetch_ahead.hpp"
 #include "../codelets/spectral_precon/spectral_precon.hpp"
 #include "../codelets/spectral_precon/spectral_precon_kernel.hpp"
 
 namespace tdc {
-
 SpectralPreconditioner::SpectralPreconditioner(const Decomposition& d, int rank, const ColumnCouplings& h,
                                                const std::vector<double>& coef)
     : d_(d) {
@@ -38,6 +38,7 @@ SpectralPreconditioner::SpectralPreconditioner(const Decomposition& d, int rank,
       }
   to_slabs_ = std::make_unique<TileHeldVectors>(d, tile_of, doubles);
   from_slabs_ = std::make_unique<TileHeldVectors>(d, slab_host, doubles);
+  send_ahead_ = send_ahead_enabled();
   // Stage n = 1 of the column flow writes the slab's buffer, whose values its later stages read; the
   // level flow's slab stages run on a scratch array.
   std::vector<int> buffer_host;
@@ -121,7 +122,8 @@ void SpectralPreconditioner::submit(starpu_data_handle_t state, int skip_from, c
         else if (!s.from_buffer)
           in = on_slab ? pieces(*to_slabs_, -1, i, s.chunk) : pieces(*from_slabs_, i, -1, s.chunk);
         // After the first chunk the pass also waits for the previous chunk's (the buffer or z it
-        // writes in turn): its pieces travel meanwhile.
+        // writes in turn): its pieces travel meanwhile (sent ahead by their writers, fetched ahead
+        // from other ranks).
         if (c > 0 && !s.from_tile && !s.from_buffer)
           insert_fetch_ahead(in, on_slab ? piece(*from_slabs_, 0, i, s.chunk) : r.handle(i));
         if (s.to_tile)
@@ -130,9 +132,21 @@ void SpectralPreconditioner::submit(starpu_data_handle_t state, int skip_from, c
           out = on_slab ? pieces(*from_slabs_, -1, i, s.chunk) : pieces(*to_slabs_, i, -1, s.chunk);
         const auto& scratch = on_slab ? slab_scratch_ : tile_scratch_;
         insert_spectral_stage(p, slabs_, s, tables_->handle(), state, scratch ? scratch->handle() : nullptr,
-                              slab_buffers_ && on_slab ? slab_buffers_->handle(i) : nullptr, in, out, kPrioBody);
+                              slab_buffers_ && on_slab ? slab_buffers_->handle(i) : nullptr, in, out, kPrioBody,
+                              s.to_tile || s.to_buffer ? nullptr : sends_of(n, i, s.chunk, on_slab, out, r));
       }
   }
+}
+
+const SendAhead* SpectralPreconditioner::sends_of(int n, int i, int c, bool on_slab,
+                                                  const std::vector<starpu_data_handle_t>& out,
+                                                  const TiledField& r) const {
+  if (!send_ahead_) return nullptr;
+  auto [at, fresh] = sends_.try_emplace({n, i, c});
+  if (fresh)  // out: tile i's piece of every slab, or every tile's piece of slab i, in index order
+    for (std::size_t k = 0; k < out.size(); ++k)
+      at->second.add(out[k], on_slab ? r.handle(int(k)) : piece(*from_slabs_, 0, int(k), c));
+  return &at->second;
 }
 
 void SpectralPreconditioner::submit_pcg_precon(starpu_data_handle_t state, int skip_from, const TiledField& q,

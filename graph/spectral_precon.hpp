@@ -13,11 +13,14 @@
 // the iteration history is bitwise the same for every tile layout, slab count and rank count, and
 // the work spreads over the tiles' devices.
 #pragma once
+#include <array>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "../codelets/column_operator/column_operator.hpp"
+#include "../codelets/common/send_ahead.hpp"
 #include "../codelets/solver_scalars/solver_scalars_kernel.hpp"
 #include "../codelets/spectral_precon/spectral_formulae.hpp"
 #include "../codelets/spectral_precon/spectral_slabs.hpp"
@@ -53,6 +56,10 @@ class SpectralPreconditioner {
   starpu_data_handle_t piece(const TileHeldVectors& v, int t, int s, int c) const;
   std::vector<starpu_data_handle_t> pieces(const TileHeldVectors& v, int t, int s, int c) const;
   int slab_host_tile(int s) const;  // the tile slab s is held with
+  // The copies that stage n's task on tile or slab i, chunk c, starts as it ends (its pieces
+  // `out`, toward their readers), or null (send_ahead.hpp).
+  const SendAhead* sends_of(int n, int i, int c, bool on_slab, const std::vector<starpu_data_handle_t>& out,
+                            const TiledField& r) const;
 
   const Decomposition& d_;
   SpectralPlan plan_;
@@ -61,6 +68,8 @@ class SpectralPreconditioner {
   std::unique_ptr<TileHeldVectors> to_slabs_, from_slabs_;  // several tiles only
   std::unique_ptr<TileHeldVectors> slab_buffers_;             // the column flow's, one a slab
   std::unique_ptr<ScratchBuffer> slab_scratch_, tile_scratch_;
+  bool send_ahead_ = false;
+  mutable std::map<std::array<int, 3>, SendAhead> sends_;  // by (stage, tile or slab, chunk)
 };
 
 }  // namespace tdc

@@ -13,8 +13,11 @@ source "$root/tools/deps.env"
 # starpu_fxt_tool: tools/trace (and tools/scaling.sh --trace on) then run on the node itself.
 "$root/../shared/tools/gpu-bundle" "$root/bundle" "$build/taskdycore" "$build/tests/test_kernels" "$build/tests/test_model" \
   "$build/tests/test_csr_pcg" "$STARPU_PREFIX/bin/starpu_fxt_tool"
-# The all-to-all rate without StarPU (tools/link_bench/), where the build has CUDA.
-if [ -x "$build/alltoall_bench" ]; then "$root/../shared/tools/gpu-bundle" "$root/bundle" "$build/alltoall_bench" >/dev/null; fi
+# The all-to-all rate and the spectral passes without StarPU (tools/link_bench/, tools/kernel_bench/),
+# where the build has CUDA.
+for b in alltoall_bench spectral_pass_bench; do
+  if [ -x "$build/$b" ]; then "$root/../shared/tools/gpu-bundle" "$root/bundle" "$build/$b" >/dev/null; fi
+done
 if [ $# -ge 1 ]; then
   tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
   cp "$1" "$tmp/taskdycore_base"

@@ -1,5 +1,6 @@
 #include "codelet.hpp"
 
+#include "send_ahead.hpp"
 #include "tile_placement.hpp"
 
 namespace tdc {
@@ -63,7 +64,13 @@ void submit_task(Codelet& cl, const void* arg, std::size_t arg_size, const starp
                                   options.priority, STARPU_NAME, name, STARPU_EXECUTE_ON_WORKER, worker,
                                   STARPU_EXECUTE_ON_NODE, node, value..., 0);
   };
-  const int ret = arg_size > 0 ? insert(STARPU_VALUE, const_cast<void*>(arg), arg_size) : insert();
+  auto with_value = [&](auto... more) {
+    return arg_size > 0 ? insert(STARPU_VALUE, const_cast<void*>(arg), arg_size, more...) : insert(more...);
+  };
+  const int ret = options.send_ahead && !options.send_ahead->empty()
+                      ? with_value(STARPU_CALLBACK_WITH_ARG_NFREE, &SendAhead::start,
+                                   static_cast<void*>(const_cast<SendAhead*>(options.send_ahead)))
+                      : with_value();
   if (ret == -ENODEV) throw std::runtime_error(std::string("no worker can execute codelet ") + cl.name());
   if (ret != 0)
     throw std::runtime_error(std::string("submitting a ") + cl.name() + " task failed: " + std::to_string(ret));

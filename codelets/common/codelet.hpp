@@ -45,6 +45,8 @@ namespace tdc {
 // diagnostics placed on them stalled the steps (docs/performance.md). Default: GPUs only.
 void set_cpu_tasks_with_gpu(bool allowed);
 
+class SendAhead;
+
 // Priorities: halo work is on the critical path of every neighbour, so it goes first.
 constexpr int kPrioHalo = 10;
 constexpr int kPrioBody = 0;
@@ -97,6 +99,8 @@ struct TaskOptions {
   // Run where this handle lives (its owner rank, its home GPU) rather than where the task's written
   // (else read) data does.
   starpu_data_handle_t run_with = nullptr;
+  // Copies its end starts (send_ahead.hpp); null or empty: none.
+  const SendAhead* send_ahead = nullptr;
 };
 
 class Codelet {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "../common/codelet.hpp"
+#include "../common/send_ahead.hpp"
 #include "../common/tile_placement.hpp"
 
 namespace tdc {
@@ -33,6 +34,10 @@ bool lives_with(starpu_data_handle_t h, starpu_data_handle_t run_with) {
   return starpu_mpi_data_get_rank(h) == starpu_mpi_data_get_rank(run_with) && home_gpu(h) == home_gpu(run_with);
 }
 
+bool same_rank(starpu_data_handle_t h, starpu_data_handle_t run_with) {
+  return starpu_mpi_data_get_rank(h) == starpu_mpi_data_get_rank(run_with);
+}
+
 }  // namespace
 
 FetchAhead fetch_ahead_mode() {
@@ -49,9 +54,11 @@ void insert_fetch_ahead(const std::vector<starpu_data_handle_t>& data, starpu_da
   const FetchAhead mode = fetch_ahead_mode();
   if (!enabled(mode)) return;
   const bool every = mode == FetchAhead::on;
+  // Within a rank their writers send them ahead where this run does (send_ahead.hpp).
+  const bool sent = !every && send_ahead_enabled();
   std::vector<starpu_data_descr> read;
   for (starpu_data_handle_t h : data)
-    if (every || !lives_with(h, run_with)) read.push_back({h, STARPU_R});
+    if (every || (!lives_with(h, run_with) && !(sent && same_rank(h, run_with)))) read.push_back({h, STARPU_R});
   if (read.empty()) return;
   TaskOptions o;
   o.priority = kPrioFetchAhead;

@@ -6,6 +6,7 @@
 #pragma once
 #include <starpu.h>
 
+#include "../common/send_ahead.hpp"
 #include "mpdata_step_kernel.hpp"
 
 namespace tdc {
@@ -18,11 +19,13 @@ struct MpdataTileHandles {
 std::size_t mpdata_border_scratch_bytes(const MpdataTaskArgs& a);
 std::size_t mpdata_body_scratch_bytes(const MpdataTaskArgs& a);
 
+// send_ahead: the copies of the strips that the task's end starts (send_ahead.hpp).
 void insert_mpdata_border(const MpdataTaskArgs& a, const MpdataTileHandles& in, starpu_data_handle_t scratch,
-                          const starpu_data_handle_t strips[4]);
+                          const starpu_data_handle_t strips[4], const SendAhead* send_ahead = nullptr);
 void insert_mpdata_body(const MpdataTaskArgs& a, const MpdataTileHandles& in, starpu_data_handle_t scratch,
                         starpu_data_handle_t psi_new);
 void insert_mpdata_tile(const MpdataTaskArgs& a, const MpdataTileHandles& in, starpu_data_handle_t scratch,
-                        starpu_data_handle_t psi_new, const starpu_data_handle_t strips[4]);
+                        starpu_data_handle_t psi_new, const starpu_data_handle_t strips[4],
+                        const SendAhead* send_ahead = nullptr);
 
 }  // namespace tdc

@@ -66,9 +66,12 @@ std::size_t mpdata_body_scratch_bytes(const MpdataTaskArgs& a) {
 }
 
 void insert_mpdata_border(const MpdataTaskArgs& a, const MpdataTileHandles& in, starpu_data_handle_t scratch,
-                          const starpu_data_handle_t strips[4]) {
+                          const starpu_data_handle_t strips[4], const SendAhead* send_ahead) {
+  TaskOptions o;
+  o.priority = kPrioHalo;
+  o.send_ahead = send_ahead;
   CodeletOf<MpdataBorder>::insert(
-      a, {in.psi0, in.c1, in.c2, in.c3, in.g, scratch, strips[0], strips[1], strips[2], strips[3]}, {kPrioHalo});
+      a, {in.psi0, in.c1, in.c2, in.c3, in.g, scratch, strips[0], strips[1], strips[2], strips[3]}, o);
 }
 
 void insert_mpdata_body(const MpdataTaskArgs& a, const MpdataTileHandles& in, starpu_data_handle_t scratch,
@@ -77,10 +80,13 @@ void insert_mpdata_body(const MpdataTaskArgs& a, const MpdataTileHandles& in, st
 }
 
 void insert_mpdata_tile(const MpdataTaskArgs& a, const MpdataTileHandles& in, starpu_data_handle_t scratch,
-                        starpu_data_handle_t psi_new, const starpu_data_handle_t strips[4]) {
+                        starpu_data_handle_t psi_new, const starpu_data_handle_t strips[4],
+                        const SendAhead* send_ahead) {
+  TaskOptions o;
+  o.priority = kPrioHalo;
+  o.send_ahead = send_ahead;
   CodeletOf<MpdataTile>::insert(
-      a, {in.psi0, in.c1, in.c2, in.c3, in.g, scratch, psi_new, strips[0], strips[1], strips[2], strips[3]},
-      {kPrioHalo});
+      a, {in.psi0, in.c1, in.c2, in.c3, in.g, scratch, psi_new, strips[0], strips[1], strips[2], strips[3]}, o);
 }
 
 }  // namespace tdc

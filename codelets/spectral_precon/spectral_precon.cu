@@ -1,4 +1,7 @@
+#include <mutex>
+#include <set>
 #include <stdexcept>
+#include <utility>
 
 #include "../common/cuda_check.hpp"
 #include "../common/gated_graph.hpp"
@@ -17,33 +20,44 @@ constexpr int kPad = 5;  // one padding slot per 32 points of a line (padded())
 // A line of n = 2^Bits points in the block's buffer: its padded points plus one slot, so that the
 // same point of neighbouring lines falls in different banks. The stages run in rounds of two (radix 4:
 // each thread holds 4 points in registers), the last of one when Bits is odd, with one shared
-// exchange per round: few registers, so many blocks per SM keep the loads in flight.
-template <int Bits>
+// exchange per round: few registers, so many blocks per SM keep the loads in flight. A block holds
+// 2^PairBits line pairs and at most 512 threads; each takes a round's groups in turn.
+template <int Bits, int PairBits>
 struct LineShape {
+  static constexpr int bits = Bits;
   static constexpr int n = 1 << Bits;
-  static constexpr int per_line = Bits >= 2 ? n / 4 : 1;               // threads per line pair
-  // 1024 points and 256 threads a block, but at least two pairs below 2048 points (512 threads): along
-  // y a block's loads of one row are then its pairs' 32 bytes, a whole sector, not half of one.
-  static constexpr int pair_bits = Bits >= 11 ? 0 : Bits == 10 ? 1 : (10 - Bits) < 8 ? (10 - Bits) : 8;
-  static constexpr int pairs = 1 << pair_bits;
-  static constexpr int threads = pairs * per_line;
+  static constexpr int per_line = Bits >= 2 ? n / 4 : 1;  // radix-4 groups of a line pair
+  static constexpr int pairs = 1 << PairBits;
+  static constexpr int threads = pairs * per_line < 512 ? pairs * per_line : 512;
   static constexpr int stride = n + (n >> kPad) + 1;
   static constexpr int points = pairs * n;
-  static_assert(threads <= 512, "block size");
-  // Blocks an SM should hold (launch bounds): 8 of the passes, 3 of the scaled ones, as 2048 threads allow.
+  static constexpr int shared_bytes = int(sizeof(Cplx)) * pairs * stride;
+  // Blocks an SM should hold (launch bounds): 1536 threads of the passes (40 registers: at 2048 the
+  // 32 left spilled, and the x pass took 4 % longer on an H100), 3 blocks of the scaled ones, as the
+  // SM's 227 KB of shared memory allow.
   static constexpr int min_blocks(bool scaled) {
-    const int wanted = scaled ? 3 : 8, fit = 2048 / threads;
-    return wanted < fit ? wanted : fit;
+    const int wanted = scaled ? 3 : (1536 / threads > 0 ? 1536 / threads : 1);
+    const int by_shared = (227 * 1024) / (shared_bytes + 1024);
+    return wanted < by_shared ? wanted : (by_shared > 0 ? by_shared : 1);
   }
 };
+// Line pairs a block (log2): 1024 points and 256 threads a block, but at least two pairs below 2048
+// points, so that along y a block's loads of one row are its pairs' 32 bytes, a whole sector.
+constexpr int line_pair_bits(int bits) { return bits >= 11 ? 0 : bits == 10 ? 1 : (10 - bits) < 8 ? (10 - bits) : 8; }
+// Along y, lines of 256 to 1024 points take 8 pairs (4 at 1024): a row's loads are then 128 (64)
+// contiguous bytes. The y passes of the slab form (512 and 1024 points on 2 and 4 GPUs) took 21 and 12 %
+// less, the one-tile 256^3 y pass 12 % (tools/kernel_bench/spectral_pass_bench, docs/performance.md).
+constexpr int y_pair_bits(int bits) {
+  const int wide = bits >= 8 && bits <= 9 ? 3 : bits == 10 ? 2 : 0;
+  return line_pair_bits(bits) > wide ? line_pair_bits(bits) : wide;
+}
 
 // Block item e as (pair q, point t): along x the points of a line are adjacent in memory (t fastest),
 // across lines (y and the cycles) neighbouring pairs are (q fastest), so global accesses coalesce.
-template <int Axis, int Bits>
+template <int Axis, class S>
 __device__ void item_of(int e, int& q, int& t) {
-  using S = LineShape<Bits>;
   if (Axis == 0) {
-    q = e >> Bits;
+    q = e >> S::bits;
     t = e & (S::n - 1);
   } else {
     t = e / S::pairs;
@@ -70,14 +84,12 @@ __device__ void local_stages(Cplx* e, int base, int bits, const double* cw, cons
 
 // Round [S, S + L) of the stages on every line of the block: each group of 2^L points 2^S apart
 // (the other index bits pick the group) is loaded into registers, transformed, and stored back.
-template <int Bits, int S, int L>
+template <class Shape, int S, int L>
 __device__ void fft_round(Cplx* buf, const double* cw, const double* sw) {
-  using Shape = LineShape<Bits>;
-  const int q = threadIdx.x / Shape::per_line, g0 = threadIdx.x % Shape::per_line;
-  Cplx* line = buf + q * Shape::stride;
-#pragma unroll
-  for (int g = g0; g < (1 << (Bits - L)); g += Shape::per_line) {
-    const int base = (g & ((1 << S) - 1)) + ((g >> S) << (S + L));
+  constexpr int Bits = Shape::bits, groups = 1 << (Bits - L);
+  for (int u = threadIdx.x; u < Shape::pairs * groups; u += Shape::threads) {
+    const int g = u & (groups - 1), base = (g & ((1 << S) - 1)) + ((g >> S) << (S + L));
+    Cplx* line = buf + (u >> (Bits - L)) * Shape::stride;
     Cplx e[1 << L];
 #pragma unroll
     for (int j = 0; j < (1 << L); ++j) e[j] = line[padded(base + (j << S), kPad)];
@@ -87,19 +99,19 @@ __device__ void fft_round(Cplx* buf, const double* cw, const double* sw) {
   }
   __syncthreads();
 }
-template <int Bits, int S>
+template <class Shape, int S>
 __device__ void fft_rounds_from(Cplx* buf, const double* cw, const double* sw) {
-  if constexpr (S + 2 <= Bits) {
-    fft_round<Bits, S, 2>(buf, cw, sw);
-    fft_rounds_from<Bits, S + 2>(buf, cw, sw);
-  } else if constexpr (S + 1 == Bits) {
-    fft_round<Bits, S, 1>(buf, cw, sw);
+  if constexpr (S + 2 <= Shape::bits) {
+    fft_round<Shape, S, 2>(buf, cw, sw);
+    fft_rounds_from<Shape, S + 2>(buf, cw, sw);
+  } else if constexpr (S + 1 == Shape::bits) {
+    fft_round<Shape, S, 1>(buf, cw, sw);
   }
 }
 // The whole radix-2 transform of the block's bit-reversed lines in `buf`.
-template <int Bits>
+template <class Shape>
 __device__ void block_fft(Cplx* buf, const double* cw, const double* sw) {
-  fft_rounds_from<Bits, 0>(buf, cw, sw);
+  fft_rounds_from<Shape, 0>(buf, cw, sw);
 }
 
 // Point t of line l of a view: of its pieces (PassView), or of its one array (SpectralView: the
@@ -115,35 +127,34 @@ __device__ __forceinline__ double* pass_point(const SpectralPlan& p, const doubl
   return v.p + line_offset(p, tab, Axis, v, l, t);
 }
 
-// One pass of Hartley transforms along `Axis` over lines of 2^Bits points: in -> out (may be the same
+// One pass of Hartley transforms along `Axis` over lines of S::n points: in -> out (may be the same
 // array). With `Scaled`, the transform, the inverse symbol and the transform again (the vertical
 // cycles, whole in the block).
-template <int Axis, bool Scaled, int Bits, class View>
-__global__ void __launch_bounds__(LineShape<Bits>::threads, LineShape<Bits>::min_blocks(Scaled))
+template <int Axis, bool Scaled, class S, class View>
+__global__ void __launch_bounds__(S::threads, S::min_blocks(Scaled))
     hartley_pass_kernel(SpectralPlan p, const double* __restrict__ tab, const double* __restrict__ st,
                         const double* __restrict__ skip, View in, View out) {
-  using S = LineShape<Bits>;
   if (solver_skips(st, p.skip_from) || (skip && *skip >= 1.0)) return;  // (the gate tests the same)
   extern __shared__ Cplx buf[];
   const int lines = int(line_count(p, Axis)), pair0 = int(blockIdx.x) * S::pairs;
   const double *cw = twiddle_cos(p, tab, Axis), *sw = twiddle_sin(p, tab, Axis);
   for (int e = threadIdx.x; e < S::points; e += S::threads) {
     int q, t;
-    item_of<Axis, Bits>(e, q, t);
+    item_of<Axis, S>(e, q, t);
     const int l = 2 * (pair0 + q);
     if (l < lines)
-      buf[q * S::stride + padded(bit_reverse(t, Bits), kPad)] =
+      buf[q * S::stride + padded(bit_reverse(t, S::bits), kPad)] =
           Cplx{*pass_point<Axis>(p, tab, in, l, t), *pass_point<Axis>(p, tab, in, l + 1, t)};
   }
   __syncthreads();
-  block_fft<Bits>(buf, cw, sw);
+  block_fft<S>(buf, cw, sw);
   if (Scaled) {
     constexpr int items = S::points / S::threads;
     double ha[items], hb[items];
 #pragma unroll
     for (int s = 0; s < items; ++s) {
       int q, t;
-      item_of<Axis, Bits>(threadIdx.x + s * S::threads, q, t);
+      item_of<Axis, S>(threadIdx.x + s * S::threads, q, t);
       int m, nn;
       line_mode(p, 2 * (pair0 + q), m, nn);
       hartley_pair(buf + q * S::stride, S::n, t, ha[s], hb[s], kPad);
@@ -154,15 +165,15 @@ __global__ void __launch_bounds__(LineShape<Bits>::threads, LineShape<Bits>::min
 #pragma unroll
     for (int s = 0; s < items; ++s) {
       int q, t;
-      item_of<Axis, Bits>(threadIdx.x + s * S::threads, q, t);
-      buf[q * S::stride + padded(bit_reverse(t, Bits), kPad)] = Cplx{ha[s], hb[s]};
+      item_of<Axis, S>(threadIdx.x + s * S::threads, q, t);
+      buf[q * S::stride + padded(bit_reverse(t, S::bits), kPad)] = Cplx{ha[s], hb[s]};
     }
     __syncthreads();
-    block_fft<Bits>(buf, cw, sw);
+    block_fft<S>(buf, cw, sw);
   }
   for (int e = threadIdx.x; e < S::points; e += S::threads) {
     int q, t;
-    item_of<Axis, Bits>(e, q, t);
+    item_of<Axis, S>(e, q, t);
     const int l = 2 * (pair0 + q);
     if (l < lines) {
       double a, b;
@@ -173,24 +184,43 @@ __global__ void __launch_bounds__(LineShape<Bits>::threads, LineShape<Bits>::min
   }
 }
 
-template <int Axis, bool Scaled, int Bits>
-void launch_bits(const SpectralPlan& p, const double* tab, const double* st, const double* skip, PassView in,
-                 PassView out, cudaStream_t stream) {
-  using S = LineShape<Bits>;
+// Lets `kernel` use more than 48 KB of shared memory on the current device, once a device.
+template <class Kernel>
+void allow_shared(Kernel kernel, int bytes) {
+  if (bytes <= 48 * 1024) return;
+  static std::mutex m;
+  static std::set<std::pair<const void*, int>> done;
+  int device = 0;
+  TDC_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(m);
+  if (done.insert({reinterpret_cast<const void*>(kernel), device}).second)
+    TDC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+}
+
+template <int Axis, bool Scaled, class S>
+void launch_shape(const SpectralPlan& p, const double* tab, const double* st, const double* skip, PassView in,
+                  PassView out, cudaStream_t stream) {
   const long pairs = line_count(p, Axis) / 2;
-  const int shared = int(sizeof(Cplx)) * S::pairs * S::stride;
-  static_assert(sizeof(Cplx) * S::pairs * S::stride <= 48 * 1024, "no opt-in to more shared memory needed");
   const unsigned blocks = unsigned((pairs + S::pairs - 1) / S::pairs);
   if constexpr (Axis < 2 && !Scaled)  // (only x and y passes meet pieces)
-    if (in.bits < Bits || out.bits < Bits) {
-      hartley_pass_kernel<Axis, Scaled, Bits, PassView>
-          <<<blocks, S::threads, shared, stream>>>(p, tab, st, skip, in, out);
+    if (in.bits < S::bits || out.bits < S::bits) {
+      auto kernel = hartley_pass_kernel<Axis, Scaled, S, PassView>;
+      allow_shared(kernel, S::shared_bytes);
+      kernel<<<blocks, S::threads, S::shared_bytes, stream>>>(p, tab, st, skip, in, out);
       TDC_CUDA_CHECK(cudaGetLastError());
       return;
     }
-  hartley_pass_kernel<Axis, Scaled, Bits, SpectralView>
-      <<<blocks, S::threads, shared, stream>>>(p, tab, st, skip, in.whole(), out.whole());
+  auto kernel = hartley_pass_kernel<Axis, Scaled, S, SpectralView>;
+  allow_shared(kernel, S::shared_bytes);
+  kernel<<<blocks, S::threads, S::shared_bytes, stream>>>(p, tab, st, skip, in.whole(), out.whole());
   TDC_CUDA_CHECK(cudaGetLastError());
+}
+
+template <int Axis, bool Scaled, int Bits>
+void launch_bits(const SpectralPlan& p, const double* tab, const double* st, const double* skip, PassView in,
+                 PassView out, cudaStream_t stream) {
+  constexpr int pair_bits = Axis == 1 ? y_pair_bits(Bits) : line_pair_bits(Bits);
+  launch_shape<Axis, Scaled, LineShape<Bits, pair_bits>>(p, tab, st, skip, in, out, stream);
 }
 
 template <int Axis, bool Scaled>

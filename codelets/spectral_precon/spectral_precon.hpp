@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "../common/send_ahead.hpp"
 #include "../common/tile_layout.hpp"
 #include "../solver_scalars/solver_scalars_kernel.hpp"
 #include "spectral_formulae.hpp"
@@ -25,10 +26,11 @@ void insert_spectral_pcg_precon(const SpectralPlan& p, const TileLayout& L, star
 // Several tiles, without a gather (spectral_slabs.hpp): stage s of a solve on a tile or a slab,
 // reading `in` (the tile r, or the part's pieces) and writing `out` (pieces, or the tile z); scratch:
 // the part's array, per worker, for stages that need one (stage_needs_scratch); buffer: the slab's
-// array of the column flow (stages from or to it).
+// array of the column flow (stages from or to it); send_ahead: the copies its end starts.
 void insert_spectral_stage(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s,
                            starpu_data_handle_t tables, starpu_data_handle_t state, starpu_data_handle_t scratch,
                            starpu_data_handle_t buffer, const std::vector<starpu_data_handle_t>& in,
-                           const std::vector<starpu_data_handle_t>& out, int priority);
+                           const std::vector<starpu_data_handle_t>& out, int priority,
+                           const SendAhead* send_ahead = nullptr);
 
 }  // namespace tdc

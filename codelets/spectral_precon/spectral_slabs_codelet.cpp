@@ -51,7 +51,7 @@ struct SpectralTilePasses : SpectralStageSpec {
 void insert_spectral_stage(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s,
                            starpu_data_handle_t tables, starpu_data_handle_t state, starpu_data_handle_t scratch,
                            starpu_data_handle_t buffer, const std::vector<starpu_data_handle_t>& in,
-                           const std::vector<starpu_data_handle_t>& out, int priority) {
+                           const std::vector<starpu_data_handle_t>& out, int priority, const SendAhead* send_ahead) {
   std::vector<starpu_data_descr> d{{tables, STARPU_R}, {state, STARPU_R}};
   if (stage_needs_scratch(g, s)) d.push_back({scratch, STARPU_SCRATCH});
   // The buffer's first chunk starts it anew; later stages keep the chunks written before.
@@ -63,12 +63,15 @@ void insert_spectral_stage(const SpectralPlan& p, const SlabGeometry& g, const S
   const bool part_of_z = s.to_tile && s.chunk >= 0 && g.chunks > 1;
   for (starpu_data_handle_t h : out) d.push_back({h, part_of_z ? STARPU_RW : STARPU_W});
   const StageArgs a{p, g, s, int(in.size()), int(out.size())};
+  TaskOptions o;
+  o.priority = priority;
+  o.send_ahead = send_ahead;
   if (s.n_passes == 0)
-    CodeletOf<SpectralStageSpec>::insert(a, d, {priority});
+    CodeletOf<SpectralStageSpec>::insert(a, d, o);
   else if (s.on_slab)
-    CodeletOf<SpectralSlabPasses>::insert(a, d, {priority});
+    CodeletOf<SpectralSlabPasses>::insert(a, d, o);
   else
-    CodeletOf<SpectralTilePasses>::insert(a, d, {priority});
+    CodeletOf<SpectralTilePasses>::insert(a, d, o);
 }
 
 }  // namespace tdc

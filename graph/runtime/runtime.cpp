@@ -9,6 +9,7 @@
 
 #include "../../codelets/common/codelet.hpp"
 #include "../../codelets/common/peer_copied_vector.hpp"
+#include "../../codelets/common/send_ahead.hpp"
 #include "../../codelets/common/tile_placement.hpp"
 #include "../../codelets/fetch_ahead/fetch_ahead.hpp"
 #include "host_channel.hpp"
@@ -198,6 +199,7 @@ std::string oversubscription_warning(int cpu_workers, int cuda_workers, int core
 void Runtime::check_environment() {
   fetch_ahead_mode();
   peer_copy_mode();
+  send_ahead_allowed();
 }
 
 Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
@@ -322,6 +324,10 @@ std::string runtime_info(const Runtime& rt) {
   const char* copy_env = std::getenv("TASKDYCORE_PEER_COPY");
   os << "copies between GPUs (1 MiB and more): " << peer_copy_name(effective_peer_copy())
      << " (TASKDYCORE_PEER_COPY=" << (copy_env ? copy_env : "auto") << ")\n";
+  const char* send_env = std::getenv("TASKDYCORE_SEND_AHEAD");
+  os << "data a task writes for another GPU of the rank: "
+     << (send_ahead_enabled() ? "sent as the task ends" : "fetched when its reader is pushed (or fetched ahead)")
+     << " (TASKDYCORE_SEND_AHEAD=" << (send_env ? send_env : "auto") << ")\n";
   os << "workers: " << starpu_worker_get_count() << " (" << rt.cpu_workers() << " CPU, " << rt.cuda_workers()
      << " CUDA)\n";
   for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {

@@ -52,7 +52,7 @@ else echo "ok: refuses to overwrite a non-empty output directory"; fi
 
 # A bad run-time switch in the environment is bad input too: exit status 2, the variable named,
 # nothing written.
-for var in TASKDYCORE_PEER_COPY TASKDYCORE_FETCH_AHEAD TASKDYCORE_SPECTRAL_CHUNKS; do
+for var in TASKDYCORE_PEER_COPY TASKDYCORE_FETCH_AHEAD TASKDYCORE_SEND_AHEAD TASKDYCORE_SPECTRAL_CHUNKS; do
   checks=$((checks + 1))
   env "$var=sometimes" "$bin" run "$case_file" --out "$tmp/env$checks" >/dev/null 2>"$tmp/stderr"; rc=$?
   if [ $rc -ne 2 ] || ! grep -qF "$var" "$tmp/stderr" || [ -e "$tmp/env$checks" ]; then

@@ -371,6 +371,8 @@ const std::vector<SlabShape> kSlabShapes = {
     // a tile's 32, and as many as it takes.
     {{32, 64, 4, 2}, kWrapPeriodic, {{1, 32, 0, 2}, {1, 2, 16}}},
     {{64, 16, 8, 2}, kWrapMirror, {{1, 2, 32, 4}, {1, 8, 2}}},
+    // y lines of 512 points in pieces, as the weak runs' slabs hold them (the GPU's wider blocks).
+    {{16, 512, 8, 2}, kWrapPeriodic, {{1, 2, 0, 2}, {1, 4, 0, 4}}},
 };
 
 // A shape's plan, right-hand side and whole solve (the reference of every slab case).
@@ -480,11 +482,13 @@ TEST(SpectralCpuCudaAgreement, SolveAndPcgStep) {
     int wrap;
     double shift;
   };
-  for (const Shape& s : {Shape{{32, 4, 8, 2}, kWrapPeriodic, 0.0}, Shape{{128, 32, 64, 2}, kWrapMirror, 0.0},
-                         Shape{{64, 64, 16, 3}, kWrapPeriodic, 0.5}, Shape{{16, 256, 8, 2}, kWrapMirror, 0.1},
-                         Shape{{kMaxSpectralLength, 4, 8, 2}, kWrapMirror, 0.0},
-                         Shape{{8, 1024, 4, 2}, kWrapPeriodic, 0.0}, Shape{{4, 8, 1024, 2}, kWrapPeriodic, 0.2},
-                         Shape{{4, kMaxSpectralLength, 4, 2}, kWrapPeriodic, 0.3}})
+  for (const Shape& s :
+       {Shape{{32, 4, 8, 2}, kWrapPeriodic, 0.0}, Shape{{128, 32, 64, 2}, kWrapMirror, 0.0},
+        Shape{{64, 64, 16, 3}, kWrapPeriodic, 0.5}, Shape{{16, 256, 8, 2}, kWrapMirror, 0.1},
+        Shape{{kMaxSpectralLength, 4, 8, 2}, kWrapMirror, 0.0}, Shape{{8, 1024, 4, 2}, kWrapPeriodic, 0.0},
+        Shape{{4, 8, 1024, 2}, kWrapPeriodic, 0.2}, Shape{{4, kMaxSpectralLength, 4, 2}, kWrapPeriodic, 0.3},
+        Shape{{8, 512, 4, 2}, kWrapPeriodic, 0.0}, Shape{{4, 4, 256, 2}, kWrapMirror, 0.0},
+        Shape{{4, 4, 1024, 2}, kWrapMirror, 0.1}})
     expect_solve_and_pcg_step_agree(s.L, couplings(s.wrap), coefficients(s.L.nz, s.shift));
 }
 // The same with the direct vertical solve: varying levels (singular and shifted), a nonsymmetric

@@ -1,0 +1,144 @@
+// The spectral preconditioner's passes on one GPU, without StarPU: each pass the one-tile solve and
+// the slab form run (codelets/spectral_precon/spectral_slabs.hpp), on the shapes of Taylor-Green at
+// 256^3 a GPU (one tile; the 2- and 4-GPU weak runs' tile and slab chunks), timed by CUDA events.
+// Usage: spectral_pass_bench [--repeat R]
+// Prints microseconds a pass (median of 7 runs of R launches) and the rate of its 16 bytes a cell.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "codelets/column_operator/column_operator.hpp"
+#include "codelets/spectral_precon/spectral_precon_kernel.hpp"
+#include "src/bench/median.hpp"
+
+using namespace tdc;
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+struct Case {
+  const char* name;
+  int nx, ny, nz, axis, pieces_in, pieces_out;  // pieces split along the pass's axis (1: one array)
+};
+
+// laplc's couplings (strides 2) under rigid lids, constant levels: the transformed vertical pass.
+SpectralPlan plan_of(int nx, int ny, int nz, std::vector<double>& tab) {
+  const ColumnCouplings h{0.7, 0.7, 0.45, 0.45, 2, 2, kWrapMirror};
+  std::vector<double> c(std::size_t(kLevelVectors) * nz, 0.0);
+  for (int k = 0; k < nz; ++k) {
+    c[kCb * nz + k] = c[kCc * nz + k] = 0.3;
+    c[kC0 * nz + k] = -2.0 * (0.7 + 0.45 + 0.3);
+    c[kD * nz + k] = -1.0;
+  }
+  finish_thomas_vectors(c.data(), nz, 1.0, 2);
+  return make_spectral_plan(nx, ny, nz, h, c, tab);
+}
+
+// Equal pieces of `a` split along `axis` into `count` boxes, each dense.
+PassView pieces_of(double* a, int nx, int ny, int nz, int axis, int count) {
+  PassView v;
+  if (count == 1) return PassView(SpectralView{a, nx, long(nx) * ny});
+  const int wx = axis == 0 ? nx / count : nx, wy = axis == 1 ? ny / count : ny;
+  for (int k = 0; k < count; ++k) v.p[k] = a + long(k) * wx * wy * nz;
+  v.sx = wx;
+  v.plane = long(wx) * wy;
+  int bits = 0;
+  while ((1 << bits) < (axis == 0 ? wx : wy)) ++bits;
+  v.bits = bits;
+  return v;
+}
+
+// Microseconds of one launch of `launch` on the default stream: the median of 7 runs of `repeat`
+// (after one that warms up).
+template <class F>
+double timed_us(int repeat, F launch) {
+  cudaEvent_t e0, e1;
+  check(cudaEventCreate(&e0), "cudaEventCreate");
+  check(cudaEventCreate(&e1), "cudaEventCreate");
+  std::vector<double> us;
+  for (int run = 0; run < 8; ++run) {
+    check(cudaEventRecord(e0, nullptr), "cudaEventRecord");
+    for (int r = 0; r < repeat; ++r) launch();
+    check(cudaEventRecord(e1, nullptr), "cudaEventRecord");
+    check(cudaEventSynchronize(e1), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime");
+    if (run > 0) us.push_back(1e3 * ms / repeat);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  return median(us);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int repeat = 20;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--repeat" && i + 1 < argc && std::atoi(argv[i + 1]) > 0) {
+      repeat = std::atoi(argv[++i]);
+    } else {
+      std::fprintf(stderr, "usage: spectral_pass_bench [--repeat R]\n");
+      return 2;
+    }
+  }
+  const Case cases[] = {
+      {"1 tile 256^3: x", 256, 256, 256, 0, 1, 1},
+      {"1 tile 256^3: y", 256, 256, 256, 1, 1, 1},
+      {"1 tile 256^3: vertical", 256, 256, 256, 2, 1, 1},
+      {"2 GPUs, tile chunk 256x256x64: x into 2 pieces", 256, 256, 64, 0, 1, 2},
+      {"2 GPUs, tile chunk: x from 2 pieces", 256, 256, 64, 0, 2, 1},
+      {"2 GPUs, slab chunk 128x512x64: y from 2 pieces", 128, 512, 64, 1, 2, 1},
+      {"2 GPUs, slab chunk: y into 2 pieces", 128, 512, 64, 1, 1, 2},
+      {"2 GPUs, slab 128x512x256: vertical", 128, 512, 256, 2, 1, 1},
+      {"4 GPUs, tile chunk 256x256x64: x into 4 pieces", 256, 256, 64, 0, 1, 4},
+      {"4 GPUs, slab chunk 64x1024x64: y from 4 pieces", 64, 1024, 64, 1, 4, 1},
+      {"4 GPUs, slab chunk: y into 4 pieces", 64, 1024, 64, 1, 1, 4},
+      {"4 GPUs, slab 64x1024x256: vertical", 64, 1024, 256, 2, 1, 1},
+  };
+  cudaDeviceProp prop{};
+  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  std::printf("%s, %d repeats a run\n", prop.name, repeat);
+  {  // the hardware's rate beside them: a device-to-device copy of 256^3 doubles, read plus written
+    const long cells = 256L * 256 * 256;
+    double *a = nullptr, *b = nullptr;
+    check(cudaMalloc(reinterpret_cast<void**>(&a), cells * 8), "cudaMalloc");
+    check(cudaMalloc(reinterpret_cast<void**>(&b), cells * 8), "cudaMalloc");
+    const double m =
+        timed_us(repeat, [&] { check(cudaMemcpyAsync(b, a, cells * 8, cudaMemcpyDeviceToDevice), "copy"); });
+    std::printf("  %-48s %8.1f us  %7.0f GB/s\n", "device copy 256^3", m, 16.0 * cells / m * 1e-3);
+    cudaFree(a);
+    cudaFree(b);
+  }
+  for (const Case& c : cases) {
+    std::vector<double> tab;
+    const SpectralPlan p = plan_of(c.nx, c.ny, c.nz, tab);
+    const long cells = long(c.nx) * c.ny * c.nz;
+    double *a = nullptr, *b = nullptr, *t = nullptr, *st = nullptr;
+    check(cudaMalloc(reinterpret_cast<void**>(&a), cells * 8), "cudaMalloc");
+    check(cudaMalloc(reinterpret_cast<void**>(&b), cells * 8), "cudaMalloc");
+    check(cudaMalloc(reinterpret_cast<void**>(&t), tab.size() * 8), "cudaMalloc");
+    check(cudaMalloc(reinterpret_cast<void**>(&st), 64 * 8), "cudaMalloc");
+    check(cudaMemset(st, 0, 64 * 8), "cudaMemset");
+    check(cudaMemset(a, 0, cells * 8), "cudaMemset");
+    check(cudaMemcpy(t, tab.data(), tab.size() * 8, cudaMemcpyHostToDevice), "cudaMemcpy");
+    const PassView in = pieces_of(a, c.nx, c.ny, c.nz, c.axis, c.pieces_in);
+    const PassView out = pieces_of(b, c.nx, c.ny, c.nz, c.axis, c.pieces_out);
+    const double m = timed_us(repeat, [&] { spectral_pass_cuda(p, t, st, c.axis, in, out, nullptr); });
+    std::printf("  %-48s %8.1f us  %7.0f GB/s\n", c.name, m, 16.0 * cells / m * 1e-3);
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(t);
+    cudaFree(st);
+  }
+  return 0;
+}
