@@ -12,6 +12,14 @@ MpdataGraph::MpdataGraph(const Decomposition& d, const mpdata::Options& o, bool 
       border_scratch_(mpdata_border_scratch_bytes(args_)),
       body_scratch_(mpdata_body_scratch_bytes(args_)) {}
 
+MpdataGraph::~MpdataGraph() {
+  for (const auto& [strips, sends] : strip_sends_)
+    if (!sends.empty()) {
+      starpu_task_wait_for_all();
+      return;
+    }
+}
+
 void MpdataGraph::submit_step(const MpdataFields& f, long n, double courant_factor) const {
   submit_advance(f, n, courant_factor);
   submit_halo_unpack(d_, *f.psi[(n + 1) % 2], *f.strips);

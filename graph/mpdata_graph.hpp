@@ -22,6 +22,9 @@ struct MpdataFields {
 class MpdataGraph {
  public:
   MpdataGraph(const Decomposition& d, const mpdata::Options& o, bool overlap);
+  ~MpdataGraph();  // waits for the tasks whose callbacks read strip_sends_
+  MpdataGraph(const MpdataGraph&) = delete;
+  MpdataGraph& operator=(const MpdataGraph&) = delete;
   // Submits step `n`; `courant_factor` scales the spatial pattern (time-dependent flows).
   void submit_step(const MpdataFields& f, long n, double courant_factor) const;
   // The step without its halo_unpack: the caller unpacks psi[(n + 1) % 2] from f.strips itself
