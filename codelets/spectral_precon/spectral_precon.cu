@@ -32,9 +32,9 @@ struct LineShape {
   static constexpr int stride = n + (n >> kPad) + 1;
   static constexpr int points = pairs * n;
   static constexpr int shared_bytes = int(sizeof(Cplx)) * pairs * stride;
-  // Blocks an SM should hold (launch bounds): 1536 threads of the passes (40 registers: at 2048 the
-  // 32 left spilled, and the x pass took 4 % longer on an H100), 3 blocks of the scaled ones, as the
-  // SM's 227 KB of shared memory allow.
+  // Blocks an SM should hold (launch bounds): 1536 threads of the passes (40 registers a thread; at
+  // 2048 threads the 32 registers left spilled, and the x pass took 4 % longer on an H100), 3 blocks
+  // of the scaled ones, as the SM's 227 KB of shared memory allow.
   static constexpr int min_blocks(bool scaled) {
     const int wanted = scaled ? 3 : (1536 / threads > 0 ? 1536 / threads : 1);
     const int by_shared = (227 * 1024) / (shared_bytes + 1024);
