@@ -29,13 +29,13 @@ bool enabled(FetchAhead mode) {
   return gpus >= 2 || (gpus == 1 && ranks > 1);
 }
 
-// Whether `h` lives where `run_with` does: the same rank and the same GPU (or none).
-bool lives_with(starpu_data_handle_t h, starpu_data_handle_t run_with) {
-  return starpu_mpi_data_get_rank(h) == starpu_mpi_data_get_rank(run_with) && home_gpu(h) == home_gpu(run_with);
-}
-
 bool same_rank(starpu_data_handle_t h, starpu_data_handle_t run_with) {
   return starpu_mpi_data_get_rank(h) == starpu_mpi_data_get_rank(run_with);
+}
+
+// Whether `h` lives where `run_with` does: the same rank and the same GPU (or none).
+bool lives_with(starpu_data_handle_t h, starpu_data_handle_t run_with) {
+  return same_rank(h, run_with) && home_gpu(h) == home_gpu(run_with);
 }
 
 }  // namespace
