@@ -67,6 +67,10 @@ void submit_halo_unpack(const Decomposition& d, const std::vector<HaloField>& fi
   submit_unpacks(d, fields, true);
 }
 
+void submit_halo_unpack_of_packed(const Decomposition& d, const std::vector<HaloField>& fields) {
+  submit_unpacks(d, fields, false);
+}
+
 void submit_halo_exchange(const Decomposition& d, const std::vector<HaloField>& fields) {
   // Fields exchanged together need strips of their own: one pack task writes them all.
   for (std::size_t a = 0; a < fields.size(); ++a)
@@ -84,7 +88,7 @@ void submit_halo_exchange(const Decomposition& d, const std::vector<HaloField>& 
     for (const HaloField& f : fields) p.push_back({f.field->handle(t), f.strips->of(t)});
     insert_halo_pack(d.layout(), p);
   }
-  submit_unpacks(d, fields, false);
+  submit_halo_unpack_of_packed(d, fields);
 }
 
 }  // namespace tdc

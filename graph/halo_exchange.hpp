@@ -27,6 +27,9 @@ void submit_strip_fetch_ahead(const Decomposition& d, const HaloField& f);
 // For each tile t, the copies of the strips t writes toward the neighbours that read them, for the
 // task that writes them (send_ahead.hpp); empty where this run does not send ahead.
 std::vector<SendAhead> strip_sends(const Decomposition& d, const HaloField& f);
+// The unpacks of an exchange whose packs the fields' writers did (several tiles): what
+// submit_halo_exchange submits after its pack tasks.
+void submit_halo_unpack_of_packed(const Decomposition& d, const std::vector<HaloField>& fields);
 // The unpack half alone (the strips were written by the step's border tasks).
 void submit_halo_unpack(const Decomposition& d, const std::vector<HaloField>& fields);
 inline void submit_halo_unpack(const Decomposition& d, const TiledField& f, const TileStrips& strips) {

@@ -3,8 +3,10 @@
 #include <starpu_mpi.h>
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "../codelets/common/codelet.hpp"
 #include "../codelets/multigrid/multigrid.hpp"
@@ -112,11 +114,20 @@ struct MultigridPreconditioner::TaskOps {
     if (l == 0) return f == MgField::Rhs ? r0 : z0;
     return f == MgField::Rhs ? *level(l).r : *level(l).z;
   }
+  // jacobi_first and prolong_add pack their output's strips in their own task (the schedule follows
+  // both by that field's halo exchange, but for a single coarsest sweep); halo then unpacks them.
+  mutable std::set<std::pair<int, MgField>> packed;
+  const starpu_data_handle_t* strips_of(int l, MgField f, int t) const {
+    if (level(l).d->tiles() < 2) return nullptr;  // (a single tile is its own neighbour: halo_self)
+    packed.insert({l, f});
+    return level(l).strips->of(t);
+  }
   void jacobi_first(int l, MgField out) const {
     const Level& v = level(l);
     for (int t = 0; t < v.d->tiles(); ++t)
       insert_mg_jacobi_first(m.args(v, skip_from), m.s_.omega, v.coef->handle(), state,
-                             field(l, MgField::Rhs).handle(t), field(l, out).handle(t), kPrioBody);
+                             field(l, MgField::Rhs).handle(t), field(l, out).handle(t), kPrioBody,
+                             strips_of(l, out, t));
   }
   void jacobi(int l, MgField in, MgField out) const {
     const Level& v = level(l);
@@ -124,7 +135,13 @@ struct MultigridPreconditioner::TaskOps {
       insert_mg_jacobi(m.args(v, skip_from), m.s_.omega, v.coef->handle(), state, field(l, MgField::Rhs).handle(t),
                        field(l, in).handle(t), field(l, out).handle(t), kPrioBody);
   }
-  void halo(int l, MgField f) const { submit_halo_exchange(*level(l).d, field(l, f), *level(l).strips); }
+  void halo(int l, MgField f) const {
+    const std::vector<HaloField> h{{&field(l, f), level(l).strips.get()}};
+    if (packed.erase({l, f}))
+      submit_halo_unpack_of_packed(*level(l).d, h);
+    else
+      submit_halo_exchange(*level(l).d, h);
+  }
   void restrict_residual(int l) const {
     const Level& v = level(l);
     for (int t = 0; t < v.d->tiles(); ++t)
@@ -136,7 +153,8 @@ struct MultigridPreconditioner::TaskOps {
     const Level& v = level(l);
     for (int t = 0; t < v.d->tiles(); ++t)
       insert_mg_prolong_add(m.args(v, skip_from), level(l + 1).d->layout(), state,
-                            field(l + 1, MgField::Result).handle(t), field(l, MgField::Smoothed).handle(t), kPrioBody);
+                            field(l + 1, MgField::Result).handle(t), field(l, MgField::Smoothed).handle(t), kPrioBody,
+                            strips_of(l, MgField::Smoothed, t));
   }
 };
 

@@ -66,11 +66,13 @@ class MultigridPreconditioner {
                          const TiledField& z, starpu_data_handle_t dot_scratch, starpu_data_handle_t partials,
                          const ScalarsArgs* then = nullptr) const;
   int levels() const { return int(levels_.size()); }
-  // Tasks one V-cycle submits per tile (for the submission window).
+  // Tasks one V-cycle submits per tile, at most (for the submission window): a level on the tiles
+  // takes two sweeps, a restriction, a prolongation and two unpacks (the sweep and the prolongation
+  // pack their strips themselves).
   int tasks_per_tile() const {
     if (one_task_) return 1;
-    if (whole_from_ < levels()) return 8 * whole_from_ + 3;  // + a gather, the whole cycle, a scatter
-    return 8 * (levels() - 1) + 1 + 3 * (std::max(1, s_.coarse_sweeps) - 1);
+    if (whole_from_ < levels()) return 6 * whole_from_ + 3;  // + a gather, the whole cycle, a scatter
+    return 6 * (levels() - 1) + 1 + 3 * (std::max(1, s_.coarse_sweeps) - 1);
   }
   // The first level that runs whole on one device (levels() where none does).
   int whole_from() const { return whole_from_; }

@@ -3,6 +3,7 @@
 
 #include "../common/codelet.hpp"
 #include "../common/strided_copy.hpp"
+#include "../halo_pack/halo_pack_plan.hpp"
 #include "../solver_scalars/solver_state.hpp"
 #include "multigrid.hpp"
 #include "multigrid_kernel.hpp"
@@ -103,6 +104,33 @@ struct MgProlongAdd : CodeletSpec<TransferArgs, STARPU_R, STARPU_R, STARPU_RW> {
   };
 };
 
+// A producer that also packs its output's four border strips (halo_pack's copies), as the last
+// buffers: the halo exchange after it is the unpacks alone, a task a tile fewer each (the bubble on 4
+// tiles submitted some 2100 tasks a step, 43 % of them packs and unpacks: docs/performance.md).
+template <class Base, int Out>
+struct ThenPack : Base {
+  static constexpr auto modes = append<Base::modes.size(), 4>(Base::modes, STARPU_W);
+  static CopyList pack(const typename Base::Args& a, Buffers b) {
+    constexpr int s = int(Base::modes.size());
+    double* const strips[4] = {b.vector(s), b.vector(s + 1), b.vector(s + 2), b.vector(s + 3)};
+    return halo_pack_plan(a.e.L, b.block(Out), strips);
+  }
+  static void cpu(const typename Base::Args& a, Buffers b) {
+    Base::cpu(a, b);
+    strided_copies_cpu(pack(a, b));
+  }
+  static constexpr auto cuda = [](const typename Base::Args& a, Buffers b, auto s) {
+    Base::cuda(a, b, s);
+    strided_copies_cuda(pack(a, b), s);
+  };
+};
+struct MgJacobiFirstPack : ThenPack<MgJacobiFirst, 3> {
+  static constexpr const char* name = "mg_jacobi_first_pack";
+};
+struct MgProlongAddPack : ThenPack<MgProlongAdd, 2> {
+  static constexpr const char* name = "mg_prolong_add_pack";
+};
+
 // The whole level from its tiles: state, then tiles first..first + count - 1 of the level's
 // tiles_x × tiles_y (row-major), then the whole level (W for the first group, RW after).
 struct GatherArgs {
@@ -190,8 +218,13 @@ void insert_mg_pcg_precon(const VcyclePlan& plan, starpu_data_handle_t coef, sta
 }
 
 void insert_mg_jacobi_first(const EllipticTaskArgs& a, double omega, starpu_data_handle_t coef,
-                            starpu_data_handle_t state, starpu_data_handle_t r, starpu_data_handle_t z, int priority) {
-  CodeletOf<MgJacobiFirst>::insert({a, omega}, {coef, state, r, z}, {priority});
+                            starpu_data_handle_t state, starpu_data_handle_t r, starpu_data_handle_t z, int priority,
+                            const starpu_data_handle_t* strips) {
+  if (strips)
+    CodeletOf<MgJacobiFirstPack>::insert({a, omega}, {coef, state, r, z, strips[0], strips[1], strips[2], strips[3]},
+                                         {priority});
+  else
+    CodeletOf<MgJacobiFirst>::insert({a, omega}, {coef, state, r, z}, {priority});
 }
 
 void insert_mg_jacobi(const EllipticTaskArgs& a, double omega, starpu_data_handle_t coef, starpu_data_handle_t state,
@@ -206,8 +239,13 @@ void insert_mg_restrict_residual(const EllipticTaskArgs& a, const TileLayout& co
 }
 
 void insert_mg_prolong_add(const EllipticTaskArgs& a, const TileLayout& coarse, starpu_data_handle_t state,
-                           starpu_data_handle_t z_coarse, starpu_data_handle_t z, int priority) {
-  CodeletOf<MgProlongAdd>::insert({a, coarse}, {state, z_coarse, z}, {priority});
+                           starpu_data_handle_t z_coarse, starpu_data_handle_t z, int priority,
+                           const starpu_data_handle_t* strips) {
+  if (strips)
+    CodeletOf<MgProlongAddPack>::insert({a, coarse}, {state, z_coarse, z, strips[0], strips[1], strips[2], strips[3]},
+                                        {priority});
+  else
+    CodeletOf<MgProlongAdd>::insert({a, coarse}, {state, z_coarse, z}, {priority});
 }
 
 }  // namespace tdc
