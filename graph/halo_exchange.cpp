@@ -49,20 +49,6 @@ void submit_strip_fetch_ahead(const Decomposition& d, const HaloField& f) {
   }
 }
 
-std::vector<SendAhead> strip_sends(const Decomposition& d, const HaloField& f) {
-  std::vector<SendAhead> sends;
-  if (d.tiles() < 2 || !send_ahead_enabled()) return sends;
-  sends.resize(d.tiles());
-  for (int u = 0; u < d.tiles(); ++u)  // tile u reads its neighbours' strips
-    for (int s = 0; s < kNeighbourSlots; ++s) {
-      int dx, dy;
-      neighbour_offset(s, dx, dy);
-      const int t = d.neighbour(u, dx, dy);
-      if (t != u) sends[t].add(f.strips->side(t, neighbour_strip_side(s)), f.field->handle(u));
-    }
-  return sends;
-}
-
 void submit_halo_unpack(const Decomposition& d, const std::vector<HaloField>& fields) {
   submit_unpacks(d, fields, true);
 }
@@ -86,7 +72,7 @@ void submit_halo_exchange(const Decomposition& d, const std::vector<HaloField>& 
   for (int t = 0; t < d.tiles(); ++t) {
     std::vector<PackedField> p;
     for (const HaloField& f : fields) p.push_back({f.field->handle(t), f.strips->of(t)});
-    insert_halo_pack(d.layout(), p);
+    insert_halo_pack(d.layout(), p, fields.size() == 1 ? fields[0].strips->sends(t) : nullptr);
   }
   submit_halo_unpack_of_packed(d, fields);
 }

@@ -16,7 +16,8 @@ struct HaloField {
   const TileStrips* strips;
 };
 
-// A single tile (its own neighbour on every side) takes one halo_self task instead.
+// A single tile (its own neighbour on every side) takes one halo_self task instead. The strips of an
+// exchange of one field start toward their readers as their pack ends (TileStrips::sends).
 void submit_halo_exchange(const Decomposition& d, const std::vector<HaloField>& fields);
 inline void submit_halo_exchange(const Decomposition& d, const TiledField& f, const TileStrips& strips) {
   submit_halo_exchange(d, std::vector<HaloField>{{&f, &strips}});
@@ -24,9 +25,6 @@ inline void submit_halo_exchange(const Decomposition& d, const TiledField& f, co
 // Brings the strips each tile's unpack of `f` will read to the tile's device once they are written
 // (fetch_ahead), ahead of an unpack that also waits for other fields.
 void submit_strip_fetch_ahead(const Decomposition& d, const HaloField& f);
-// For each tile t, the copies of the strips t writes toward the neighbours that read them, for the
-// task that writes them (send_ahead.hpp); empty where this run does not send ahead.
-std::vector<SendAhead> strip_sends(const Decomposition& d, const HaloField& f);
 // The unpacks of an exchange whose packs the fields' writers did (several tiles): what
 // submit_halo_exchange submits after its pack tasks.
 void submit_halo_unpack_of_packed(const Decomposition& d, const std::vector<HaloField>& fields);

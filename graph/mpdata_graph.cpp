@@ -12,14 +12,6 @@ MpdataGraph::MpdataGraph(const Decomposition& d, const mpdata::Options& o, bool 
       border_scratch_(mpdata_border_scratch_bytes(args_)),
       body_scratch_(mpdata_body_scratch_bytes(args_)) {}
 
-MpdataGraph::~MpdataGraph() {
-  for (const auto& [strips, sends] : strip_sends_)
-    if (!sends.empty()) {
-      starpu_task_wait_for_all();
-      return;
-    }
-}
-
 void MpdataGraph::submit_step(const MpdataFields& f, long n, double courant_factor) const {
   submit_advance(f, n, courant_factor);
   submit_halo_unpack(d_, *f.psi[(n + 1) % 2], *f.strips);
@@ -28,11 +20,8 @@ void MpdataGraph::submit_step(const MpdataFields& f, long n, double courant_fact
 void MpdataGraph::submit_advance(const MpdataFields& f, long n, double courant_factor) const {
   TiledField& psi0 = *f.psi[n % 2];
   TiledField& psi1 = *f.psi[(n + 1) % 2];
-  auto [at, fresh] = strip_sends_.try_emplace(f.strips);
-  if (fresh) at->second = strip_sends(d_, HaloField{&psi1, f.strips});  // (psi's two fields share homes)
-  const std::vector<SendAhead>& sends = at->second;
   for (int t = 0; t < d_.tiles(); ++t) {
-    const SendAhead* send = sends.empty() ? nullptr : &sends[t];
+    const SendAhead* send = f.strips->sends(t);
     if (f.s1) {
       const starpu_data_handle_t s[3] = {f.s1->handle(t), f.s2->handle(t), f.s3->handle(t)};
       const starpu_data_handle_t c[3] = {f.c1->handle(t), f.c2->handle(t), f.c3->handle(t)};

@@ -4,7 +4,6 @@
 //                   -> halo_unpack   (needs the neighbours' strips and this tile's body)
 // or, without overlap, mpdata_tile -> halo_unpack. Nothing waits on the host.
 #pragma once
-#include <map>
 #include <vector>
 
 #include "../codelets/mpdata/mpdata_step.hpp"
@@ -22,7 +21,6 @@ struct MpdataFields {
 class MpdataGraph {
  public:
   MpdataGraph(const Decomposition& d, const mpdata::Options& o, bool overlap);
-  ~MpdataGraph();  // waits for the tasks whose callbacks read strip_sends_
   MpdataGraph(const MpdataGraph&) = delete;
   MpdataGraph& operator=(const MpdataGraph&) = delete;
   // Submits step `n`; `courant_factor` scales the spatial pattern (time-dependent flows).
@@ -38,8 +36,6 @@ class MpdataGraph {
   MpdataTaskArgs args_;
   bool overlap_;
   ScratchBuffer border_scratch_, body_scratch_;
-  // The strips' copies each tile's task starts as it ends (halo_exchange.hpp: strip_sends), by strips.
-  mutable std::map<const TileStrips*, std::vector<SendAhead>> strip_sends_;
 };
 
 }  // namespace tdc

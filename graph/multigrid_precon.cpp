@@ -122,12 +122,15 @@ struct MultigridPreconditioner::TaskOps {
     packed.insert({l, f});
     return level(l).strips->of(t);
   }
+  const SendAhead* sends_of(int l, int t) const {
+    return level(l).d->tiles() < 2 ? nullptr : level(l).strips->sends(t);
+  }
   void jacobi_first(int l, MgField out) const {
     const Level& v = level(l);
     for (int t = 0; t < v.d->tiles(); ++t)
       insert_mg_jacobi_first(m.args(v, skip_from), m.s_.omega, v.coef->handle(), state,
-                             field(l, MgField::Rhs).handle(t), field(l, out).handle(t), kPrioBody,
-                             strips_of(l, out, t));
+                             field(l, MgField::Rhs).handle(t), field(l, out).handle(t), kPrioBody, strips_of(l, out, t),
+                             sends_of(l, t));
   }
   void jacobi(int l, MgField in, MgField out) const {
     const Level& v = level(l);
@@ -154,7 +157,7 @@ struct MultigridPreconditioner::TaskOps {
     for (int t = 0; t < v.d->tiles(); ++t)
       insert_mg_prolong_add(m.args(v, skip_from), level(l + 1).d->layout(), state,
                             field(l + 1, MgField::Result).handle(t), field(l, MgField::Smoothed).handle(t), kPrioBody,
-                            strips_of(l, MgField::Smoothed, t));
+                            strips_of(l, MgField::Smoothed, t), sends_of(l, t));
   }
 };
 

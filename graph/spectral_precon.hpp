@@ -47,7 +47,10 @@ class SpectralPreconditioner {
   int tasks_per_tile() const;
 
   // Chunks of the column flow (spectral_slabs.hpp): TASKDYCORE_SPECTRAL_CHUNKS, else kDefaultChunks.
-  static constexpr int kDefaultChunks = 4;
+  // 2, not 4: a quarter of a 4-GPU slab's y pass (2048 line pairs of 1024 points) fills an H100's
+  // shared memory 1.3 times (12 such pairs an SM), so its second wave ran a third full; halves run
+  // 2.6 waves, and the 4-GPU steps took 2-7 % less (docs/performance.md).
+  static constexpr int kDefaultChunks = 2;
   static int spectral_chunks();
 
  private:

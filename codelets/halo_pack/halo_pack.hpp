@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "../common/send_ahead.hpp"
 #include "halo_pack_plan.hpp"
 
 namespace tdc {
@@ -17,6 +18,7 @@ struct PackedField {
 };
 
 // Submits the packs of `fields` (tiles of one layout) as one task.
-void insert_halo_pack(const TileLayout& L, const std::vector<PackedField>& fields);
+// `send`: the strips' copies its end starts (send_ahead.hpp), or null.
+void insert_halo_pack(const TileLayout& L, const std::vector<PackedField>& fields, const SendAhead* send = nullptr);
 
 }  // namespace tdc

@@ -30,12 +30,15 @@ struct HaloPack : CodeletSpec<PackArgs> {
 
 }  // namespace
 
-void insert_halo_pack(const TileLayout& L, const std::vector<PackedField>& fields) {
+void insert_halo_pack(const TileLayout& L, const std::vector<PackedField>& fields, const SendAhead* send) {
   std::vector<starpu_data_descr> d;
   for (const PackedField& f : fields) d.push_back({f.field, STARPU_R});
   for (const PackedField& f : fields)
     for (int s = 0; s < 4; ++s) d.push_back({f.strips[s], STARPU_W});
-  CodeletOf<HaloPack>::insert(PackArgs{L, int(fields.size())}, d, {kPrioHalo});
+  TaskOptions o;
+  o.priority = kPrioHalo;
+  o.send_ahead = send;
+  CodeletOf<HaloPack>::insert(PackArgs{L, int(fields.size())}, d, o);
 }
 
 }  // namespace tdc

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../column_operator/column_operator.hpp"
+#include "../common/send_ahead.hpp"
 #include "../solver_scalars/solver_scalars_kernel.hpp"
 #include "multigrid_vcycle.hpp"
 
@@ -31,10 +32,11 @@ void insert_mg_gather(const TileLayout& tile, int tiles_x, const TileLayout& who
 void insert_mg_scatter(const TileLayout& whole, const TileLayout& tile, int tx, int ty, int skip_from,
                        starpu_data_handle_t state, starpu_data_handle_t whole_field, starpu_data_handle_t tile_field,
                        int priority);
-// z = omega r / diag; with `strips` (z's four, halo_pack's), z's border packed into them in the same task.
+// z = omega r / diag; with `strips` (z's four, halo_pack's), z's border packed into them in the same task,
+// and `send` the strips' copies its end starts (send_ahead.hpp, or null).
 void insert_mg_jacobi_first(const EllipticTaskArgs& a, double omega, starpu_data_handle_t coef,
                             starpu_data_handle_t state, starpu_data_handle_t r, starpu_data_handle_t z, int priority,
-                            const starpu_data_handle_t* strips = nullptr);
+                            const starpu_data_handle_t* strips = nullptr, const SendAhead* send = nullptr);
 // z_out = z_in + omega (r - A z_in) / diag (z_in's halo exchanged before).
 void insert_mg_jacobi(const EllipticTaskArgs& a, double omega, starpu_data_handle_t coef, starpu_data_handle_t state,
                       starpu_data_handle_t r, starpu_data_handle_t z_in, starpu_data_handle_t z_out, int priority);
@@ -42,9 +44,9 @@ void insert_mg_jacobi(const EllipticTaskArgs& a, double omega, starpu_data_handl
 void insert_mg_restrict_residual(const EllipticTaskArgs& a, const TileLayout& coarse, starpu_data_handle_t coef,
                                  starpu_data_handle_t state, starpu_data_handle_t r, starpu_data_handle_t z,
                                  starpu_data_handle_t r_coarse, int priority);
-// z += P z_coarse (a.L: the fine tile, `coarse` the coarse one); `strips` as for jacobi_first.
+// z += P z_coarse (a.L: the fine tile, `coarse` the coarse one); `strips` and `send` as for jacobi_first.
 void insert_mg_prolong_add(const EllipticTaskArgs& a, const TileLayout& coarse, starpu_data_handle_t state,
                            starpu_data_handle_t z_coarse, starpu_data_handle_t z, int priority,
-                           const starpu_data_handle_t* strips = nullptr);
+                           const starpu_data_handle_t* strips = nullptr, const SendAhead* send = nullptr);
 
 }  // namespace tdc

@@ -219,10 +219,10 @@ void insert_mg_pcg_precon(const VcyclePlan& plan, starpu_data_handle_t coef, sta
 
 void insert_mg_jacobi_first(const EllipticTaskArgs& a, double omega, starpu_data_handle_t coef,
                             starpu_data_handle_t state, starpu_data_handle_t r, starpu_data_handle_t z, int priority,
-                            const starpu_data_handle_t* strips) {
+                            const starpu_data_handle_t* strips, const SendAhead* send) {
   if (strips)
     CodeletOf<MgJacobiFirstPack>::insert({a, omega}, {coef, state, r, z, strips[0], strips[1], strips[2], strips[3]},
-                                         {priority});
+                                         {priority, nullptr, -1, nullptr, send});
   else
     CodeletOf<MgJacobiFirst>::insert({a, omega}, {coef, state, r, z}, {priority});
 }
@@ -240,10 +240,10 @@ void insert_mg_restrict_residual(const EllipticTaskArgs& a, const TileLayout& co
 
 void insert_mg_prolong_add(const EllipticTaskArgs& a, const TileLayout& coarse, starpu_data_handle_t state,
                            starpu_data_handle_t z_coarse, starpu_data_handle_t z, int priority,
-                           const starpu_data_handle_t* strips) {
+                           const starpu_data_handle_t* strips, const SendAhead* send) {
   if (strips)
     CodeletOf<MgProlongAddPack>::insert({a, coarse}, {state, z_coarse, z, strips[0], strips[1], strips[2], strips[3]},
-                                        {priority});
+                                        {priority, nullptr, -1, nullptr, send});
   else
     CodeletOf<MgProlongAdd>::insert({a, coarse}, {state, z_coarse, z}, {priority});
 }

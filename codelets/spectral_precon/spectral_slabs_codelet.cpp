@@ -54,9 +54,12 @@ void insert_spectral_stage(const SpectralPlan& p, const SlabGeometry& g, const S
                            const std::vector<starpu_data_handle_t>& out, int priority, const SendAhead* send_ahead) {
   std::vector<starpu_data_descr> d{{tables, STARPU_R}, {state, STARPU_R}};
   if (stage_needs_scratch(g, s)) d.push_back({scratch, STARPU_SCRATCH});
-  // The buffer's first chunk starts it anew; later stages keep the chunks written before.
+  // The buffer's first chunk starts it anew; later stages keep the chunks written before. A stage
+  // that only reads it (the y pass back into pieces) takes it read-only, so that its chunks do not
+  // wait for one another and the worker queues them back to back.
   const bool starts_buffer = s.to_buffer && !s.from_buffer && s.chunk <= 0;
-  if (s.from_buffer || s.to_buffer) d.push_back({buffer, starts_buffer ? STARPU_W : STARPU_RW});
+  if (s.from_buffer || s.to_buffer)
+    d.push_back({buffer, starts_buffer ? STARPU_W : s.to_buffer ? STARPU_RW : STARPU_R});
   for (starpu_data_handle_t h : in) d.push_back({h, STARPU_R});
   // Pieces are written whole; so is z's interior by a stage of the whole tile (z's ghost ring is not
   // read before a halo exchange), and a chunk keeps the others'.

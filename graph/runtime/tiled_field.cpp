@@ -4,6 +4,7 @@
 
 #include "../../codelets/common/peer_copied_vector.hpp"
 #include "../../codelets/common/tile_placement.hpp"
+#include "../../codelets/halo_unpack/halo_unpack_plan.hpp"
 
 #include <cstring>
 #include <stdexcept>
@@ -74,9 +75,21 @@ TileStrips::TileStrips(const Decomposition& d, int rank) : handles_(4 * d.tiles(
       starpu_mpi_data_register(handles_[4 * t + s], next_data_tag(), d.owner(t));
       place(d, handles_[4 * t + s], t);
     }
+  if (d.tiles() < 2 || !send_ahead_enabled()) return;
+  sends_.resize(d.tiles());
+  for (int u = 0; u < d.tiles(); ++u)  // tile u reads its neighbours' strips where its own live
+    for (int s = 0; s < kNeighbourSlots; ++s) {
+      int dx, dy;
+      neighbour_offset(s, dx, dy);
+      const int t = d.neighbour(u, dx, dy);
+      if (t != u) sends_[t].add(side(t, neighbour_strip_side(s)), side(u, 0));
+    }
 }
 
-TileStrips::~TileStrips() { unregister_all(handles_); }
+TileStrips::~TileStrips() {
+  if (!sends_.empty()) starpu_task_wait_for_all();
+  unregister_all(handles_);
+}
 
 TileHeldVectors::TileHeldVectors(const Decomposition& d, const std::vector<int>& tiles,
                                  const std::vector<long>& doubles)

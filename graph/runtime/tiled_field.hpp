@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "../../codelets/common/send_ahead.hpp"
 #include "grid.hpp"
 
 namespace tdc {
@@ -40,14 +41,18 @@ class TiledField {
 class TileStrips {
  public:
   TileStrips(const Decomposition& d, int rank);
-  ~TileStrips();
+  ~TileStrips();  // (first waits for the tasks whose callbacks read sends_)
   TileStrips(const TileStrips&) = delete;
   TileStrips& operator=(const TileStrips&) = delete;
   const starpu_data_handle_t* of(int tile) const { return &handles_[4 * tile]; }
   starpu_data_handle_t side(int tile, int side) const { return handles_[4 * tile + side]; }
+  // The copies of tile t's strips toward the neighbours that read them, for the task that writes
+  // them (send_ahead.hpp); null where this run does not send ahead.
+  const SendAhead* sends(int tile) const { return sends_.empty() || sends_[tile].empty() ? nullptr : &sends_[tile]; }
 
  private:
   std::vector<starpu_data_handle_t> handles_;
+  std::vector<SendAhead> sends_;
 };
 
 // Vectors of doubles, vector i held with tile tiles[i] (its owner rank, its home GPU); StarPU
