@@ -72,9 +72,9 @@ int NftStepGraph::tasks_per_tile() const {
   const int environment = (e.coriolis != 0.0 ? 1 : 0) + (e.absorber ? 4 : 0) + (e.stratified ? 2 : 0) +
                           (e.anelastic ? 1 : 0) + (e.stratified || e.absorber ? 4 : 0) +
                           (e.stratified ? 4 : 0);  // tasks and exchanges
-  return 48 /* with a divergence and a gradient split into body and border */ +
-         (fetch_ahead_enabled() ? 4 : 0) /* strips fetched ahead */ + environment + (s_.extrapolate_pressure ? 3 : 0) +
-         (s_.diffusivity > 0.0 ? 6 : 0) + solver_->tasks_per_iteration() * s_.solver_budget;
+  return 46 + (fetch_ahead_enabled() ? 4 : 0) /* strips fetched ahead */ + environment +
+         (s_.extrapolate_pressure ? 3 : 0) + (s_.diffusivity > 0.0 ? 6 : 0) +
+         solver_->tasks_per_iteration() * s_.solver_budget;
 }
 
 void NftStepGraph::submit_step(const NftFields& f, long n) {
@@ -174,16 +174,6 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
     mpdata_.submit_advance(mf, n, 1.0);
     advected_out.push_back({f.theta[next], f.theta_strips});
   }
-  // Over several tiles the divergence's body runs while MPDATA's strips travel and its border after
-  // them (without theta' and the buoyancy it adds to w first, nor the anelastic mass divergence).
-  const BodyAndBorder rhs_parts = body_and_border(rhs_divergence, divergence_whole(rhs_divergence));
-  const bool split_divergence = d_.tiles() > 1 && rhs_parts.split && !theta && !env.anelastic;
-  auto divergence_of = [&](int t, const CentredArgs& a, TilePart part) {
-    const starpu_data_handle_t v[3] = {f.vel[0][next]->handle(t), f.vel[1][next]->handle(t), f.vel[2][next]->handle(t)};
-    insert_divergence(a, v, f.rhs->handle(t), kPrioBody, part);
-  };
-  if (split_divergence)
-    for (int t = 0; t < d_.tiles(); ++t) divergence_of(t, rhs_parts.body, TilePart::body);
   submit_halo_unpack(d_, advected_out);
   if (theta) {  // theta' is not forced: theta'^(n+1) is final, and the implicit buoyancy half with it
     for (int t = 0; t < d_.tiles(); ++t)
@@ -198,10 +188,8 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
     const starpu_data_handle_t v[3] = {f.vel[0][next]->handle(t), f.vel[1][next]->handle(t), f.vel[2][next]->handle(t)};
     if (env.anelastic)
       insert_mass_divergence(rhs_divergence, env_->handle(), v, f.rhs->handle(t), kPrioBody);
-    else if (split_divergence)
-      divergence_of(t, rhs_parts.border, TilePart::border);
     else
-      divergence_of(t, rhs_divergence, TilePart::whole);
+      insert_divergence(rhs_divergence, v, f.rhs->handle(t), kPrioBody);
   }
   if (s_.extrapolate_pressure) {  // p <- 2 p^n - p^(n-1), p^(n-1) <- p^n (the solver never skips these)
     VectorUpdateArgs guess{L, 1 << 20, -1, -1, -1.0, 2.0};
@@ -214,25 +202,15 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
   // p's ghost ring is current (exchanged after the last solve, or rebuilt on a restart) unless the
   // extrapolation above rewrote the interior.
   solver_->submit_solve(*f.p, *f.rhs, s_.solver_budget, !s_.extrapolate_pressure);
-  // Over several tiles the correction's body runs while p's strips travel, its border after them.
-  const BodyAndBorder correction_parts = body_and_border(correction, gradient_whole(correction));
-  const bool split_correction = d_.tiles() > 1 && correction_parts.split && !env.stratified;
-  auto correct = [&](int t, const CentredArgs& a, TilePart part) {
-    const starpu_data_handle_t v[3] = {f.vel[0][next]->handle(t), f.vel[1][next]->handle(t), f.vel[2][next]->handle(t)};
-    if (env.stratified)
-      insert_stratified_gradient(a, env_->handle(), f.p->handle(t), v, kPrioBody);
-    else
-      insert_pressure_gradient(a, f.p->handle(t), v, kPrioBody, part);
-  };
-  if (split_correction)
-    for (int t = 0; t < d_.tiles(); ++t) correct(t, correction_parts.body, TilePart::body);
   submit_halo_exchange(d_, *f.p, *f.p_strips);
   solver_->submit_check(*f.p, *f.rhs);
-  for (int t = 0; t < d_.tiles(); ++t)
-    if (split_correction)
-      correct(t, correction_parts.border, TilePart::border);
+  for (int t = 0; t < d_.tiles(); ++t) {
+    const starpu_data_handle_t v[3] = {f.vel[0][next]->handle(t), f.vel[1][next]->handle(t), f.vel[2][next]->handle(t)};
+    if (env.stratified)
+      insert_stratified_gradient(correction, env_->handle(), f.p->handle(t), v, kPrioBody);
     else
-      correct(t, correction, TilePart::whole);
+      insert_pressure_gradient(correction, f.p->handle(t), v, kPrioBody);
+  }
   std::vector<HaloField> updated{
       {f.vel[0][next], f.vel_strips[0]}, {f.vel[1][next], f.vel_strips[1]}, {f.vel[2][next], f.vel_strips[2]}};
   if (theta && env.stratified) {  // theta'^(n+1) = theta^ - dt/2 S w^(n+1): the implicit half, now w is known

@@ -26,41 +26,6 @@ __device__ __forceinline__ void for_each_box_cell(const Box& b, F&& f) {
   if (i < b.i1 && j < b.j1) f(i, j, int(blockIdx.z));
 }
 
-// A few boxes' cells on every level as one launch, a thread a cell (a split task's border: its boxes
-// are 1 to 4 columns wide or high, where a 32 x 8 block a box would leave most threads idle).
-constexpr int kBoxSetThreads = 256;
-struct BoxSet {
-  Box box[4];
-  int n = 0;
-  int area[4] = {};  // each box's cells a level
-  int level = 0;     // all boxes' cells a level
-};
-inline BoxSet box_set(const Box* boxes, int n) {
-  BoxSet s;
-  for (int q = 0; q < n; ++q)
-    if (!boxes[q].empty()) {
-      s.box[s.n] = boxes[q];
-      s.area[s.n] = boxes[q].width() * boxes[q].height();
-      s.level += s.area[s.n++];
-    }
-  return s;
-}
-inline dim3 box_set_grid(const BoxSet& s, int nz) {
-  return dim3(unsigned((long(s.level) * nz + kBoxSetThreads - 1) / kBoxSetThreads));
-}
-// Calls f(i, j, k) for this thread's cell of the set (a box_set_grid() launch of kBoxSetThreads):
-// level by level, box by box, row by row, so that neighbouring threads take neighbouring cells.
-template <class F>
-__device__ __forceinline__ void for_each_box_set_cell(const BoxSet& s, int nz, F&& f) {
-  const long e = long(blockIdx.x) * kBoxSetThreads + threadIdx.x;
-  if (e >= long(s.level) * nz) return;
-  const int k = int(e / s.level);
-  int r = int(e - long(k) * s.level), q = 0;
-  while (q + 1 < s.n && r >= s.area[q]) r -= s.area[q++];
-  const Box& b = s.box[q];
-  f(b.i0 + r % b.width(), b.j0 + r / b.width(), k);
-}
-
 // Calls f(i, j, k) for this thread's cell of [0, nx) x [0, ny) (a cell_grid() launch: k = blockIdx.z).
 template <class F>
 __device__ __forceinline__ void for_each_cell(int nx, int ny, F&& f) {

@@ -30,44 +30,19 @@ struct PressureGradientFrom
   };
 };
 
-template <starpu_data_access_mode FMode>
-struct DivergenceWith : CodeletSpec<CentredArgs, STARPU_R, STARPU_R, STARPU_R, FMode> {  // u, v, w, f
+struct Divergence : CodeletSpec<CentredArgs, STARPU_R, STARPU_R, STARPU_R, STARPU_W> {  // u, v, w, f
   static constexpr const char* name = "divergence";
-  static void cpu(const CentredArgs& a, Buffers b) {
-    divergence_cpu(a, b.block(0), b.block(1), b.block(2), b.block(3));
-  }
-  static constexpr auto cuda = [](const CentredArgs& a, Buffers b, auto s) {
+  static void cpu(const Args& a, Buffers b) { divergence_cpu(a, b.block(0), b.block(1), b.block(2), b.block(3)); }
+  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
     divergence_cuda(a, b.block(0), b.block(1), b.block(2), b.block(3), s);
   };
-};
-using Divergence = DivergenceWith<STARPU_W>;
-
-// A split task's body and border (body_and_border) under names of their own, so that each has its
-// own perf model; the divergence's border keeps the values its body wrote.
-struct PressureGradientBody : PressureGradient {
-  static constexpr const char* name = "pressure_gradient_body";
-};
-struct PressureGradientBorder : PressureGradient {
-  static constexpr const char* name = "pressure_gradient_border";
-};
-struct DivergenceBody : Divergence {
-  static constexpr const char* name = "divergence_body";
-};
-struct DivergenceBorder : DivergenceWith<STARPU_RW> {
-  static constexpr const char* name = "divergence_border";
 };
 
 }  // namespace
 
 void insert_pressure_gradient(const CentredArgs& a, starpu_data_handle_t p, const starpu_data_handle_t vel[3],
-                              int priority, TilePart part) {
-  const std::initializer_list<starpu_data_handle_t> h{p, vel[0], vel[1], vel[2]};
-  if (part == TilePart::body)
-    CodeletOf<PressureGradientBody>::insert(a, h, {priority});
-  else if (part == TilePart::border)
-    CodeletOf<PressureGradientBorder>::insert(a, h, {priority});
-  else
-    CodeletOf<PressureGradient>::insert(a, h, {priority});
+                              int priority) {
+  CodeletOf<PressureGradient>::insert(a, {p, vel[0], vel[1], vel[2]}, {priority});
 }
 
 void insert_pressure_gradient_from(const CentredArgs& a, starpu_data_handle_t p, const starpu_data_handle_t from[3],
@@ -75,15 +50,8 @@ void insert_pressure_gradient_from(const CentredArgs& a, starpu_data_handle_t p,
   CodeletOf<PressureGradientFrom>::insert(a, {p, from[0], from[1], from[2], vel[0], vel[1], vel[2]}, {priority});
 }
 
-void insert_divergence(const CentredArgs& a, const starpu_data_handle_t vel[3], starpu_data_handle_t f, int priority,
-                       TilePart part) {
-  const std::initializer_list<starpu_data_handle_t> h{vel[0], vel[1], vel[2], f};
-  if (part == TilePart::body)
-    CodeletOf<DivergenceBody>::insert(a, h, {priority});
-  else if (part == TilePart::border)
-    CodeletOf<DivergenceBorder>::insert(a, h, {priority});
-  else
-    CodeletOf<Divergence>::insert(a, h, {priority});
+void insert_divergence(const CentredArgs& a, const starpu_data_handle_t vel[3], starpu_data_handle_t f, int priority) {
+  CodeletOf<Divergence>::insert(a, {vel[0], vel[1], vel[2], f}, {priority});
 }
 
 }  // namespace tdc

@@ -7,21 +7,18 @@ namespace tdc {
 void pressure_gradient_from_cpu(const CentredArgs& a, const double* p, const double* const v0[3], double* const v[3]) {
   const TileLayout& L = a.L;
   const std::ptrdiff_t sx = L.sx();
-  for (int part = 0; part < part_count(a); ++part) {
-    const Box b = part_of(a, gradient_whole(a), part);
-    const int n_ = b.empty() ? 0 : b.width();
-    if (n_ == 0) continue;
-    for_each_row(L, b, [&](std::ptrdiff_t o, int k) {
-      const RowNeighbours n = row_neighbours(L, k, a.zb, 1.0);
-      const double* pr = p + o;
-      const double *u0 = v0[0] + o, *v0r = v0[1] + o, *w0 = v0[2] + o;
-      double *u = v[0] + o, *vv = v[1] + o, *w = v[2] + o;
-      // One component a loop: few enough aliasing checks for the vectoriser.
-      for (int i = 0; i < n_; ++i) u[i] = u0[i] - a.gx * (pr[i + 1] - pr[i - 1]);
-      for (int i = 0; i < n_; ++i) vv[i] = v0r[i] - a.gy * (pr[i + sx] - pr[i - sx]);
-      for (int i = 0; i < n_; ++i) w[i] = w0[i] - a.gz * (pr[i + n.above] - pr[i + n.below]);
-    });
-  }
+  const Box b = ring_box(L, a.ring);
+  const int n_ = b.width();
+  for_each_row(L, b, [&](std::ptrdiff_t o, int k) {
+    const RowNeighbours n = row_neighbours(L, k, a.zb, 1.0);
+    const double* pr = p + o;
+    const double *u0 = v0[0] + o, *v0r = v0[1] + o, *w0 = v0[2] + o;
+    double *u = v[0] + o, *vv = v[1] + o, *w = v[2] + o;
+    // One component a loop: few enough aliasing checks for the vectoriser.
+    for (int i = 0; i < n_; ++i) u[i] = u0[i] - a.gx * (pr[i + 1] - pr[i - 1]);
+    for (int i = 0; i < n_; ++i) vv[i] = v0r[i] - a.gy * (pr[i + sx] - pr[i - sx]);
+    for (int i = 0; i < n_; ++i) w[i] = w0[i] - a.gz * (pr[i + n.above] - pr[i + n.below]);
+  });
 }
 
 void pressure_gradient_cpu(const CentredArgs& a, const double* p, double* u, double* v, double* w) {
@@ -32,20 +29,15 @@ void pressure_gradient_cpu(const CentredArgs& a, const double* p, double* u, dou
 void divergence_cpu(const CentredArgs& a, const double* u, const double* v, const double* w, double* f) {
   const TileLayout& L = a.L;
   const std::ptrdiff_t sx = L.sx();
-  for (int part = 0; part < part_count(a); ++part) {
-    const Box b = part_of(a, divergence_whole(a), part);
-    if (b.empty()) continue;
-    const int n_ = b.width();
-    for_each_row(L, b, [&](std::ptrdiff_t o, int k) {
-      const RowNeighbours n = row_neighbours(L, k, a.zb, -1.0);  // w is odd: odd_above / odd_below
-      const double *ur = u + o, *vr = v + o, *wr = w + o;
-      double* fr = f + o;
-      for (int i = 0; i < n_; ++i) {
-        const double above = n.beyond_above * wr[i + n.above], below = n.beyond_below * wr[i + n.below];
-        fr[i] = (a.gx * (ur[i + 1] - ur[i - 1]) + a.gy * (vr[i + sx] - vr[i - sx])) + a.gz * (above - below);
-      }
-    });
-  }
+  for_each_row(L, [&](std::ptrdiff_t o, int k) {
+    const RowNeighbours n = row_neighbours(L, k, a.zb, -1.0);  // w is odd: odd_above / odd_below
+    const double *ur = u + o, *vr = v + o, *wr = w + o;
+    double* fr = f + o;
+    for (int i = 0; i < L.nx; ++i) {
+      const double above = n.beyond_above * wr[i + n.above], below = n.beyond_below * wr[i + n.below];
+      fr[i] = (a.gx * (ur[i + 1] - ur[i - 1]) + a.gy * (vr[i + sx] - vr[i - sx])) + a.gz * (above - below);
+    }
+  });
 }
 
 }  // namespace tdc

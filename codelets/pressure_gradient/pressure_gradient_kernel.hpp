@@ -20,40 +20,7 @@ struct CentredArgs {
   double gx = 0, gy = 0, gz = 0;  // s / (2 dx), s / (2 dy), s / (2 dz)
   ZBoundary zb = ZBoundary::Periodic;
   int ring = 0;  // the gradients: ghost columns computed too (ring_box); divergences stay interior
-  // A task of part of the tile (body_and_border): the boxes it computes; none: the whole tile.
-  Box parts[4] = {};
-  int n_parts = 0;
 };
-
-// The cells a task computes: its parts, or the whole (ring_box(L, ring) for the gradients, the
-// interior for the divergences).
-TDC_HD Box gradient_whole(const CentredArgs& a) { return ring_box(a.L, a.ring); }
-TDC_HD Box divergence_whole(const CentredArgs& a) { return Box{0, a.L.nx, 0, a.L.ny}; }
-TDC_HD int part_count(const CentredArgs& a) { return a.n_parts > 0 ? a.n_parts : 1; }
-TDC_HD Box part_of(const CentredArgs& a, const Box& whole, int n) { return a.n_parts > 0 ? a.parts[n] : whole; }
-
-// A tile's work split so that most of it runs while its ghost ring is still being exchanged: the
-// body (the cells of `whole` whose stencils read no ghost cell) and the border (the rest of `whole`,
-// four boxes), each cell with its own formula, so the bits are the unsplit task's. `split` is false
-// where the tile has no body (fewer than 3 cells across).
-struct BodyAndBorder {
-  bool split = false;
-  CentredArgs body, border;
-};
-inline BodyAndBorder body_and_border(const CentredArgs& a, const Box& whole) {
-  BodyAndBorder s;
-  const int nx = a.L.nx, ny = a.L.ny;
-  s.split = nx >= 3 && ny >= 3;
-  s.body = s.border = a;
-  s.body.n_parts = 1;
-  s.body.parts[0] = Box{1, nx - 1, 1, ny - 1};
-  s.border.n_parts = 4;
-  s.border.parts[0] = Box{whole.i0, whole.i1, whole.j0, 1};       // south rows, corners with them
-  s.border.parts[1] = Box{whole.i0, whole.i1, ny - 1, whole.j1};  // north rows
-  s.border.parts[2] = Box{whole.i0, 1, 1, ny - 1};                // west columns
-  s.border.parts[3] = Box{nx - 1, whole.i1, 1, ny - 1};           // east columns
-  return s;
-}
 
 // The value of an odd field (w) one level above / below k: under a lid, minus the cell itself.
 TDC_HD double odd_above(const CentredArgs& a, const double* w, int i, int j, int k) {

@@ -258,42 +258,6 @@ TEST(DycoreKernels, RingUpdatesAreTheExchangesRing) {
   }
 }
 
-// A gradient or divergence split into body and border (body_and_border) gives the whole task's bits,
-// and the body reads no ghost cell: it runs on a p or v whose ghost ring is still NaN (the halo
-// exchange under way), the border after the ring is filled.
-TEST(DycoreKernels, BodyAndBorderAreTheWholeTask) {
-  for (const ZBoundary zb : {ZBoundary::Periodic, ZBoundary::Rigid}) {
-    SCOPED_TRACE(zb == ZBoundary::Rigid ? "rigid lids" : "periodic");
-    std::vector<double> in[4];
-    for (int q = 0; q < 4; ++q) {
-      in[q] = random_field(80 + q);
-      strided_copies_cpu(halo_self_plan(kL, in[q].data()));
-    }
-    auto unexchanged = [](std::vector<double> f) {
-      for (int k = 0; k < kL.nz; ++k)
-        for (int j = -kL.halo; j < kL.ny + kL.halo; ++j)
-          for (int i = -kL.halo; i < kL.nx + kL.halo; ++i)
-            if (i < 0 || i >= kL.nx || j < 0 || j >= kL.ny) f[kL.at(i, j, k)] = std::nan("");
-      return f;
-    };
-    const CentredArgs g{kL, 0.7, 0.8, 0.9, zb, kL.halo - 1};
-    const BodyAndBorder gs = body_and_border(g, gradient_whole(g));
-    ASSERT_TRUE(gs.split);
-    std::vector<double> whole[3] = {in[0], in[1], in[2]}, split[3] = {in[0], in[1], in[2]};
-    pressure_gradient_cpu(g, in[3].data(), whole[0].data(), whole[1].data(), whole[2].data());
-    pressure_gradient_cpu(gs.body, unexchanged(in[3]).data(), split[0].data(), split[1].data(), split[2].data());
-    pressure_gradient_cpu(gs.border, in[3].data(), split[0].data(), split[1].data(), split[2].data());
-    for (int q = 0; q < 3; ++q) EXPECT_EQ(split[q], whole[q]) << "pressure_gradient component " << q;
-    const BodyAndBorder ds = body_and_border(g, divergence_whole(g));
-    std::vector<double> f_whole = in[3], f_split = in[3];
-    divergence_cpu(g, in[0].data(), in[1].data(), in[2].data(), f_whole.data());
-    const std::vector<double> u = unexchanged(in[0]), v = unexchanged(in[1]), w = unexchanged(in[2]);
-    divergence_cpu(ds.body, u.data(), v.data(), w.data(), f_split.data());
-    divergence_cpu(ds.border, in[0].data(), in[1].data(), in[2].data(), f_split.data());
-    EXPECT_EQ(f_split, f_whole) << "divergence";
-  }
-}
-
 TEST(DycoreKernels, ViscousDiffusionIsTheCompactLaplacian) {
   // A Fourier mode in x: Lap_h sin(k x) = -(4 / dx^2) sin^2(k dx / 2) sin(k x) exactly.
   const double dx = 2 * M_PI / kL.nx, k = 2.0, nu_dt = 0.01;
@@ -495,19 +459,6 @@ TEST(DycoreCpuCudaAgreement, AdvectorGradientDivergence) {
     divergence_cpu(g, f[0].data(), f[1].data(), f[2].data(), f[4].data());
     divergence_cuda(g, d[0]->p, d[1]->p, d[2]->p, d[4]->p, 0);
     EXPECT_EQ(f[4], d[4]->host()) << "divergence";
-    {  // split into body and border on the GPU: the CPU's whole task's bits
-      const BodyAndBorder gs = body_and_border(g, gradient_whole(g)), ds = body_and_border(g, divergence_whole(g));
-      std::vector<double> v[3] = {f[0], f[1], f[2]}, div = f[5];
-      Dev dv0(v[0]), dv1(v[1]), dv2(v[2]), ddiv(div);
-      pressure_gradient_cpu(g, f[3].data(), v[0].data(), v[1].data(), v[2].data());
-      divergence_cpu(g, v[0].data(), v[1].data(), v[2].data(), div.data());
-      for (const CentredArgs* part : {&gs.body, &gs.border})
-        pressure_gradient_cuda(*part, d[3]->p, dv0.p, dv1.p, dv2.p, 0);
-      for (const CentredArgs* part : {&ds.body, &ds.border}) divergence_cuda(*part, dv0.p, dv1.p, dv2.p, ddiv.p, 0);
-      EXPECT_EQ(v[0], dv0.host()) << "pressure_gradient body and border";
-      EXPECT_EQ(v[2], dv2.host()) << "pressure_gradient body and border";
-      EXPECT_EQ(div, ddiv.host()) << "divergence body and border";
-    }
     const DiffusionArgs diff{kL, 0.01, 0.02, 0.03, zb, kL.halo - 1};
     const double* hs[3] = {f[3].data(), f[4].data(), f[5].data()};
     double* hd[3] = {f[0].data(), f[1].data(), f[2].data()};
