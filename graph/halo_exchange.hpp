@@ -5,7 +5,6 @@
 #pragma once
 #include <vector>
 
-#include "../codelets/common/send_ahead.hpp"
 #include "runtime/tiled_field.hpp"
 
 namespace tdc {
