@@ -4,8 +4,6 @@
 //                   -> halo_unpack   (needs the neighbours' strips and this tile's body)
 // or, without overlap, mpdata_tile -> halo_unpack. Nothing waits on the host.
 #pragma once
-#include <vector>
-
 #include "../codelets/mpdata/mpdata_step.hpp"
 #include "runtime/tiled_field.hpp"
 
@@ -21,8 +19,6 @@ struct MpdataFields {
 class MpdataGraph {
  public:
   MpdataGraph(const Decomposition& d, const mpdata::Options& o, bool overlap);
-  MpdataGraph(const MpdataGraph&) = delete;
-  MpdataGraph& operator=(const MpdataGraph&) = delete;
   // Submits step `n`; `courant_factor` scales the spatial pattern (time-dependent flows).
   void submit_step(const MpdataFields& f, long n, double courant_factor) const;
   // The step without its halo_unpack: the caller unpacks psi[(n + 1) % 2] from f.strips itself

@@ -13,6 +13,7 @@
 #include "../codelets/spectral_precon/spectral_precon_kernel.hpp"
 
 namespace tdc {
+
 SpectralPreconditioner::SpectralPreconditioner(const Decomposition& d, int rank, const ColumnCouplings& h,
                                                const std::vector<double>& coef)
     : d_(d) {
