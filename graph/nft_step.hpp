@@ -36,6 +36,7 @@
 #include <memory>
 #include <vector>
 
+#include "courant_check.hpp"
 #include "elliptic_solver.hpp"
 #include "mpdata_graph.hpp"
 
@@ -46,7 +47,9 @@ struct NftFields {
                               // and leaves v^(n+1) in vel[q][(n + 1) % 2]
   TiledField* forced[3];      // v~, the forced velocity MPDATA advects (scratch between steps)
   TiledField *c[3], *g;       // face Courant numbers (their ghost rings too: no exchange), G (= 1)
-  TiledField *p, *rhs;        // pressure (kept as the next first guess) and the solver's right-hand side
+  TiledField* p;              // pressure (kept as the next first guess)
+  TiledField* rhs[2];         // the solver's right-hand side, step n's in rhs[n % 2] (the direct solve's
+                              // check reads it during step n + 1; else both may be one field)
   TiledField *p_old, *p_tmp;  // p^(n-1) and a copy of p^n, for the extrapolated first guess (else null)
   TiledField* theta[2];       // theta' (double buffer like vel), or null without buoyancy
   TiledField* theta_old;      // theta'^n for the explicit diffusion (null without it)
@@ -97,6 +100,20 @@ class NftStepGraph {
   // with phi in p (which must be 0; it holds phi afterwards). Waits for the solve.
   SolveResult project_velocity(const NftFields& f);
   EllipticSolver& solver() { return *solver_; }
+  // The checks of the state a step leaves, v^(n+1): the direct solve's check of its pressure (the
+  // state then records it) and the Courant check of its velocity (with check_courant_with). Each runs
+  // inside step n + 1, gated (TaskOptions::after) to where its GPU would otherwise wait for other
+  // GPUs: the solve's after that step's divergence (while the transposes' pieces travel), the
+  // Courant check after its last MPDATA task (while the strips travel). Run right after the pressure
+  // correction, the solve's check delayed the next advector by its 0.17 ms on every GPU of a 4-GPU
+  // step (and so the step), and the Courant check, taken while MPDATA's inputs were not yet ready,
+  // the first MPDATA task (docs/performance.md). submit_pending_checks submits a state's checks not
+  // yet submitted, ungated, before the state is read.
+  void check_courant_with(StepCourantCheck* c) { courant_ = c; }
+  void submit_pending_checks(const NftFields& f);
+  // The latest state (step count) whose solve check / Courant check is submitted.
+  long solves_checked_through() const { return solves_checked_through_; }
+  long courant_checked_through() const { return courant_checked_through_; }
   // Iterations submitted per step from now on (submitted iterations past convergence cost only
   // their scheduling, so the run sizes this from the iterations it has seen).
   void set_solver_budget(int iterations) { s_.solver_budget = iterations; }
@@ -104,6 +121,7 @@ class NftStepGraph {
 
  private:
   SolveResult solve_from_zero(const NftFields& f);
+  void submit_solve_check(const NftFields& f, const TiledField* after);
   const Decomposition& d_;
   NftSettings s_;
   MpdataGraph mpdata_;
@@ -111,6 +129,10 @@ class NftStepGraph {
   std::unique_ptr<RankZeroVector> env_;  // the environment's profiles (with an active environment)
   double cx_, cy_, cz_, gx_, gy_, gz_;   // dt/dx..., 1/(2dx)...
   bool rings_computed_ = false;          // the forcing and the correction on the ghost ring (nft_halo)
+  StepCourantCheck* courant_ = nullptr;
+  long last_step_ = -1;  // the latest step submitted
+  bool solve_check_pending_ = false;
+  long solves_checked_through_ = -1, courant_checked_through_ = -1;
 };
 
 }  // namespace tdc

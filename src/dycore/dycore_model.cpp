@@ -83,7 +83,9 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
   }
   f_.g = field("G");
   f_.p = field("p");
-  f_.rhs = field("rhs");
+  f_.rhs[0] = field("rhs");
+  // The direct solve's check of step n reads its right-hand side during step n + 1 (nft_step.hpp).
+  f_.rhs[1] = cfg.solver.method == KrylovMethod::Direct ? field("rhs") : f_.rhs[0];
   f_.p_strips = strips();
   if (cfg.extrapolate_pressure) {
     f_.p_old = field("p_old");
@@ -212,12 +214,15 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
   diagnostics_ = std::make_unique<AsyncFlowDiagnostics>(d_, rank, a, graph_->solver());
   // Slots for the steps not yet read, and for the kStopLag read since whose agreement is pending.
   courant_ = std::make_unique<StepCourantCheck>(d_, rank, MaxCourantArgs{L, a.cx, a.cy, a.cz}, kBudgetLag + kStopLag);
+  graph_->check_courant_with(courant_.get());
   courant_step_ = first_step_;
+  copied_through_ = first_step_;
   for (auto& v : solve_copy_) v = std::make_unique<RankZeroVector>(rank, graph_->solver().state_size());
   if (ranks > 1 && host_channel_available()) channel_ = std::make_unique<HostChannel>();
 }
 
 void DycoreModel::submit_diagnostics() {
+  submit_pending_checks();  // the records name the latest step's solve
   const int now = int(step_ % 2);
   const TiledField* vel[3] = {f_.vel[0][now], f_.vel[1][now], f_.vel[2][now]};
   diagnostics_->submit(vel, f_.theta[now], step_, step_ * cfg_.dt);
@@ -261,11 +266,7 @@ void DycoreModel::submit_steps(long count) {
   for (long n = 0; n < count; ++n) {
     graph_->submit_step(f_, step_);
     ++step_;
-    graph_->solver().submit_state_copy(solve_copy_[step_ % (kBudgetLag + 1)]->handle(), kPrioHalo,
-                                       /*to_every_rank=*/!channel_);
-    const int now = int(step_ % 2);
-    const TiledField* vel[3] = {f_.vel[0][now], f_.vel[1][now], f_.vel[2][now]};
-    courant_->submit(vel, step_);
+    copy_checked_solve();
     wait_for_submitted(window);
     if (channel_ && step_ - (kBudgetLag - 1) > first_step_) share_solve(step_ - (kBudgetLag - 1));
     if (step_ - kBudgetLag > first_step_) {
@@ -276,8 +277,24 @@ void DycoreModel::submit_steps(long count) {
   }
 }
 
+void DycoreModel::copy_checked_solve() {
+  // The state holds the latest check only: one copy after each step and after each flush.
+  const long through = graph_->solves_checked_through();
+  if (through <= copied_through_) return;
+  if (through != copied_through_ + 1) throw std::logic_error("dycore: a solve's check was not copied");
+  copied_through_ = through;
+  graph_->solver().submit_state_copy(solve_copy_[through % (kBudgetLag + 1)]->handle(), kPrioHalo,
+                                     /*to_every_rank=*/!channel_);
+}
+
+void DycoreModel::submit_pending_checks() {
+  graph_->submit_pending_checks(f_);
+  copy_checked_solve();
+}
+
 bool DycoreModel::check_next_courant() {
   if (courant_step_ >= step_) return false;
+  if (graph_->courant_checked_through() <= courant_step_) submit_pending_checks();
   ++courant_step_;
   courant_here_ = courant_->local_max(courant_step_);
   checked_at_.emplace_back(courant_step_,
@@ -319,6 +336,7 @@ void DycoreModel::read_solve(long step) {
 }
 
 void DycoreModel::finish_solve_checks() {
+  submit_pending_checks();
   const long from = solves_.empty() ? first_step_ + 1 : solves_.back().step + 1;
   for (long s = from; s <= step_; ++s) read_solve(s);
 }

@@ -134,6 +134,11 @@ class DycoreModel {
   double courant_here_ = 0.0;
   std::vector<std::pair<long, double>> checked_at_;  // step, seconds (steady clock) its check was read
   void read_solve(long step);
+  // Copies the state after a step's solve check is submitted (solve_copy_, the latest copied in
+  // copied_through_); submit_pending_checks first submits the checks the next step would gate.
+  void copy_checked_solve();
+  void submit_pending_checks();
+  long copied_through_ = 0;
   void size_solver_budget();
   std::vector<std::pair<TiledField*, TileStrips*>> checkpointed() const;
   long step_ = 0, first_step_ = 0;
