@@ -98,7 +98,7 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
                                          f.vel[2][now]->handle(t),  f.vel[0][next]->handle(t),
                                          f.vel[1][next]->handle(t), f.vel[2][next]->handle(t)};
     const starpu_data_handle_t c[3] = {f.c[0]->handle(t), f.c[1]->handle(t), f.c[2]->handle(t)};
-    insert_advector(adv, vel, c, kPrioHalo);
+    insert_advector(adv, vel, c, kPrioHalo, courant_ ? courant_->slot(n, t) : nullptr);  // v^n's Courant check too
     if (env.anelastic) insert_mass_courant(MassCourantArgs{L, reach}, env_->handle(), c, kPrioHalo);  // the mass flux
   }
   // No exchange of c: the advector computed its ghost ring from v's (advector_box).
@@ -174,11 +174,6 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
     mpdata_.submit_advance(mf, n, 1.0);
     advected_out.push_back({f.theta[next], f.theta_strips});
   }
-  if (courant_) {  // v^n's check, gated on the last MPDATA task of its tile: into the wait for the strips
-    const TiledField* vn[3] = {f.vel[0][now], f.vel[1][now], f.vel[2][now]};
-    courant_->submit(vn, n, advected_out.back().strips);
-    courant_checked_through_ = n;
-  }
   submit_halo_unpack(d_, advected_out);
   if (theta) {  // theta' is not forced: theta'^(n+1) is final, and the implicit buoyancy half with it
     for (int t = 0; t < d_.tiles(); ++t)
@@ -213,6 +208,7 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
   submit_halo_exchange(d_, *f.p, *f.p_strips);
   solve_check_pending_ = solver_->direct();
   last_step_ = n;
+  if (courant_) courant_checked_through_ = n;
   solves_checked_through_ = solve_check_pending_ ? n : n + 1;
   for (int t = 0; t < d_.tiles(); ++t) {
     const starpu_data_handle_t v[3] = {f.vel[0][next]->handle(t), f.vel[1][next]->handle(t), f.vel[2][next]->handle(t)};

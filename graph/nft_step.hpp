@@ -100,15 +100,14 @@ class NftStepGraph {
   // with phi in p (which must be 0; it holds phi afterwards). Waits for the solve.
   SolveResult project_velocity(const NftFields& f);
   EllipticSolver& solver() { return *solver_; }
-  // The checks of the state a step leaves, v^(n+1): the direct solve's check of its pressure (the
-  // state then records it) and the Courant check of its velocity (with check_courant_with). Each runs
-  // inside step n + 1, gated (TaskOptions::after) to where its GPU would otherwise wait for other
-  // GPUs: the solve's after that step's divergence (while the transposes' pieces travel), the
-  // Courant check after its last MPDATA task (while the strips travel). Run right after the pressure
-  // correction, the solve's check delayed the next advector by its 0.17 ms on every GPU of a 4-GPU
-  // step (and so the step), and the Courant check, taken while MPDATA's inputs were not yet ready,
-  // the first MPDATA task (docs/performance.md). submit_pending_checks submits a state's checks not
-  // yet submitted, ungated, before the state is read.
+  // The checks of the state a step leaves, v^(n+1), made in step n + 1: the direct solve's check of
+  // its pressure (the solver's state then records it), gated (TaskOptions::after) on that step's
+  // divergence, so that it runs while the transposes' pieces travel; and the Courant check of its
+  // velocity (with check_courant_with), by that step's advector, which reads v^(n+1) anyway. As
+  // tasks of their own after the pressure correction, each delayed the next advector or MPDATA task
+  // on a GPU by 0.12-0.17 ms (a CUDA worker takes its next task while one runs, and they were the
+  // only ones ready), and so a step over several GPUs (docs/performance.md).
+  // submit_pending_checks submits the last state's checks (as tasks of their own) before it is read.
   void check_courant_with(StepCourantCheck* c) { courant_ = c; }
   void submit_pending_checks(const NftFields& f);
   // The latest state (step count) whose solve check / Courant check is submitted.

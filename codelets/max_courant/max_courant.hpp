@@ -1,6 +1,6 @@
 // max_courant: a tile's largest Courant sum into one double (a TileVectors entry), every step, so
-// that a flow past time.max_courant or holding a NaN is seen the step it happens. It only reads the
-// velocity, off the step's critical path; after: a gate (TaskOptions::after) or null.
+// that a flow past time.max_courant or holding a NaN is seen the step it happens. The dycore's step
+// computes the same number in its advector (advector_courant); this task checks a run's last state.
 #pragma once
 #include <starpu.h>
 
@@ -9,6 +9,6 @@
 namespace tdc {
 
 void insert_max_courant(const MaxCourantArgs& a, const starpu_data_handle_t vel[3], starpu_data_handle_t out,
-                        int priority, starpu_data_handle_t after = nullptr);
+                        int priority);
 
 }  // namespace tdc

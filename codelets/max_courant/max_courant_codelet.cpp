@@ -16,11 +16,8 @@ struct MaxCourant : CodeletSpec<MaxCourantArgs, STARPU_R, STARPU_R, STARPU_R, ST
 }  // namespace
 
 void insert_max_courant(const MaxCourantArgs& a, const starpu_data_handle_t vel[3], starpu_data_handle_t out,
-                        int priority, starpu_data_handle_t after) {
-  TaskOptions o;
-  o.priority = priority;
-  o.after = after;
-  CodeletOf<MaxCourant>::insert(a, {vel[0], vel[1], vel[2], out}, o);
+                        int priority) {
+  CodeletOf<MaxCourant>::insert(a, {vel[0], vel[1], vel[2], out}, {priority});
 }
 
 }  // namespace tdc

@@ -217,6 +217,7 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
   graph_->check_courant_with(courant_.get());
   courant_step_ = first_step_;
   copied_through_ = first_step_;
+  if (cfg.solver.method == KrylovMethod::Direct) solve_lag_ = kBudgetLag + 1;
   for (auto& v : solve_copy_) v = std::make_unique<RankZeroVector>(rank, graph_->solver().state_size());
   if (ranks > 1 && host_channel_available()) channel_ = std::make_unique<HostChannel>();
 }
@@ -268,12 +269,12 @@ void DycoreModel::submit_steps(long count) {
     ++step_;
     copy_checked_solve();
     wait_for_submitted(window);
-    if (channel_ && step_ - (kBudgetLag - 1) > first_step_) share_solve(step_ - (kBudgetLag - 1));
-    if (step_ - kBudgetLag > first_step_) {
-      read_solve(step_ - kBudgetLag);
+    if (channel_ && step_ - (solve_lag_ - 1) > first_step_) share_solve(step_ - (solve_lag_ - 1));
+    if (step_ - solve_lag_ > first_step_) {
+      read_solve(step_ - solve_lag_);
       size_solver_budget();
-      check_next_courant();
     }
+    if (step_ - kBudgetLag > first_step_) check_next_courant();
   }
 }
 
@@ -283,7 +284,7 @@ void DycoreModel::copy_checked_solve() {
   if (through <= copied_through_) return;
   if (through != copied_through_ + 1) throw std::logic_error("dycore: a solve's check was not copied");
   copied_through_ = through;
-  graph_->solver().submit_state_copy(solve_copy_[through % (kBudgetLag + 1)]->handle(), kPrioHalo,
+  graph_->solver().submit_state_copy(solve_copy_[through % kSolveCopies]->handle(), kPrioHalo,
                                      /*to_every_rank=*/!channel_);
 }
 
@@ -316,7 +317,7 @@ double DycoreModel::steady_ms_per_step() const {
 }
 
 void DycoreModel::share_solve(long step) {
-  std::vector<double> state = rank_ == 0 ? graph_->solver().state_copy_here(solve_copy_[step % (kBudgetLag + 1)]->handle())
+  std::vector<double> state = rank_ == 0 ? graph_->solver().state_copy_here(solve_copy_[step % kSolveCopies]->handle())
                                          : std::vector<double>(graph_->solver().state_size());
   shared_solves_.emplace_back(step, channel_->broadcast(std::move(state), 0));
 }
@@ -329,7 +330,7 @@ void DycoreModel::read_solve(long step) {
     r = graph_->solver().result_of(shared_solves_.front().second->values().data());
     shared_solves_.pop_front();
   } else {
-    r = graph_->solver().read_state_copy(solve_copy_[step % (kBudgetLag + 1)]->handle());
+    r = graph_->solver().read_state_copy(solve_copy_[step % kSolveCopies]->handle());
   }
   solves_.push_back({step, r.iterations, r.iterations >= 0 && r.converged,
                      r.residual_history.empty() ? 0.0 : r.residual_history.back()});

@@ -120,11 +120,14 @@ class DycoreModel {
   // rank, for any tiles or scheduler, so results do not depend on them). solver.max_iter (the
   // spectral inverse: 4) until kBudgetWarmup counts are known, solver.max_iter after any unfinished
   // solve; else sized from the largest of the last kBudgetWindow counts (size_solver_budget).
-  static constexpr int kBudgetLag = 3, kBudgetWarmup = 6, kBudgetWindow = 4;
-  std::unique_ptr<RankZeroVector> solve_copy_[kBudgetLag + 1];
-  // Over ranks, where MPI allows it (host_channel.hpp): rank 0 reads a step's copy kBudgetLag - 1
+  // The direct solve's check runs in the next step (NftStepGraph), so its copies are read a step
+  // later still (solve_lag_ = kBudgetLag + 1; its budget is not sized from them).
+  static constexpr int kBudgetLag = 3, kBudgetWarmup = 6, kBudgetWindow = 4, kSolveCopies = kBudgetLag + 2;
+  int solve_lag_ = kBudgetLag;
+  std::unique_ptr<RankZeroVector> solve_copy_[kSolveCopies];
+  // Over ranks, where MPI allows it (host_channel.hpp): rank 0 reads a step's copy solve_lag_ - 1
   // steps late and broadcasts it on the host channel; every rank takes it a step later. Else every
-  // rank receives the copy through StarPU-MPI and reads it kBudgetLag steps late.
+  // rank receives the copy through StarPU-MPI and reads it solve_lag_ steps late.
   std::unique_ptr<HostChannel> channel_;
   std::deque<std::pair<long, std::unique_ptr<Posted<double>>>> shared_solves_;  // step, its state
   void share_solve(long step);

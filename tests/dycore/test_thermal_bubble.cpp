@@ -75,6 +75,29 @@ TEST(ThermalBubble, EveryStepsSolveIsCheckedAndTheBudgetKeepsUpWithAStartingFlow
   EXPECT_GE(starved["solver"]["unconverged_steps"].size(), 4u);
 }
 
+TEST(ThermalBubble, DirectSolvesAreCheckedInTheNextStepAndAtTheEnd) {
+  // The direct solve's check (and each state's Courant check) runs inside the next step, gated into
+  // its waits (NftStepGraph), or when a record or the end of the run needs it: every step's solve must
+  // still be read, as one converged iteration, with records every step, every 4 steps or none, on one
+  // tile and on two; the velocity bits do not depend on it.
+  const std::vector<std::string> direct = {"solver.method=\"direct\"", "solver.preconditioner=\"spectral\"",
+                                           "time.steps=9"};
+  auto with = [&](std::vector<std::string> more) {
+    more.insert(more.begin(), direct.begin(), direct.end());
+    return run(more);
+  };
+  const std::vector<nlohmann::json> runs = {with({"diagnostics.interval=1"}), with({"diagnostics.interval=4"}),
+                                            with({"diagnostics.interval=1000", "tiles.y=2"})};
+  if (tdc_test::g_runtime->rank() != 0) return;
+  for (const auto& j : runs) {
+    const auto& s = j["solver"];
+    EXPECT_EQ(s["steps_checked"].get<int>(), 9);
+    EXPECT_TRUE(s["converged_every_step"].get<bool>()) << s["unconverged_steps"];
+    for (int its : s["iterations"].get<std::vector<int>>()) EXPECT_EQ(its, 1);
+    EXPECT_EQ(j["velocity_checksum"], runs[0]["velocity_checksum"]);
+  }
+}
+
 TEST(ThermalBubble, MirrorSymmetricToRoundOff) {
   // The bubble is centred on a cell face in x and y: theta' and w must stay even under x -> lx - x,
   // y -> ly - y and x <-> y.
