@@ -16,7 +16,7 @@ void StepCourantCheck::submit(const TiledField* const vel[3], long step) {
   const TileVectors& slot = *slots_[step % long(slots_.size())];
   for (int t = 0; t < d_.tiles(); ++t) {
     const starpu_data_handle_t v[3] = {vel[0]->handle(t), vel[1]->handle(t), vel[2]->handle(t)};
-    // The body priority: the next step's MPDATA overwrites these velocities and waits for this task.
+    // The body priority: the step after next overwrites these velocities and waits for this task.
     insert_max_courant(args_, v, slot.handle(t), kPrioBody);
   }
 }

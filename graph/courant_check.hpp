@@ -1,6 +1,6 @@
-// The per-step Courant check of the dynamical core: for every state the advector of the step that
-// advances it (NftStepGraph), or a max_courant task for the last state, writes each tile's largest
-// Courant sum into a ring of slots; the host reads a slot `lag` steps later, when its tasks have long finished, so the check
+// The per-step Courant check of the dynamical core: after every step a max_courant task per tile
+// (reading v^(n+1), beside the next step's tasks) writes the tile's largest Courant sum into a ring
+// of slots; the host reads a slot `lag` steps later, when its tasks have long finished, so the check
 // never waits on the step. Each rank reads only its own tiles (no transfer); the ranks then agree
 // on stopping (graph/runtime/stop_request).
 #pragma once
@@ -15,10 +15,8 @@ namespace tdc {
 class StepCourantCheck {
  public:
   StepCourantCheck(const Decomposition& d, int rank, const MaxCourantArgs& args, int lag);
-  // Submits the check of the state after `step` (vel: u, v, w of that step) as max_courant tasks.
+  // Submits the check of the state after `step` (vel: u, v, w of that step).
   void submit(const TiledField* const vel[3], long step);
-  // The slot of a step's check for tile t, for a task that computes it (the advector).
-  starpu_data_handle_t slot(long step, int tile) const { return slots_[step % long(slots_.size())]->handle(tile); }
   // The largest Courant sum over this rank's tiles at `step` (+inf where a value is not finite);
   // `step` must be one of the last lag + 1 submitted.
   double local_max(long step) const;

@@ -387,15 +387,16 @@ void EllipticSolver::submit_iterations(const TiledField& u, int count) {
 }
 
 void EllipticSolver::submit_direct(const TiledField& u, const TiledField& f) {
-  spectral_->submit(running_->handle(), 3, f, u);  // running_: never skipped; the check resets the state
+  submit_reset();
+  spectral_->submit(running_->handle(), 3, f, u);  // running_: never skipped
 }
 
-void EllipticSolver::submit_check(const TiledField& u, const TiledField& f, const TiledField* after) {
+void EllipticSolver::submit_check(const TiledField& u, const TiledField& f) {
   if (!direct()) return;
-  submit_reset();
+  // The diagnostics' priority: after the gradient that reads u, and so into the wait for its halo.
   for (int t = 0; t < d_.tiles(); ++t)
     insert_elliptic_residual_max(args_, coef_->handle(), u.handle(t), f.handle(t), partials_->handle(t),
-                                 kPrioDiagnostics, after ? after->handle(t) : nullptr);
+                                 kPrioDiagnostics);
   submit_scalars(int(ScalarOp::Direct), 1);
 }
 

@@ -71,10 +71,8 @@ class EllipticSolver {
   // After u's halo exchange that follows submit_solve: the direct solve's check (max |f| and
   // max |f - A u| per tile, recorded in the state in place of ||r_0|| and ||r||, one iteration);
   // nothing for the iterative methods, whose state already holds their stopping test. Off the step's
-  // path: nothing of the step reads its output. `after`: a field whose tiles gate the check's tasks
-  // (TaskOptions::after), or null. u and f must hold this solve's values until the check has run
-  // (a later solve into u submitted after the check waits for it).
-  void submit_check(const TiledField& u, const TiledField& f, const TiledField* after = nullptr);
+  // path: nothing of the step reads its output.
+  void submit_check(const TiledField& u, const TiledField& f);
   // A copy of the state as a task (for diagnostics read later), into a rank-0 vector of
   // state_size() doubles, sent on to every rank as soon as it is written (`to_every_rank`: else it
   // stays on rank 0); read_state_copy() or result_of() reads such a copy.
@@ -133,7 +131,7 @@ class EllipticSolver {
   bool line_form() const { return s_.method == KrylovMethod::Pcg && s_.fused && !mg_ && !spectral_; }
   void gcr_iteration(const TiledField& x);
   // u = A^+ f: the spectral stages from f straight into u, reading running_ (never written), so that
-  // nothing waits for the previous solve's check; the state is written by the check alone. u is not read: A^+ is exact, so no first guess or
+  // nothing waits for the previous solve's check. u is not read: A^+ is exact, so no first guess or
   // residual correction is needed, and u has no component in A's null space (the constants per
   // lattice, which the gradient does not see).
   void submit_direct(const TiledField& u, const TiledField& f);

@@ -98,7 +98,7 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
                                          f.vel[2][now]->handle(t),  f.vel[0][next]->handle(t),
                                          f.vel[1][next]->handle(t), f.vel[2][next]->handle(t)};
     const starpu_data_handle_t c[3] = {f.c[0]->handle(t), f.c[1]->handle(t), f.c[2]->handle(t)};
-    insert_advector(adv, vel, c, kPrioHalo, courant_ ? courant_->slot(n, t) : nullptr);  // v^n's Courant check too
+    insert_advector(adv, vel, c, kPrioHalo);
     if (env.anelastic) insert_mass_courant(MassCourantArgs{L, reach}, env_->handle(), c, kPrioHalo);  // the mass flux
   }
   // No exchange of c: the advector computed its ghost ring from v's (advector_box).
@@ -187,13 +187,10 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
   for (int t = 0; t < d_.tiles(); ++t) {
     const starpu_data_handle_t v[3] = {f.vel[0][next]->handle(t), f.vel[1][next]->handle(t), f.vel[2][next]->handle(t)};
     if (env.anelastic)
-      insert_mass_divergence(rhs_divergence, env_->handle(), v, f.rhs[now]->handle(t), kPrioBody);
+      insert_mass_divergence(rhs_divergence, env_->handle(), v, f.rhs->handle(t), kPrioBody);
     else
-      insert_divergence(rhs_divergence, v, f.rhs[now]->handle(t), kPrioBody);
+      insert_divergence(rhs_divergence, v, f.rhs->handle(t), kPrioBody);
   }
-  // The previous solve's check, gated on this divergence: it runs while the transposes' pieces
-  // travel, before this solve writes p.
-  if (solve_check_pending_) submit_solve_check(f, f.rhs[now]);
   if (s_.extrapolate_pressure) {  // p <- 2 p^n - p^(n-1), p^(n-1) <- p^n (the solver never skips these)
     VectorUpdateArgs guess{L, 1 << 20, -1, -1, -1.0, 2.0};
     for (int t = 0; t < d_.tiles(); ++t) {
@@ -204,12 +201,9 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
   }
   // p's ghost ring is current (exchanged after the last solve, or rebuilt on a restart) unless the
   // extrapolation above rewrote the interior.
-  solver_->submit_solve(*f.p, *f.rhs[now], s_.solver_budget, !s_.extrapolate_pressure);
+  solver_->submit_solve(*f.p, *f.rhs, s_.solver_budget, !s_.extrapolate_pressure);
   submit_halo_exchange(d_, *f.p, *f.p_strips);
-  solve_check_pending_ = solver_->direct();
-  last_step_ = n;
-  if (courant_) courant_checked_through_ = n;
-  solves_checked_through_ = solve_check_pending_ ? n : n + 1;
+  solver_->submit_check(*f.p, *f.rhs);
   for (int t = 0; t < d_.tiles(); ++t) {
     const starpu_data_handle_t v[3] = {f.vel[0][next]->handle(t), f.vel[1][next]->handle(t), f.vel[2][next]->handle(t)};
     if (env.stratified)
@@ -228,29 +222,12 @@ void NftStepGraph::submit_step(const NftFields& f, long n) {
   if (!rings_computed_) submit_halo_exchange(d_, updated);  // else their rings were computed above
 }
 
-void NftStepGraph::submit_solve_check(const NftFields& f, const TiledField* after) {
-  solver_->submit_check(*f.p, *f.rhs[last_step_ % 2], after);
-  solve_check_pending_ = false;
-  solves_checked_through_ = last_step_ + 1;
-}
-
-void NftStepGraph::submit_pending_checks(const NftFields& f) {
-  if (last_step_ < 0) return;  // no step yet
-  if (solve_check_pending_) submit_solve_check(f, nullptr);
-  if (courant_ && courant_checked_through_ < last_step_ + 1) {
-    const int now = int((last_step_ + 1) % 2);
-    const TiledField* v[3] = {f.vel[0][now], f.vel[1][now], f.vel[2][now]};
-    courant_->submit(v, last_step_ + 1);
-    courant_checked_through_ = last_step_ + 1;
-  }
-}
-
 SolveResult NftStepGraph::solve_from_zero(const NftFields& f) {
   // From p = 0 this may take more than one budget: restart from the iterate, up to 10 budgets.
-  SolveResult r = solver_->solve(*f.p, *f.rhs[0]);
+  SolveResult r = solver_->solve(*f.p, *f.rhs);
   for (int round = 1; round < 10 && !r.converged; ++round) {
     const int done = r.iterations;
-    r = solver_->solve(*f.p, *f.rhs[0]);
+    r = solver_->solve(*f.p, *f.rhs);
     r.iterations += done;
   }
   submit_halo_exchange(d_, *f.p, *f.p_strips);
@@ -263,7 +240,7 @@ SolveResult NftStepGraph::project_velocity(const NftFields& f) {
   const CentredArgs gradient{L, gx_, gy_, gz_, s_.zb};
   for (int t = 0; t < d_.tiles(); ++t) {
     const starpu_data_handle_t v[3] = {f.vel[0][0]->handle(t), f.vel[1][0]->handle(t), f.vel[2][0]->handle(t)};
-    insert_divergence(rhs_divergence, v, f.rhs[0]->handle(t), kPrioBody);
+    insert_divergence(rhs_divergence, v, f.rhs->handle(t), kPrioBody);
   }
   // Here the divergence left is r itself (not dt/2 r as in a step): the step's bound, undivided.
   const double step_tolerance = solver_->max_norm_tolerance();
@@ -293,9 +270,9 @@ SolveResult NftStepGraph::balance_rest_pressure(const NftFields& f) {
       insert_buoyancy(buoyancy, f.theta[0]->handle(t), f.forced[2]->handle(t), kPrioBody);
     const starpu_data_handle_t v[3] = {f.forced[0]->handle(t), f.forced[1]->handle(t), f.forced[2]->handle(t)};
     if (s_.env.anelastic)
-      insert_mass_divergence(rhs_divergence, env_->handle(), v, f.rhs[0]->handle(t), kPrioBody);
+      insert_mass_divergence(rhs_divergence, env_->handle(), v, f.rhs->handle(t), kPrioBody);
     else
-      insert_divergence(rhs_divergence, v, f.rhs[0]->handle(t), kPrioBody);
+      insert_divergence(rhs_divergence, v, f.rhs->handle(t), kPrioBody);
   }
   return solve_from_zero(f);
 }

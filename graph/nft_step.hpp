@@ -36,7 +36,6 @@
 #include <memory>
 #include <vector>
 
-#include "courant_check.hpp"
 #include "elliptic_solver.hpp"
 #include "mpdata_graph.hpp"
 
@@ -47,9 +46,7 @@ struct NftFields {
                               // and leaves v^(n+1) in vel[q][(n + 1) % 2]
   TiledField* forced[3];      // v~, the forced velocity MPDATA advects (scratch between steps)
   TiledField *c[3], *g;       // face Courant numbers (their ghost rings too: no exchange), G (= 1)
-  TiledField* p;              // pressure (kept as the next first guess)
-  TiledField* rhs[2];         // the solver's right-hand side, step n's in rhs[n % 2] (the direct solve's
-                              // check reads it during step n + 1; else both may be one field)
+  TiledField *p, *rhs;        // pressure (kept as the next first guess) and the solver's right-hand side
   TiledField *p_old, *p_tmp;  // p^(n-1) and a copy of p^n, for the extrapolated first guess (else null)
   TiledField* theta[2];       // theta' (double buffer like vel), or null without buoyancy
   TiledField* theta_old;      // theta'^n for the explicit diffusion (null without it)
@@ -100,19 +97,6 @@ class NftStepGraph {
   // with phi in p (which must be 0; it holds phi afterwards). Waits for the solve.
   SolveResult project_velocity(const NftFields& f);
   EllipticSolver& solver() { return *solver_; }
-  // The checks of the state a step leaves, v^(n+1), made in step n + 1: the direct solve's check of
-  // its pressure (the solver's state then records it), gated (TaskOptions::after) on that step's
-  // divergence, so that it runs while the transposes' pieces travel; and the Courant check of its
-  // velocity (with check_courant_with), by that step's advector, which reads v^(n+1) anyway. As
-  // tasks of their own after the pressure correction, each delayed the next advector or MPDATA task
-  // on a GPU by 0.12-0.17 ms (a CUDA worker takes its next task while one runs, and they were the
-  // only ones ready), and so a step over several GPUs (docs/performance.md).
-  // submit_pending_checks submits the last state's checks (as tasks of their own) before it is read.
-  void check_courant_with(StepCourantCheck* c) { courant_ = c; }
-  void submit_pending_checks(const NftFields& f);
-  // The latest state (step count) whose solve check / Courant check is submitted.
-  long solves_checked_through() const { return solves_checked_through_; }
-  long courant_checked_through() const { return courant_checked_through_; }
   // Iterations submitted per step from now on (submitted iterations past convergence cost only
   // their scheduling, so the run sizes this from the iterations it has seen).
   void set_solver_budget(int iterations) { s_.solver_budget = iterations; }
@@ -120,7 +104,6 @@ class NftStepGraph {
 
  private:
   SolveResult solve_from_zero(const NftFields& f);
-  void submit_solve_check(const NftFields& f, const TiledField* after);
   const Decomposition& d_;
   NftSettings s_;
   MpdataGraph mpdata_;
@@ -128,10 +111,6 @@ class NftStepGraph {
   std::unique_ptr<RankZeroVector> env_;  // the environment's profiles (with an active environment)
   double cx_, cy_, cz_, gx_, gy_, gz_;   // dt/dx..., 1/(2dx)...
   bool rings_computed_ = false;          // the forcing and the correction on the ghost ring (nft_halo)
-  StepCourantCheck* courant_ = nullptr;
-  long last_step_ = -1;  // the latest step submitted
-  bool solve_check_pending_ = false;
-  long solves_checked_through_ = -1, courant_checked_through_ = -1;
 };
 
 }  // namespace tdc

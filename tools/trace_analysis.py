@@ -494,11 +494,10 @@ SAME_STEP_SUBMISSIONS = 8
 
 def steady_window(tasks, marker, steps, notes):
     """The tasks of the last `steps` complete steps: from the first start of the (steps+1)-th last
-    step's tasks of the codelet `marker` (run once a step and tile, e.g. advector; several names
-    separated by commas) to the first start of the last step's. A step's marker tasks are those
-    submitted together (SubmitOrder), on the lowest rank (each rank numbers its own submissions)."""
-    names = marker.split(",")
-    marked = [t for t in tasks if t.name in names]
+    step's tasks of the codelet `marker` (run once a step and tile, e.g. advector) to the first start
+    of the last step's. A step's marker tasks are those submitted together (SubmitOrder), on the
+    lowest rank (each rank numbers its own submissions)."""
+    marked = [t for t in tasks if t.name == marker]
     if not marked:
         raise SystemExit("error: no task of %s" % marker)
     rank = min(t.rank for t in marked)
@@ -582,7 +581,7 @@ def host_lead(tasks, marker, window):
     lo, hi = window
     per = defaultdict(list)
     for t in tasks:
-        if t.name in marker.split(",") and t.submit is not None and lo <= t.start < hi:
+        if t.name == marker and t.submit is not None and lo <= t.start < hi:
             per[t.rank].append(t.start - t.submit)
     out = []
     for rank in sorted(per):
@@ -839,8 +838,7 @@ def main(argv=None):
     ap.add_argument("--json", help="summary path (default DIR/trace_summary.json)")
     ap.add_argument("--steps", type=int, default=0,
                     help="only the last N complete steps (split at the tasks of --step-codelet)")
-    ap.add_argument("--step-codelet", default="advector_courant,advector",
-                    help="a codelet that runs once per step and tile (or several, separated by commas)")
+    ap.add_argument("--step-codelet", default="advector", help="a codelet that runs once per step")
     args = ap.parse_args(argv)
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)   # quiet exit under `| head`
     if not os.path.isdir(args.dir):

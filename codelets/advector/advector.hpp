@@ -6,9 +6,8 @@
 
 namespace tdc {
 
-// vel: u, v, w, u_old, v_old, w_old; c: c1, c2, c3; max_courant: null, or a vector (a double) that
-// takes v^n's largest Courant sum (the per-step Courant check, graph/courant_check.hpp).
+// vel: u, v, w, u_old, v_old, w_old; c: c1, c2, c3.
 void insert_advector(const AdvectorArgs& a, const starpu_data_handle_t vel[6], const starpu_data_handle_t c[3],
-                     int priority, starpu_data_handle_t max_courant = nullptr);
+                     int priority);
 
 }  // namespace tdc

@@ -18,27 +18,11 @@ struct Advector : CodeletSpec<AdvectorArgs, STARPU_R, STARPU_R, STARPU_R, STARPU
   };
 };
 
-// The same and v^n's largest Courant sum (max_courant's number) into a vector.
-struct AdvectorCourant : Advector {
-  static constexpr const char* name = "advector_courant";
-  static constexpr auto modes = append<9, 1>(Advector::modes, STARPU_W);
-  static void cpu(const Args& a, Buffers b) {
-    advector_cpu(a, velocities(b), b.block(6), b.block(7), b.block(8), b.vector(9));
-  }
-  static constexpr auto cuda = [](const Args& a, Buffers b, auto s) {
-    advector_cuda(a, velocities(b), b.block(6), b.block(7), b.block(8), s, b.vector(9));
-  };
-};
-
 }  // namespace
 
 void insert_advector(const AdvectorArgs& a, const starpu_data_handle_t vel[6], const starpu_data_handle_t c[3],
-                     int priority, starpu_data_handle_t max_courant) {
-  if (max_courant)
-    CodeletOf<AdvectorCourant>::insert(
-        a, {vel[0], vel[1], vel[2], vel[3], vel[4], vel[5], c[0], c[1], c[2], max_courant}, {priority});
-  else
-    CodeletOf<Advector>::insert(a, {vel[0], vel[1], vel[2], vel[3], vel[4], vel[5], c[0], c[1], c[2]}, {priority});
+                     int priority) {
+  CodeletOf<Advector>::insert(a, {vel[0], vel[1], vel[2], vel[3], vel[4], vel[5], c[0], c[1], c[2]}, {priority});
 }
 
 }  // namespace tdc

@@ -4,8 +4,7 @@ namespace tdc {
 
 // Row by row over advector_box, one Courant component a loop: advector_cell's formulae in its order,
 // so its bits.
-void advector_cpu(const AdvectorArgs& a, const VelocityPointers& p, double* c1, double* c2, double* c3,
-                  double* max_courant) {
+void advector_cpu(const AdvectorArgs& a, const VelocityPointers& p, double* c1, double* c2, double* c3) {
   const TileLayout& L = a.L;
   const std::ptrdiff_t sx = L.sx();
   const Box b = advector_box(L, a.ring);
@@ -19,7 +18,6 @@ void advector_cpu(const AdvectorArgs& a, const VelocityPointers& p, double* c1, 
     for (int i = 0; i < n; ++i) r2[i] = a.cy * 0.5 * (half_step(v, vo, i - sx) + half_step(v, vo, i));
     for (int i = 0; i < n; ++i) r3[i] = lid * (a.cz * 0.5 * (half_step(w, wo, i + below) + half_step(w, wo, i)));
   });
-  if (max_courant) max_courant_cpu(courant_args(a), p.u, p.v, p.w, max_courant);  // a second pass, max_courant's
 }
 
 }  // namespace tdc

@@ -8,7 +8,6 @@
 // about the lid, its face average is zero).
 #pragma once
 #include "../common/tile_layout.hpp"
-#include "../max_courant/max_courant_kernel.hpp"
 
 #if defined(TASKDYCORE_HAVE_CUDA)
 #include <cuda_runtime_api.h>
@@ -47,17 +46,10 @@ TDC_HD void advector_cell(const AdvectorArgs& a, const VelocityPointers& p, doub
   c3[o] = lid * (a.cz * 0.5 * (half_step(p.w, p.w_old, km) + half_step(p.w, p.w_old, o)));
 }
 
-// v^n's largest Courant sum over the interior cells, with the advector's dt/dx, dt/dy, dt/dz:
-// max_courant's number (max_courant_kernel.hpp), bit for bit.
-TDC_HD MaxCourantArgs courant_args(const AdvectorArgs& a) { return MaxCourantArgs{a.L, a.cx, a.cy, a.cz}; }
-
-// max_courant: null, or where the advector also writes v^n's largest Courant sum (the per-step
-// Courant check of the state it starts from, from the reads it makes anyway).
-void advector_cpu(const AdvectorArgs& a, const VelocityPointers& p, double* c1, double* c2, double* c3,
-                  double* max_courant = nullptr);
+void advector_cpu(const AdvectorArgs& a, const VelocityPointers& p, double* c1, double* c2, double* c3);
 #if defined(TASKDYCORE_HAVE_CUDA)
 void advector_cuda(const AdvectorArgs& a, const VelocityPointers& p, double* c1, double* c2, double* c3,
-                   cudaStream_t stream, double* max_courant = nullptr);
+                   cudaStream_t stream);
 #endif
 
 }  // namespace tdc

@@ -20,21 +20,9 @@ void set_cpu_tasks_with_gpu(bool allowed) { g_cpu_tasks_with_gpu = allowed; }
 
 Codelet::Codelet(const char* name, const starpu_data_access_mode* modes, int nbuffers, starpu_cpu_func_t cpu,
                  starpu_cuda_func_t cuda) {
-  init(name, cpu, cuda);
-  set_modes(name, modes, nbuffers);
-}
-
-Codelet::Codelet(const Codelet& of, const starpu_data_access_mode* modes, int nbuffers) {
-  init(of.codelet_.name, of.codelet_.cpu_funcs[0], of.codelet_.cuda_funcs[0]);
-  codelet_.can_execute = of.codelet_.can_execute;
-  // One model for both: their tasks' footprints differ by the gate, and traces name them alike.
-  codelet_.model = of.codelet_.model;
-  set_modes(of.codelet_.name, modes, nbuffers);
-}
-
-void Codelet::set_modes(const char* name, const starpu_data_access_mode* modes, int nbuffers) {
   if (nbuffers > STARPU_NMAXBUFS)
     throw std::logic_error(std::string("codelet ") + name + " has more buffers than StarPU allows");
+  init(name, cpu, cuda);
   codelet_.nbuffers = nbuffers;
   for (int n = 0; n < nbuffers; ++n) codelet_.modes[n] = modes[n];
 }

@@ -101,11 +101,6 @@ struct TaskOptions {
   starpu_data_handle_t run_with = nullptr;
   // Copies its end starts (send_ahead.hpp); null or empty: none.
   const SendAhead* send_ahead = nullptr;
-  // A gate: the task also reads this handle (its kernels do not), so it runs only once the handle's
-  // latest writer has ended. Places side work (checks) where its GPU would otherwise wait for other
-  // GPUs: a CUDA worker takes its next task while the current one runs, so a check ready beside the
-  // step's next task would often run first. Fixed-buffer codelets only.
-  starpu_data_handle_t after = nullptr;
 };
 
 class Codelet {
@@ -113,8 +108,6 @@ class Codelet {
   // `cuda` may be null (CPU-only codelet); CUDA functions are asynchronous on the worker's stream.
   Codelet(const char* name, const starpu_data_access_mode* modes, int nbuffers, starpu_cpu_func_t cpu,
           starpu_cuda_func_t cuda);
-  // The same functions with other buffers, sharing `of`'s name and perf model (a gated variant).
-  Codelet(const Codelet& of, const starpu_data_access_mode* modes, int nbuffers);
   // A codelet whose tasks bring their own buffer list (STARPU_DATA_MODE_ARRAY), e.g. one per tile.
   struct VariableBuffers {};
   Codelet(const char* name, VariableBuffers, starpu_cpu_func_t cpu, starpu_cuda_func_t cuda);
@@ -125,7 +118,6 @@ class Codelet {
 
  private:
   void init(const char* name, starpu_cpu_func_t cpu, starpu_cuda_func_t cuda);
-  void set_modes(const char* name, const starpu_data_access_mode* modes, int nbuffers);
   starpu_perfmodel model_{};
   starpu_codelet codelet_{};
 };
@@ -183,23 +175,13 @@ class CodeletOf {
     static_assert(!Spec::variable_buffers, "a variable-buffer codelet takes descriptors");
     if (n != Spec::modes.size())
       throw std::logic_error(std::string("codelet ") + Spec::name + ": wrong number of buffers");
-    std::array<starpu_data_descr, Spec::modes.size() + 1> d;
+    std::array<starpu_data_descr, Spec::modes.size()> d;
     for (std::size_t i = 0; i < n; ++i) d[i] = starpu_data_descr{h[i], Spec::modes[i]};
-    if (o.after) d[n] = starpu_data_descr{o.after, STARPU_R};
-    submit(o.after ? gated_codelet() : codelet(), a, d.data(), int(o.after ? n + 1 : n), o);
-  }
-  // The spec's codelet with the gate (TaskOptions::after) as one more read-only buffer.
-  static Codelet& gated_codelet() {
-    static const auto modes = append<Spec::modes.size(), 1>(Spec::modes, STARPU_R);
-    static Codelet cl(codelet(), modes.data(), int(modes.size()));
-    return cl;
+    submit(a, d.data(), int(n), o);
   }
   static void submit(const Args& a, const starpu_data_descr* d, int n, const TaskOptions& o) {
-    submit(codelet(), a, d, n, o);
-  }
-  static void submit(Codelet& cl, const Args& a, const starpu_data_descr* d, int n, const TaskOptions& o) {
     const bool none = std::is_same<Args, NoArgs>::value;
-    submit_task(cl, none ? nullptr : &a, none ? 0 : sizeof(a), d, n, o);
+    submit_task(codelet(), none ? nullptr : &a, none ? 0 : sizeof(a), d, n, o);
   }
   static void cpu(void* b[], void* arg) {
     work_skipped() = false;

@@ -1,6 +1,6 @@
 // max_courant: a tile's largest Courant sum into one double (a TileVectors entry), every step, so
-// that a flow past time.max_courant or holding a NaN is seen the step it happens. The dycore's step
-// computes the same number in its advector (advector_courant); this task checks a run's last state.
+// that a flow past time.max_courant or holding a NaN is seen the step it happens. It only reads the
+// velocity and runs at the diagnostics' priority, off the step's critical path.
 #pragma once
 #include <starpu.h>
 

@@ -6,10 +6,8 @@
 
 namespace tdc {
 
-// max |f| and max |f - A u| of the tile into out (a partial of 2 doubles at least); after: a gate
-// (TaskOptions::after) or null.
+// max |f| and max |f - A u| of the tile into out (a partial of 2 doubles at least).
 void insert_elliptic_residual_max(const EllipticTaskArgs& a, starpu_data_handle_t coef, starpu_data_handle_t u,
-                                  starpu_data_handle_t f, starpu_data_handle_t out, int priority,
-                                  starpu_data_handle_t after = nullptr);
+                                  starpu_data_handle_t f, starpu_data_handle_t out, int priority);
 
 }  // namespace tdc

@@ -18,12 +18,8 @@ struct EllipticResidualMax : CodeletSpec<EllipticTaskArgs, STARPU_R, STARPU_R, S
 }  // namespace
 
 void insert_elliptic_residual_max(const EllipticTaskArgs& a, starpu_data_handle_t coef, starpu_data_handle_t u,
-                                  starpu_data_handle_t f, starpu_data_handle_t out, int priority,
-                                  starpu_data_handle_t after) {
-  TaskOptions o;
-  o.priority = priority;
-  o.after = after;
-  CodeletOf<EllipticResidualMax>::insert(a, {coef, u, f, out}, o);
+                                  starpu_data_handle_t f, starpu_data_handle_t out, int priority) {
+  CodeletOf<EllipticResidualMax>::insert(a, {coef, u, f, out}, {priority});
 }
 
 }  // namespace tdc

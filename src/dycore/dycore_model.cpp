@@ -83,9 +83,7 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
   }
   f_.g = field("G");
   f_.p = field("p");
-  f_.rhs[0] = field("rhs");
-  // The direct solve's check of step n reads its right-hand side during step n + 1 (nft_step.hpp).
-  f_.rhs[1] = cfg.solver.method == KrylovMethod::Direct ? field("rhs") : f_.rhs[0];
+  f_.rhs = field("rhs");
   f_.p_strips = strips();
   if (cfg.extrapolate_pressure) {
     f_.p_old = field("p_old");
@@ -214,16 +212,12 @@ DycoreModel::DycoreModel(const DycoreConfig& cfg, int rank, int ranks, const io:
   diagnostics_ = std::make_unique<AsyncFlowDiagnostics>(d_, rank, a, graph_->solver());
   // Slots for the steps not yet read, and for the kStopLag read since whose agreement is pending.
   courant_ = std::make_unique<StepCourantCheck>(d_, rank, MaxCourantArgs{L, a.cx, a.cy, a.cz}, kBudgetLag + kStopLag);
-  graph_->check_courant_with(courant_.get());
   courant_step_ = first_step_;
-  copied_through_ = first_step_;
-  if (cfg.solver.method == KrylovMethod::Direct) solve_lag_ = kBudgetLag + 1;
   for (auto& v : solve_copy_) v = std::make_unique<RankZeroVector>(rank, graph_->solver().state_size());
   if (ranks > 1 && host_channel_available()) channel_ = std::make_unique<HostChannel>();
 }
 
 void DycoreModel::submit_diagnostics() {
-  submit_pending_checks();  // the records name the latest step's solve
   const int now = int(step_ % 2);
   const TiledField* vel[3] = {f_.vel[0][now], f_.vel[1][now], f_.vel[2][now]};
   diagnostics_->submit(vel, f_.theta[now], step_, step_ * cfg_.dt);
@@ -267,35 +261,23 @@ void DycoreModel::submit_steps(long count) {
   for (long n = 0; n < count; ++n) {
     graph_->submit_step(f_, step_);
     ++step_;
-    copy_checked_solve();
+    graph_->solver().submit_state_copy(solve_copy_[step_ % (kBudgetLag + 1)]->handle(), kPrioHalo,
+                                       /*to_every_rank=*/!channel_);
+    const int now = int(step_ % 2);
+    const TiledField* vel[3] = {f_.vel[0][now], f_.vel[1][now], f_.vel[2][now]};
+    courant_->submit(vel, step_);
     wait_for_submitted(window);
-    if (channel_ && step_ - (solve_lag_ - 1) > first_step_) share_solve(step_ - (solve_lag_ - 1));
-    if (step_ - solve_lag_ > first_step_) {
-      read_solve(step_ - solve_lag_);
+    if (channel_ && step_ - (kBudgetLag - 1) > first_step_) share_solve(step_ - (kBudgetLag - 1));
+    if (step_ - kBudgetLag > first_step_) {
+      read_solve(step_ - kBudgetLag);
       size_solver_budget();
+      check_next_courant();
     }
-    if (step_ - kBudgetLag > first_step_) check_next_courant();
   }
-}
-
-void DycoreModel::copy_checked_solve() {
-  // The state holds the latest check only: one copy after each step and after each flush.
-  const long through = graph_->solves_checked_through();
-  if (through <= copied_through_) return;
-  if (through != copied_through_ + 1) throw std::logic_error("dycore: a solve's check was not copied");
-  copied_through_ = through;
-  graph_->solver().submit_state_copy(solve_copy_[through % kSolveCopies]->handle(), kPrioHalo,
-                                     /*to_every_rank=*/!channel_);
-}
-
-void DycoreModel::submit_pending_checks() {
-  graph_->submit_pending_checks(f_);
-  copy_checked_solve();
 }
 
 bool DycoreModel::check_next_courant() {
   if (courant_step_ >= step_) return false;
-  if (graph_->courant_checked_through() <= courant_step_) submit_pending_checks();
   ++courant_step_;
   courant_here_ = courant_->local_max(courant_step_);
   checked_at_.emplace_back(courant_step_,
@@ -317,7 +299,7 @@ double DycoreModel::steady_ms_per_step() const {
 }
 
 void DycoreModel::share_solve(long step) {
-  std::vector<double> state = rank_ == 0 ? graph_->solver().state_copy_here(solve_copy_[step % kSolveCopies]->handle())
+  std::vector<double> state = rank_ == 0 ? graph_->solver().state_copy_here(solve_copy_[step % (kBudgetLag + 1)]->handle())
                                          : std::vector<double>(graph_->solver().state_size());
   shared_solves_.emplace_back(step, channel_->broadcast(std::move(state), 0));
 }
@@ -330,14 +312,13 @@ void DycoreModel::read_solve(long step) {
     r = graph_->solver().result_of(shared_solves_.front().second->values().data());
     shared_solves_.pop_front();
   } else {
-    r = graph_->solver().read_state_copy(solve_copy_[step % kSolveCopies]->handle());
+    r = graph_->solver().read_state_copy(solve_copy_[step % (kBudgetLag + 1)]->handle());
   }
   solves_.push_back({step, r.iterations, r.iterations >= 0 && r.converged,
                      r.residual_history.empty() ? 0.0 : r.residual_history.back()});
 }
 
 void DycoreModel::finish_solve_checks() {
-  submit_pending_checks();
   const long from = solves_.empty() ? first_step_ + 1 : solves_.back().step + 1;
   for (long s = from; s <= step_; ++s) read_solve(s);
 }

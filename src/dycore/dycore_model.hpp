@@ -120,14 +120,11 @@ class DycoreModel {
   // rank, for any tiles or scheduler, so results do not depend on them). solver.max_iter (the
   // spectral inverse: 4) until kBudgetWarmup counts are known, solver.max_iter after any unfinished
   // solve; else sized from the largest of the last kBudgetWindow counts (size_solver_budget).
-  // The direct solve's check runs in the next step (NftStepGraph), so its copies are read a step
-  // later still (solve_lag_ = kBudgetLag + 1; its budget is not sized from them).
-  static constexpr int kBudgetLag = 3, kBudgetWarmup = 6, kBudgetWindow = 4, kSolveCopies = kBudgetLag + 2;
-  int solve_lag_ = kBudgetLag;
-  std::unique_ptr<RankZeroVector> solve_copy_[kSolveCopies];
-  // Over ranks, where MPI allows it (host_channel.hpp): rank 0 reads a step's copy solve_lag_ - 1
+  static constexpr int kBudgetLag = 3, kBudgetWarmup = 6, kBudgetWindow = 4;
+  std::unique_ptr<RankZeroVector> solve_copy_[kBudgetLag + 1];
+  // Over ranks, where MPI allows it (host_channel.hpp): rank 0 reads a step's copy kBudgetLag - 1
   // steps late and broadcasts it on the host channel; every rank takes it a step later. Else every
-  // rank receives the copy through StarPU-MPI and reads it solve_lag_ steps late.
+  // rank receives the copy through StarPU-MPI and reads it kBudgetLag steps late.
   std::unique_ptr<HostChannel> channel_;
   std::deque<std::pair<long, std::unique_ptr<Posted<double>>>> shared_solves_;  // step, its state
   void share_solve(long step);
@@ -137,11 +134,6 @@ class DycoreModel {
   double courant_here_ = 0.0;
   std::vector<std::pair<long, double>> checked_at_;  // step, seconds (steady clock) its check was read
   void read_solve(long step);
-  // Copies the state after a step's solve check is submitted (solve_copy_, the latest copied in
-  // copied_through_); submit_pending_checks first submits the checks the next step would gate.
-  void copy_checked_solve();
-  void submit_pending_checks();
-  long copied_through_ = 0;
   void size_solver_budget();
   std::vector<std::pair<TiledField*, TileStrips*>> checkpointed() const;
   long step_ = 0, first_step_ = 0;

@@ -75,11 +75,10 @@ TEST(ThermalBubble, EveryStepsSolveIsCheckedAndTheBudgetKeepsUpWithAStartingFlow
   EXPECT_GE(starved["solver"]["unconverged_steps"].size(), 4u);
 }
 
-TEST(ThermalBubble, DirectSolvesAreCheckedInTheNextStepAndAtTheEnd) {
-  // The direct solve's check (and each state's Courant check) runs inside the next step, gated into
-  // its waits (NftStepGraph), or when a record or the end of the run needs it: every step's solve must
-  // still be read, as one converged iteration, with records every step, every 4 steps or none, on one
-  // tile and on two; the velocity bits do not depend on it.
+TEST(ThermalBubble, EveryDirectSolveIsCheckedWithRecordsOrWithout) {
+  // The direct solve's check runs after its step's solve, off the step's path, and is read a few
+  // steps late (DycoreModel): every step's solve must be read, as one converged iteration, with
+  // records every step, every 4 steps or none, on one tile and on two, with the same velocity bits.
   const std::vector<std::string> direct = {"solver.method=\"direct\"", "solver.preconditioner=\"spectral\"",
                                            "time.steps=9"};
   auto with = [&](std::vector<std::string> more) {

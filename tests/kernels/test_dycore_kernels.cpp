@@ -431,23 +431,6 @@ TEST(DycoreCpuCudaAgreement, AdvectorGradientDivergence) {
     EXPECT_EQ(c[0], dc0.host());
     EXPECT_EQ(c[1], dc1.host());
     EXPECT_EQ(c[2], dc2.host());
-    {  // with the Courant check: the same faces, and max_courant's number over the interior
-      double reference = -1.0, cpu = -2.0;
-      max_courant_cpu(courant_args(a), f[0].data(), f[1].data(), f[2].data(), &reference);
-      std::vector<double> cc[3] = {random_field(20), random_field(21), random_field(22)};
-      advector_cpu(a, VelocityPointers{f[0].data(), f[1].data(), f[2].data(), f[3].data(), f[4].data(), f[5].data()},
-                   cc[0].data(), cc[1].data(), cc[2].data(), &cpu);
-      Dev e0(cc[0]), e1(cc[1]), e2(cc[2]), dm(std::vector<double>{-3.0});
-      advector_cuda(a, VelocityPointers{d[0]->p, d[1]->p, d[2]->p, d[3]->p, d[4]->p, d[5]->p}, e0.p, e1.p, e2.p, 0,
-                    dm.p);
-      for (int q = 0; q < 3; ++q) EXPECT_EQ(cc[q], c[q]) << "advector with the Courant check, component " << q;
-      EXPECT_EQ(e0.host(), c[0]);
-      EXPECT_EQ(e1.host(), c[1]);
-      EXPECT_EQ(e2.host(), c[2]);
-      EXPECT_GT(reference, 0.0);
-      EXPECT_EQ(cpu, reference);
-      EXPECT_EQ(dm.host()[0], reference);
-    }
     const CentredArgs g{kL, 0.7, 0.8, 0.9, zb, kL.halo - 1};  // the gradients on the ring too
     pressure_gradient_cpu(g, f[3].data(), f[0].data(), f[1].data(), f[2].data());
     pressure_gradient_cuda(g, d[3]->p, d[0]->p, d[1]->p, d[2]->p, 0);

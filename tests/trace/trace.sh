@@ -24,7 +24,7 @@ grep -q "Idle, charged to the task that ended it" "$tmp/steps.txt" || { cat "$tm
 python3 - "$tmp/tgtrace/trace_summary.json" <<'PY' || exit 1
 import json, sys
 s = json.load(open(sys.argv[1]))
-adv = [c for c in s["codelets"] if c["name"] == "advector_courant"]  # the advector with the Courant check
+adv = [c for c in s["codelets"] if c["name"] == "advector"]
 # two tiles: two advector tasks a step in a window of 3 steps
 assert adv and adv[0]["count"] == 6, adv
 idle = s["idle"]
