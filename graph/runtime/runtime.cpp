@@ -196,6 +196,22 @@ std::string oversubscription_warning(int cpu_workers, int cuda_workers, int core
          std::to_string(std::max(0, cores - cuda_workers - 1)) + " or fewer, or leave it unset.";
 }
 
+std::string host_staged_mpi_warning(int ranks, int cuda_workers, bool mpi_sends_from_gpu_memory) {
+  if (ranks < 2 || cuda_workers == 0 || mpi_sends_from_gpu_memory) return {};
+  return std::to_string(ranks) +
+         " ranks with GPUs, but this MPI cannot send from GPU memory: data between ranks goes through host "
+         "memory, and steps can be several times slower (docs/performance.md). Build with TASKDYCORE_MPI=cuda "
+         "(README, \"Scaling\") and run with its mpirun, or run one process with several GPUs.";
+}
+
+bool mpi_sends_from_gpu_memory() {
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support() == 1;
+#else
+  return false;
+#endif
+}
+
 void Runtime::check_environment() {
   fetch_ahead_mode();
   peer_copy_mode();
@@ -265,6 +281,8 @@ Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
   if (cpu_workers() + cuda_workers() + 1 > int(cpus.size())) starpu_idle_hook_register(yield_when_idle, nullptr);
   const std::string warning = oversubscription_warning(cpu_workers(), cuda_workers(), int(cpus.size()));
   if (!warning.empty()) std::fprintf(stderr, "taskdycore: warning (rank %d): %s\n", rank_, warning.c_str());
+  const std::string staged = host_staged_mpi_warning(size_, cuda_workers(), mpi_sends_from_gpu_memory());
+  if (!staged.empty() && rank_ == 0) std::fprintf(stderr, "taskdycore: warning: %s\n", staged.c_str());
   if (calibrating && rank_ == 0)
     std::fprintf(stderr,
                  "taskdycore: calibrating performance models for this build and machine in %s: "
@@ -315,7 +333,7 @@ std::string runtime_info(const Runtime& rt) {
 #endif
   os << "MPI ranks: " << rt.size() << "; sends from GPU memory (CUDA-aware MPI): "
 #if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
-     << (MPIX_Query_cuda_support() ? "yes" : "no")
+     << (mpi_sends_from_gpu_memory() ? "yes" : "no (the MPI loaded now is not the CUDA-aware one this was built with)")
 #else
      << "no (this MPI was built without CUDA; TASKDYCORE_MPI=cuda builds one)"
 #endif

@@ -41,6 +41,13 @@ class Runtime {
 // workers beside one GPU on 16 cores made 256^3 MPDATA steps with diagnostics up to 3.7 times slower
 // (docs/performance.md, "CPU + GPU"). Returns the warning to print, or "" where the count fits.
 std::string oversubscription_warning(int cpu_workers, int cuda_workers, int cores);
+// Several ranks with CUDA workers and an MPI that cannot send from GPU memory: every piece and strip
+// between ranks then goes through host memory, and steps can be several times slower (two ranks on
+// a node of 2 H100s: 51-56 against 7.8 ms/step in one process, docs/performance.md). Returns the
+// warning to print, or "".
+std::string host_staged_mpi_warning(int ranks, int cuda_workers, bool mpi_sends_from_gpu_memory);
+// Whether this MPI, as loaded now, sends from GPU memory (Open MPI's MPIX_Query_cuda_support).
+bool mpi_sends_from_gpu_memory();
 // The rank as the MPI launcher reports it, before MPI is initialised (for error messages).
 int launcher_rank();
 // A rank's CPUs: `mine` (the launcher's binding) where the launcher gave the rank exactly its share

@@ -1,4 +1,4 @@
-// The runtime's advice on worker counts (no StarPU needed).
+// The runtime's advice on worker counts and on the MPI between ranks (no StarPU needed).
 #include <gtest/gtest.h>
 
 #include "graph/runtime/runtime.hpp"
@@ -15,6 +15,14 @@ TEST(Runtime, WarnsWhenWorkersLeaveNoCoreBesideGpus) {
   // Without a GPU the ranks take all their cores on purpose (default_cpu_workers): no warning.
   EXPECT_EQ(oversubscription_warning(2, 0, 2), "");
   EXPECT_EQ(oversubscription_warning(16, 0, 16), "");
+}
+
+TEST(Runtime, WarnsWhereRanksWithGpusStageTheirDataInHostMemory) {
+  EXPECT_NE(host_staged_mpi_warning(2, 1, false), "");
+  EXPECT_NE(host_staged_mpi_warning(2, 1, false).find("TASKDYCORE_MPI=cuda"), std::string::npos);
+  EXPECT_EQ(host_staged_mpi_warning(2, 1, true), "");  // a CUDA-aware MPI
+  EXPECT_EQ(host_staged_mpi_warning(1, 4, false), "");  // one process: no MPI between GPUs
+  EXPECT_EQ(host_staged_mpi_warning(4, 0, false), "");  // CPU ranks: host memory is all there is
 }
 
 // A 64-CPU node: Open MPI binds each of two ranks to one core; from three ranks on, to a socket.
