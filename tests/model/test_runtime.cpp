@@ -20,7 +20,7 @@ TEST(Runtime, WarnsWhenWorkersLeaveNoCoreBesideGpus) {
 TEST(Runtime, WarnsWhereRanksWithGpusStageTheirDataInHostMemory) {
   EXPECT_NE(host_staged_mpi_warning(2, 1, false), "");
   EXPECT_NE(host_staged_mpi_warning(2, 1, false).find("TASKDYCORE_MPI=cuda"), std::string::npos);
-  EXPECT_EQ(host_staged_mpi_warning(2, 1, true), "");  // a CUDA-aware MPI
+  EXPECT_EQ(host_staged_mpi_warning(2, 1, true), "");   // a CUDA-aware MPI
   EXPECT_EQ(host_staged_mpi_warning(1, 4, false), "");  // one process: no MPI between GPUs
   EXPECT_EQ(host_staged_mpi_warning(4, 0, false), "");  // CPU ranks: host memory is all there is
 }
