@@ -26,7 +26,7 @@ SpectralPreconditioner::SpectralPreconditioner(const Decomposition& d, int rank,
     throw std::invalid_argument("spectral preconditioner: tiles must be at least 2 cells wide in x and y");
   if (d.tiles() > kMaxSlabPieces)
     throw std::invalid_argument("spectral preconditioner: more than " + std::to_string(kMaxSlabPieces) + " tiles");
-  slabs_ = slab_geometry(plan_.nx, plan_.ny, plan_.nz, d.tiles_x(), d.tiles_y(), spectral_chunks());
+  slabs_ = slab_geometry(plan_, d.tiles_x(), d.tiles_y(), spectral_chunks());
   // Slab s is held with tile s T / S: with one slab per tile, every device transforms its share.
   std::vector<int> tile_of, slab_host;
   std::vector<long> doubles;
@@ -40,27 +40,30 @@ SpectralPreconditioner::SpectralPreconditioner(const Decomposition& d, int rank,
   to_slabs_ = std::make_unique<TileHeldVectors>(d, tile_of, doubles);
   from_slabs_ = std::make_unique<TileHeldVectors>(d, slab_host, doubles);
   send_ahead_ = send_ahead_enabled();
-  // Stage n = 1 of the column flow writes the slab's buffer, whose values its later stages read; the
-  // level flow's slab stages run on a scratch array.
-  std::vector<int> buffer_host;
-  std::vector<long> slab_doubles;
-  for (int s = 0; s < slabs_.slabs; ++s) {
-    buffer_host.push_back(slab_host_tile(s));
-    slab_doubles.push_back(slabs_.slab(s).cells());
-  }
-  const SpectralStage slab_stage = spectral_stage(slabs_, L, 1, 0);
-  if (slab_stage.to_buffer)
-    slab_buffers_ = std::make_unique<TileHeldVectors>(d, buffer_host, slab_doubles);
-  else
-    slab_scratch_ = std::make_unique<ScratchBuffer>(*std::max_element(slab_doubles.begin(), slab_doubles.end()) *
-                                                    sizeof(double));
-  bool tile_stages_need_scratch = false;  // not where the tile's pass writes and reads the pieces themselves
+  // The column flow's buffers hold a part's values from one of its stages to the next (the slab's
+  // or the tile's, by the flow); the other stages' passes run on a scratch array where they need one.
+  bool slab_buffers = false, tile_buffers = false, slab_scratch = false, tile_scratch = false;
   for (int n = 0; n < spectral_stage_count(slabs_); ++n) {
     const SpectralStage st = spectral_stage(slabs_, L, n, 0);
-    if (!st.on_slab) tile_stages_need_scratch |= stage_needs_scratch(slabs_, st);
+    (st.on_slab ? slab_buffers : tile_buffers) |= st.from_buffer || st.to_buffer;
+    (st.on_slab ? slab_scratch : tile_scratch) |= stage_needs_scratch(slabs_, st);
   }
-  if (tile_stages_need_scratch)
-    tile_scratch_ = std::make_unique<ScratchBuffer>(slabs_.tile(0).cells() * sizeof(double));
+  std::vector<int> slab_of, all_tiles;
+  std::vector<long> slab_doubles, tile_doubles;
+  for (int s = 0; s < slabs_.slabs; ++s) {
+    slab_of.push_back(slab_host_tile(s));
+    slab_doubles.push_back(slabs_.slab(s).cells());
+  }
+  for (int t = 0; t < d.tiles(); ++t) {
+    all_tiles.push_back(t);
+    tile_doubles.push_back(slabs_.tile(t).cells());
+  }
+  if (slab_buffers) slab_buffers_ = std::make_unique<TileHeldVectors>(d, slab_of, slab_doubles);
+  if (tile_buffers) tile_buffers_ = std::make_unique<TileHeldVectors>(d, all_tiles, tile_doubles);
+  if (slab_scratch)
+    slab_scratch_ = std::make_unique<ScratchBuffer>(*std::max_element(slab_doubles.begin(), slab_doubles.end()) *
+                                                    sizeof(double));
+  if (tile_scratch) tile_scratch_ = std::make_unique<ScratchBuffer>(slabs_.tile(0).cells() * sizeof(double));
 }
 
 int SpectralPreconditioner::spectral_chunks() {
@@ -78,11 +81,20 @@ int SpectralPreconditioner::tasks_per_tile() const {
   if (one_task()) return 1;
   const TileLayout& L = d_.layout();
   int tasks = 0;
-  const int per_task = fetch_ahead_enabled() ? 2 : 1;  // with, where chunks chain, their fetch-ahead tasks
-  for (int n = 0; n < spectral_stage_count(slabs_); ++n)
-    tasks += per_task * spectral_stage_chunks(slabs_, n) *
-             (spectral_stage(slabs_, L, n, 0).on_slab ? slabs_.slabs : d_.tiles());
+  for (int n = 0; n < spectral_stage_count(slabs_); ++n) {
+    const bool on_slab = spectral_stage(slabs_, L, n, 0).on_slab;
+    for (int c = 0; c < spectral_stage_chunks(slabs_, n); ++c)
+      tasks += (1 + (waits_for_remote_chunk(spectral_stage(slabs_, L, n, 0, c)) ? 1 : 0)) *
+               (on_slab ? slabs_.slabs : d_.tiles());
+  }
   return (tasks + d_.tiles() - 1) / d_.tiles();
+}
+
+// After the first chunk, a stage that writes the buffer or z also waits for the previous chunk's
+// task (which writes them in turn): its pieces travel meanwhile, sent ahead by their writers or
+// fetched ahead (from other ranks) by a task of their own.
+bool SpectralPreconditioner::waits_for_remote_chunk(const SpectralStage& s) const {
+  return s.chunk > 0 && !s.from_tile && !s.from_buffer && (s.to_tile || s.to_buffer) && fetch_ahead_enabled();
 }
 
 int SpectralPreconditioner::slab_host_tile(int s) const { return int(long(s) * d_.tiles() / slabs_.slabs); }
@@ -109,9 +121,9 @@ void SpectralPreconditioner::submit(starpu_data_handle_t state, int skip_from, c
     insert_spectral_solve(p, L, tables_->handle(), state, r.handle(0), z.handle(0), kPrioBody);
     return;
   }
-  // Tile stages read r or the slabs' pieces and write the tiles' pieces or z; slab stages read the
-  // tiles' pieces or the slab's buffer and write the slabs' pieces or the buffer. Chunk by chunk, so
-  // that a chunk's pieces move while the next one's pass runs.
+  // Tile stages read r, the slabs' pieces or the tile's buffer and write the tiles' pieces, the buffer
+  // or z; slab stages read the tiles' pieces or the slab's buffer and write the slabs' pieces or the
+  // buffer. Chunk by chunk, so that a chunk's pieces move while the next one's pass runs.
   for (int n = 0; n < spectral_stage_count(slabs_); ++n) {
     const bool on_slab = spectral_stage(slabs_, L, n, 0).on_slab;
     for (int i = 0; i < (on_slab ? slabs_.slabs : d_.tiles()); ++i)
@@ -122,18 +134,16 @@ void SpectralPreconditioner::submit(starpu_data_handle_t state, int skip_from, c
           in = {r.handle(i)};
         else if (!s.from_buffer)
           in = on_slab ? pieces(*to_slabs_, -1, i, s.chunk) : pieces(*from_slabs_, i, -1, s.chunk);
-        // After the first chunk the pass also waits for the previous chunk's (the buffer or z it
-        // writes in turn): its pieces travel meanwhile (sent ahead by their writers, fetched ahead
-        // from other ranks).
-        if (c > 0 && !s.from_tile && !s.from_buffer)
+        if (waits_for_remote_chunk(s))
           insert_fetch_ahead(in, on_slab ? piece(*from_slabs_, 0, i, s.chunk) : r.handle(i));
         if (s.to_tile)
           out = {z.handle(i)};
         else if (!s.to_buffer)
           out = on_slab ? pieces(*from_slabs_, -1, i, s.chunk) : pieces(*to_slabs_, i, -1, s.chunk);
         const auto& scratch = on_slab ? slab_scratch_ : tile_scratch_;
+        const auto& buffers = on_slab ? slab_buffers_ : tile_buffers_;
         insert_spectral_stage(p, slabs_, s, tables_->handle(), state, scratch ? scratch->handle() : nullptr,
-                              slab_buffers_ && on_slab ? slab_buffers_->handle(i) : nullptr, in, out, kPrioBody,
+                              buffers ? buffers->handle(i) : nullptr, in, out, kPrioBody,
                               s.to_tile || s.to_buffer ? nullptr : sends_of(n, i, s.chunk, on_slab, out, r));
       }
   }

@@ -9,7 +9,7 @@
 // A single tile is solved as one task on its own arrays. Several tiles are never gathered: the passes
 // run on the tiles and on slabs (one per tile where the grid allows, each held with a tile), and
 // transposes move pieces between them (codelets/spectral_precon/spectral_slabs.hpp): two a solve
-// where tiles span x, else four. Each line pair is transformed whole with the same arithmetic, so
+// where tiles span x or the vertical operator is a transform, else four. Each line pair is transformed whole with the same arithmetic, so
 // the iteration history is bitwise the same for every tile layout, slab count and rank count, and
 // the work spreads over the tiles' devices.
 #pragma once
@@ -59,6 +59,9 @@ class SpectralPreconditioner {
   starpu_data_handle_t piece(const TileHeldVectors& v, int t, int s, int c) const;
   std::vector<starpu_data_handle_t> pieces(const TileHeldVectors& v, int t, int s, int c) const;
   int slab_host_tile(int s) const;  // the tile slab s is held with
+  // Whether the stage's task waits for the previous chunk's and reads pieces from elsewhere, so that
+  // a fetch-ahead task moves them as soon as they are written.
+  bool waits_for_remote_chunk(const SpectralStage& s) const;
   // The copies that stage n's task on tile or slab i, chunk c, starts as it ends (its pieces
   // `out`, toward their readers), or null (send_ahead.hpp).
   const SendAhead* sends_of(int n, int i, int c, bool on_slab, const std::vector<starpu_data_handle_t>& out,
@@ -69,7 +72,7 @@ class SpectralPreconditioner {
   SlabGeometry slabs_;
   std::unique_ptr<RankZeroVector> tables_;
   std::unique_ptr<TileHeldVectors> to_slabs_, from_slabs_;  // several tiles only
-  std::unique_ptr<TileHeldVectors> slab_buffers_;             // the column flow's, one a slab
+  std::unique_ptr<TileHeldVectors> slab_buffers_, tile_buffers_;  // the column flow's, one a slab or tile
   std::unique_ptr<ScratchBuffer> slab_scratch_, tile_scratch_;
   bool send_ahead_ = false;
   mutable std::map<std::array<int, 3>, SendAhead> sends_;  // by (stage, tile or slab, chunk)

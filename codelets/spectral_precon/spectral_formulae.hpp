@@ -36,7 +36,7 @@ struct Cplx {
 // Where the plan's tables sit in its table vector (doubles), and the symbol's constants.
 struct SpectralPlan {
   int nx = 0, ny = 0, nz = 0;  // the lines' extent: the whole domain, or a slab's or a column's part
-  int m0 = 0, n0 = 0;          // the global x and y index of the part's cell (0, 0) (its modes)
+  int m0 = 0, n0 = 0, k0 = 0;  // the global x, y and level index of the part's cell (0, 0, 0) (its modes)
   int lc = 0;                  // length of a vertical cycle; nz / lc cycles
   int bx = 0, by = 0, bz = 0;  // log2 of nx, ny and lc
   double scale = 0.0;          // 1 / (64 nx ny lc) of the whole domain: the six transforms' factor
@@ -45,6 +45,7 @@ struct SpectralPlan {
   long cos_x = 0, sin_x = 0, cos_y = 0, sin_y = 0, cos_z = 0, sin_z = 0;  // exp(-2 pi i k / n), k < n / 2
   long mu_x = 0, mu_y = 0, mu_z = 0;  // each axis's eigenvalues: a (2 cos(2 pi m h / n) - 2)
   long level = 0;                     // the level at cycle c, position t: level[c lc + t]
+  long cycle_position = 0;            // the inverse: level k's position t in its cycle
   // Level coefficients that vary with height (or unequal up and down couplings): the vertical pass
   // solves each cycle's rows directly (spectral_column_solve.hpp) instead of transforming it.
   int columns = 0;                  // 1: the direct vertical solve
@@ -99,6 +100,24 @@ TDC_HD double spectral_inverse(const SpectralPlan& p, const double* tab, int m, 
   return s == 0.0 ? 0.0 : p.scale / (p.d * s);
 }
 
+// The passes of a solve. Along x, along y, along the vertical cycles (each one transform), along y
+// with the inverse symbol between two transforms (where the other axes are transformed already, so a
+// point's position is its mode), and the direct solve of every vertical cycle (spectral_column_solve.hpp).
+enum SpectralPass : int { kPassX = 0, kPassY = 1, kPassZ = 2, kPassYSymbol = 3, kPassColumns = 4 };
+TDC_HD int pass_axis(int pass) { return pass == kPassX ? 0 : pass == kPassY || pass == kPassYSymbol ? 1 : 2; }
+
+// The whole solve, in order. Where the vertical operator is a transform (plan.columns == 0): the
+// vertical transforms first and last and the symbol inside the y pass, so that a field split into
+// tiles of whole columns transposes once each way with no pass on whole columns between (the
+// vertical passes stay on the tiles, spectral_slabs.hpp); else x, y, the direct vertical solve, y, x.
+struct SolvePasses {
+  int pass[5];
+};
+TDC_HD SolvePasses solve_passes_of(const SpectralPlan& p) {
+  if (p.columns) return SolvePasses{{kPassX, kPassY, kPassColumns, kPassY, kPassX}};
+  return SolvePasses{{kPassZ, kPassX, kPassYSymbol, kPassX, kPassZ}};
+}
+
 // A pass's lines: `axis` 0 runs along x (lines are rows j + ny k), 1 along y (lines i + nx k), 2 along
 // the vertical cycles (lines i + nx (j + ny c)). Line pairs are (2 l, 2 l + 1): neighbouring rows or
 // columns, so a pair is the same on every worker. An array is seen through its interior origin. All
@@ -140,6 +159,14 @@ TDC_HD double* line_point(const SpectralPlan& p, const double* tab, int axis, co
 TDC_HD void line_mode(const SpectralPlan& p, int l, int& m, int& n) {
   m = p.m0 + (l & (p.nx - 1));
   n = p.n0 + ((l >> p.bx) & (p.ny - 1));
+}
+// The inverse symbols of point t of a kPassYSymbol line pair (lines l, l + 1: neighbouring x at one
+// level): modes (m, t, level k's cycle position) and (m + 1, ...).
+TDC_HD void y_pair_inverse(const SpectralPlan& p, const double* tab, int l, int t, double& a, double& b) {
+  const int m = p.m0 + (l & (p.nx - 1)), n = p.n0 + t;
+  const int tz = int(tab[p.cycle_position + p.k0 + (l >> p.bx)]);
+  a = spectral_inverse(p, tab, m, n, tz);
+  b = spectral_inverse(p, tab, m + 1, n, tz);
 }
 TDC_HD const double* twiddle_cos(const SpectralPlan& p, const double* tab, int axis) {
   return tab + (axis == 0 ? p.cos_x : axis == 1 ? p.cos_y : p.cos_z);

@@ -135,6 +135,9 @@ SpectralPlan make_spectral_plan(int nx, int ny, int nz, const ColumnCouplings& h
   eigenvalues(p.lc, 1, cz, p.mu_z);
   p.level = long(tab.size());
   for (int k : order) tab.push_back(double(k));
+  p.cycle_position = long(tab.size());
+  tab.resize(tab.size() + nz);
+  for (std::size_t g = 0; g < order.size(); ++g) tab[p.cycle_position + order[g]] = double(g % p.lc);
   if (p.columns) {
     // Row t of a cycle in cycle order: which of its couplings reaches position t + 1 (the mirror
     // turns a chain around at the lids; a cycle of 2 has one neighbour, both couplings reach it).

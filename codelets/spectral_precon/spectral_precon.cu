@@ -33,10 +33,12 @@ struct LineShape {
   static constexpr int points = pairs * n;
   static constexpr int shared_bytes = int(sizeof(Cplx)) * pairs * stride;
   // Blocks an SM should hold (launch bounds): 1536 threads of the passes (40 registers a thread; at
-  // 2048 threads the 32 registers left spilled, and the x pass took 4 % longer on an H100), 3 blocks
-  // of the scaled ones, as the SM's 227 KB of shared memory allow.
+  // 2048 threads the 32 registers left spilled, and the x pass took 4 % longer on an H100), up to 1024
+  // of the scaled ones (which hold their points' Hartley values in registers across the symbol) in
+  // at most 3 blocks, as the SM's 227 KB of shared memory allow.
   static constexpr int min_blocks(bool scaled) {
-    const int wanted = scaled ? 3 : (1536 / threads > 0 ? 1536 / threads : 1);
+    const int scaled_blocks = 1024 / threads < 3 ? (1024 / threads > 0 ? 1024 / threads : 1) : 3;
+    const int wanted = scaled ? scaled_blocks : (1536 / threads > 0 ? 1536 / threads : 1);
     const int by_shared = (227 * 1024) / (shared_bytes + 1024);
     return wanted < by_shared ? wanted : (by_shared > 0 ? by_shared : 1);
   }
@@ -128,8 +130,7 @@ __device__ __forceinline__ double* pass_point(const SpectralPlan& p, const doubl
 }
 
 // One pass of Hartley transforms along `Axis` over lines of S::n points: in -> out (may be the same
-// array). With `Scaled`, the transform, the inverse symbol and the transform again (the vertical
-// cycles, whole in the block).
+// array). With `Scaled` (along y), the transform, the inverse symbol and the transform again.
 template <int Axis, bool Scaled, class S, class View>
 __global__ void __launch_bounds__(S::threads, S::min_blocks(Scaled))
     hartley_pass_kernel(SpectralPlan p, const double* __restrict__ tab, const double* __restrict__ st,
@@ -155,11 +156,11 @@ __global__ void __launch_bounds__(S::threads, S::min_blocks(Scaled))
     for (int s = 0; s < items; ++s) {
       int q, t;
       item_of<Axis, S>(threadIdx.x + s * S::threads, q, t);
-      int m, nn;
-      line_mode(p, 2 * (pair0 + q), m, nn);
+      double sa, sb;
+      y_pair_inverse(p, tab, 2 * (pair0 + q), t, sa, sb);
       hartley_pair(buf + q * S::stride, S::n, t, ha[s], hb[s], kPad);
-      ha[s] *= spectral_inverse(p, tab, m, nn, t);
-      hb[s] *= spectral_inverse(p, tab, m + 1, nn, t);
+      ha[s] *= sa;
+      hb[s] *= sb;
     }
     __syncthreads();
 #pragma unroll
@@ -202,7 +203,7 @@ void launch_shape(const SpectralPlan& p, const double* tab, const double* st, co
                   PassView out, cudaStream_t stream) {
   const long pairs = line_count(p, Axis) / 2;
   const unsigned blocks = unsigned((pairs + S::pairs - 1) / S::pairs);
-  if constexpr (Axis < 2 && !Scaled)  // (only x and y passes meet pieces)
+  if constexpr (Axis < 2)  // (only x and y passes meet pieces)
     if (in.bits < S::bits || out.bits < S::bits) {
       auto kernel = hartley_pass_kernel<Axis, Scaled, S, PassView>;
       allow_shared(kernel, S::shared_bytes);
@@ -269,10 +270,9 @@ void launch_columns(const SpectralPlan& p, const double* tab, const double* st, 
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 
-// The vertical pass: the transform with the symbol, or the direct solve of every cycle.
-void vertical_pass(const SpectralPlan& p, const double* tab, const double* st, const double* skip, SpectralView in,
-                   SpectralView out, cudaStream_t stream) {
-  if (!p.columns) return launch_pass<2, true>(p, tab, st, skip, in, out, stream);
+// The direct solve of every vertical cycle.
+void column_pass(const SpectralPlan& p, const double* tab, const double* st, const double* skip, SpectralView in,
+                 SpectralView out, cudaStream_t stream) {
   switch (p.bz) {
     case 1: return launch_columns<1>(p, tab, st, skip, in, out, stream);
     case 2: return launch_columns<2>(p, tab, st, skip, in, out, stream);
@@ -288,16 +288,25 @@ void vertical_pass(const SpectralPlan& p, const double* tab, const double* st, c
   }
 }
 
-// The five passes: x (r -> z), y, the cycles with the symbol, y, x (all in z). Each kernel also
-// returns at once when `skip` (if given) is >= 1, as the gate around them does: the same with the
-// gates off (TASKDYCORE_GATED_GRAPHS=off).
+// One pass (a SpectralPass). Each kernel also returns at once when `skip` (if given) is >= 1, as the
+// gate around a solve's passes does: the same with the gates off (TASKDYCORE_GATED_GRAPHS=off).
+void pass_cuda(const SpectralPlan& p, const double* tab, const double* st, const double* skip, int pass, PassView in,
+               PassView out, cudaStream_t stream) {
+  switch (pass) {
+    case kPassX: return launch_pass<0, false>(p, tab, st, skip, in, out, stream);
+    case kPassY: return launch_pass<1, false>(p, tab, st, skip, in, out, stream);
+    case kPassZ: return launch_pass<2, false>(p, tab, st, skip, in, out, stream);
+    case kPassYSymbol: return launch_pass<1, true>(p, tab, st, skip, in, out, stream);
+    case kPassColumns: return column_pass(p, tab, st, skip, in.whole(), out.whole(), stream);
+    default: throw std::invalid_argument("spectral_precon: no such pass");
+  }
+}
+
+// The five passes (solve_passes_of): r -> z, then in z.
 void solve_passes(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z,
                   cudaStream_t stream, const double* skip = nullptr) {
-  launch_pass<0, false>(p, tab, st, skip, r, z, stream);
-  launch_pass<1, false>(p, tab, st, skip, z, z, stream);
-  vertical_pass(p, tab, st, skip, z, z, stream);
-  launch_pass<1, false>(p, tab, st, skip, z, z, stream);
-  launch_pass<0, false>(p, tab, st, skip, z, z, stream);
+  const SolvePasses order = solve_passes_of(p);
+  for (int n = 0; n < 5; ++n) pass_cuda(p, tab, st, skip, order.pass[n], n == 0 ? r : z, z, stream);
 }
 
 // partials[kSolveSkippedAt] = 1 when r already meets the stopping test or the solver is done (the
@@ -307,17 +316,15 @@ __global__ void mark_skip(const double* st, double* partial, int skip_from) {
 }
 
 std::string plan_key(const SpectralPlan& p) {
-  return gate_key(p.nx, p.ny, p.nz, p.m0, p.n0, p.lc, p.scale, p.d, p.rest, p.columns, p.null_chains, p.table_doubles,
-                  p.skip_from);
+  return gate_key(p.nx, p.ny, p.nz, p.m0, p.n0, p.k0, p.lc, p.scale, p.d, p.rest, p.columns, p.null_chains,
+                  p.table_doubles, p.skip_from);
 }
 
 }  // namespace
 
-void spectral_pass_cuda(const SpectralPlan& p, const double* tab, const double* st, int axis, PassView in,
-                        PassView out, cudaStream_t stream) {
-  if (axis == 0) launch_pass<0, false>(p, tab, st, nullptr, in, out, stream);
-  if (axis == 1) launch_pass<1, false>(p, tab, st, nullptr, in, out, stream);
-  if (axis == 2) vertical_pass(p, tab, st, nullptr, in.whole(), out.whole(), stream);
+void spectral_pass_cuda(const SpectralPlan& p, const double* tab, const double* st, int pass, PassView in, PassView out,
+                        cudaStream_t stream) {
+  pass_cuda(p, tab, st, nullptr, pass, in, out, stream);
 }
 
 void spectral_solve_cuda(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z,

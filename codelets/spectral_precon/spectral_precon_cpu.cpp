@@ -78,7 +78,8 @@ void lines_hartley(PairBatch<W>& x, int n) {
   }
 }
 
-// Line pairs l0 .. l0 + 2 W - 1 of one pass (pair w: lines l0 + 2 w and l0 + 2 w + 1).
+// Line pairs l0 .. l0 + 2 W - 1 of one pass (pair w: lines l0 + 2 w and l0 + 2 w + 1); `scaled`
+// (along y only): the transform, the inverse symbol and the transform again.
 template <int W>
 void hartley_pairs(const SpectralPlan& p, const double* tab, int axis, bool scaled, const PassView& in,
                    const PassView& out, long l0, PairBatch<W>& x) {
@@ -111,15 +112,14 @@ void hartley_pairs(const SpectralPlan& p, const double* tab, int axis, bool scal
   lines_fft(x, bits, cw, sw);
   if (scaled) {
     lines_hartley(x, n);
-    for (int w = 0; w < W; ++w) {
-      int m, nn;
-      line_mode(p, int(l0) + 2 * w, m, nn);
+    for (int w = 0; w < W; ++w)
       for (int t = 0; t < n; ++t) {
+        double sa, sb;
+        y_pair_inverse(p, tab, int(l0) + 2 * w, t, sa, sb);
         const std::size_t at = std::size_t(x.rev[t]) * W + w;
-        x.re[at] = x.ha[std::size_t(t) * W + w] * spectral_inverse(p, tab, m, nn, t);
-        x.im[at] = x.hb[std::size_t(t) * W + w] * spectral_inverse(p, tab, m + 1, nn, t);
+        x.re[at] = x.ha[std::size_t(t) * W + w] * sa;
+        x.im[at] = x.hb[std::size_t(t) * W + w] * sb;
       }
-    }
     lines_fft(x, bits, cw, sw);
   }
   lines_hartley(x, n);
@@ -173,20 +173,17 @@ void column_pass(const SpectralPlan& p, const double* tab, SpectralView in, Spec
 
 }  // namespace
 
-void spectral_pass_cpu(const SpectralPlan& p, const double* tab, int axis, PassView in, PassView out) {
-  if (axis == 2 && p.columns)
+void spectral_pass_cpu(const SpectralPlan& p, const double* tab, int pass, PassView in, PassView out) {
+  if (pass == kPassColumns)
     column_pass(p, tab, in.whole(), out.whole());
   else
-    hartley_pass(p, tab, axis, axis == 2, in, out);
+    hartley_pass(p, tab, pass_axis(pass), pass == kPassYSymbol, in, out);
 }
 
 void spectral_solve_cpu(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z) {
   if (solver_skips(st, p.skip_from)) return;
-  hartley_pass(p, tab, 0, false, r, z);
-  hartley_pass(p, tab, 1, false, z, z);
-  spectral_pass_cpu(p, tab, 2, z, z);
-  hartley_pass(p, tab, 1, false, z, z);
-  hartley_pass(p, tab, 0, false, z, z);
+  const SolvePasses order = solve_passes_of(p);
+  for (int n = 0; n < 5; ++n) spectral_pass_cpu(p, tab, order.pass[n], n == 0 ? r : z, z);
 }
 
 void spectral_pcg_precon_cpu(const SpectralPlan& p, const TileLayout& L, const double* tab, const double* st,

@@ -1,8 +1,8 @@
 // spectral_precon: z = A^{-1} r for a horizontally homogeneous column operator (spectral_formulae.hpp),
-// plain CPU and CUDA, no StarPU. Five passes: line-pair Hartley transforms along x (r -> z) and along
-// y; the vertical pass, along the cycles either with the inverse symbol between two transforms
-// (constant level coefficients) or with a direct solve per horizontal mode (spectral_column_solve.hpp);
-// then along y and along x (in z).
+// plain CPU and CUDA, no StarPU. Five passes of line-pair Hartley transforms (solve_passes_of): where
+// the vertical operator is a transform, along the vertical cycles (r -> z), x, y with the inverse
+// symbol between two transforms, x and the cycles again; else along x (r -> z), y, a direct solve of
+// each vertical cycle per horizontal mode (spectral_column_solve.hpp), y and x.
 #pragma once
 #include <string>
 #include <vector>
@@ -32,10 +32,9 @@ inline SpectralView tile_view(const TileLayout& L, const double* a) {
   return SpectralView{const_cast<double*>(a) + L.at(0, 0, 0), L.sx(), long(L.plane())};
 }
 
-// One pass along `axis` (2: the vertical cycles, the inverse symbol between two transforms or the
-// direct solve), in -> out (in may be out): the solve is the passes along 0, 1, 2, 1, 0. Along x and
-// y the views may be pieces split along that axis; the vertical pass takes whole arrays.
-void spectral_pass_cpu(const SpectralPlan& p, const double* tab, int axis, PassView in, PassView out);
+// One pass (a SpectralPass), in -> out (in may be out). Along x and y the views may be pieces split
+// along that axis; the vertical passes take whole arrays.
+void spectral_pass_cpu(const SpectralPlan& p, const double* tab, int pass, PassView in, PassView out);
 
 // z = M r (r is read, z written; may not alias); returns at once when the state says done >= skip_from.
 void spectral_solve_cpu(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z);
@@ -48,8 +47,8 @@ void spectral_pcg_precon_cpu(const SpectralPlan& p, const TileLayout& L, const d
                              const double* q, double* r, double* z, double* out);
 #if defined(TASKDYCORE_HAVE_CUDA)
 // The pass returns at once when the state says done >= skip_from.
-void spectral_pass_cuda(const SpectralPlan& p, const double* tab, const double* st, int axis, PassView in,
-                        PassView out, cudaStream_t stream);
+void spectral_pass_cuda(const SpectralPlan& p, const double* tab, const double* st, int pass, PassView in, PassView out,
+                        cudaStream_t stream);
 void spectral_solve_cuda(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z,
                          cudaStream_t stream);
 // groups: dot_partial's device scratch.

@@ -6,11 +6,13 @@
 
 namespace tdc {
 
-SlabGeometry slab_geometry(int nx, int ny, int nz, int tiles_x, int tiles_y, int chunks) {
+SlabGeometry slab_geometry(const SpectralPlan& p, int tiles_x, int tiles_y, int chunks) {
   SlabGeometry g;
+  const int nx = p.nx, ny = p.ny, nz = p.nz;
   g.nx = nx;
   g.ny = ny;
   g.nz = nz;
+  g.vertical_transform = p.columns == 0;
   g.tiles_x = tiles_x;
   g.tiles_y = tiles_y;
   const int tiles = tiles_x * tiles_y;
@@ -28,9 +30,13 @@ SlabGeometry slab_geometry(int nx, int ny, int nz, int tiles_x, int tiles_y, int
   return g;
 }
 
-int spectral_stage_count(const SlabGeometry&) { return 5; }
+int spectral_stage_count(const SlabGeometry& g) { return g.vertical_transform && g.kind == SlabKind::Levels ? 3 : 5; }
 
-int spectral_stage_chunks(const SlabGeometry& g, int n) { return g.kind == SlabKind::Columns && n != 2 ? g.chunks : 1; }
+int spectral_stage_chunks(const SlabGeometry& g, int n) {
+  if (g.kind != SlabKind::Columns) return 1;
+  const bool chunked = g.vertical_transform ? n >= 1 && n <= 3 : n != 2;  // not the passes on whole columns
+  return chunked ? g.chunks : 1;
+}
 
 SpectralStage spectral_stage(const SlabGeometry& g, const TileLayout& L, int n, int index, int chunk) {
   SpectralStage s;
@@ -38,20 +44,28 @@ SpectralStage spectral_stage(const SlabGeometry& g, const TileLayout& L, int n, 
   s.L = L;
   s.from_tile = n == 0;
   s.to_tile = n == spectral_stage_count(g) - 1;
-  auto set = [&](std::initializer_list<int> axes) {
-    for (int a : axes) s.passes[s.n_passes++] = a;
+  s.chunk = spectral_stage_chunks(g, n) > 1 ? chunk : -1;
+  auto set = [&](std::initializer_list<int> passes) {
+    for (int a : passes) s.passes[s.n_passes++] = a;
   };
-  if (g.kind == SlabKind::Columns) {
+  if (g.vertical_transform && g.kind == SlabKind::Columns) {
+    s.on_slab = n == 2;  // between the tiles' vertical and x passes, each way
+    s.from_buffer = n == 1 || n == 4;
+    s.to_buffer = n == 0 || n == 3;
+    set({n == 0 || n == 4 ? kPassZ : n == 2 ? kPassYSymbol : kPassX});
+  } else if (g.vertical_transform) {
+    s.on_slab = n == 1;
+    set(n == 1 ? std::initializer_list<int>{kPassX, kPassYSymbol, kPassX} : std::initializer_list<int>{kPassZ});
+  } else if (g.kind == SlabKind::Columns) {
     s.on_slab = n >= 1 && n <= 3;
-    s.chunk = n == 2 ? -1 : chunk;
     s.from_buffer = n == 2 || n == 3;
     s.to_buffer = n == 1 || n == 2;
-    set({n == 2 ? 2 : s.on_slab ? 1 : 0});
+    set({n == 2 ? kPassColumns : s.on_slab ? kPassY : kPassX});
   } else {
     s.on_slab = n % 2 == 1;
-    if (n == 1) set({0, 1});
-    if (n == 2) set({2});
-    if (n == 3) set({1, 0});
+    if (n == 1) set({kPassX, kPassY});
+    if (n == 2) set({kPassColumns});
+    if (n == 3) set({kPassY, kPassX});
   }
   return s;
 }
@@ -139,9 +153,9 @@ StageWork stage_work(const SpectralPlan& p, const SlabGeometry& g, const Spectra
     return w;
   }
   const CellBox part = g.in_chunk(s.on_slab ? g.slab(s.index) : g.tile(s.index), s.chunk);
-  // The passes' own array: the slab's buffer where the stage has one, else the scratch array.
+  // The passes' own array: the part's buffer where the stage has one, else the scratch array.
   const bool buffered = s.from_buffer || s.to_buffer;
-  const CellArray work = buffered ? dense(buffer, g.slab(s.index)) : dense(scratch, part);
+  const CellArray work = buffered ? dense(buffer, s.on_slab ? g.slab(s.index) : g.tile(s.index)) : dense(scratch, part);
   w.work = view_at(work, part);
   w.first_in = w.last_out = w.work;
   if (s.from_tile)
@@ -168,6 +182,7 @@ StageWork stage_work(const SpectralPlan& p, const SlabGeometry& g, const Spectra
   w.plan.by = spectral_log2(part.h);
   w.plan.m0 = part.x0;
   w.plan.n0 = part.y0;
+  w.plan.k0 = part.z0;
   return w;
 }
 

@@ -2,15 +2,22 @@
 // The passes run on parts of the field that hold their lines whole (tiles hold whole columns, slabs
 // whole x or y lines), and transposes move only pieces (tile t's part of slab s) between them. Every
 // line pair is still transformed whole by one task with the single-array arithmetic and every line
-// meets the passes in the same order (x, y, vertical, y, x), so z is bitwise the same for any tile
-// layout, slab count, chunk count and rank count. Plain CPU and CUDA, no StarPU.
+// meets the passes in the one-array solve's order (solve_passes_of), so z is bitwise the same for any
+// tile layout, slab count, chunk count and rank count. Plain CPU and CUDA, no StarPU.
 //
-// Two flows, by the tile layout:
-// - tiles span x (tiles_x == 1): slabs of whole y columns (x ranges), each with a buffer of its size.
-//   Tile: x pass, into pieces; slab: y pass into the buffer; slab: vertical pass; slab: y pass, into
-//   pieces; tile: x pass, into z. Two transposes a solve. The x and y passes run on chunks of levels
-//   (z ranges) with a piece each, so that a chunk's pieces travel while the next chunk's pass runs.
-// - otherwise: slabs of whole levels. Tile: r into pieces; slab: x, y passes; tile: vertical pass;
+// Where the vertical operator is a transform (the solve's order: vertical, x, y with the symbol, x,
+// vertical), the tiles run the vertical passes, and the slabs need no whole columns:
+// - tiles span x (tiles_x == 1): slabs of whole y columns (x ranges). Tile: vertical pass into the
+//   tile's buffer; tile: x pass, into pieces; slab: y pass with the symbol, pieces into pieces; tile:
+//   x pass into the buffer; tile: vertical pass into z. The three middle stages run on chunks of
+//   levels (z ranges) with a piece each, so that a chunk's pieces travel while the next chunk's pass
+//   runs, and nothing between the two transposes needs every chunk.
+// - otherwise: slabs of whole levels. Tile: vertical pass, into pieces; slab: x, y with the symbol,
+//   x; tile: vertical pass into z.
+// Where it is solved directly per horizontal mode (x, y, the vertical solve, y, x):
+// - tiles span x: tile: x pass, into pieces; slab: y pass into the slab's buffer; slab: the vertical
+//   solve; slab: y pass, into pieces; tile: x pass, into z. The x and y passes run on chunks of levels.
+// - otherwise: slabs of whole levels. Tile: r into pieces; slab: x, y passes; tile: vertical solve;
 //   slab: y, x passes; tile: pieces into z. Four transposes a solve.
 #pragma once
 #include "../common/tile_layout.hpp"
@@ -39,6 +46,7 @@ struct SlabGeometry {
   SlabKind kind = SlabKind::Levels;
   int slabs = 1;
   int chunks = 1;  // z ranges of the column flow's x and y passes (divides nz)
+  bool vertical_transform = false;  // the plan's vertical operator is a transform: the tiles run it
   int tiles() const { return tiles_x * tiles_y; }
   CellBox tile(int t) const {
     const int w = nx / tiles_x, h = ny / tiles_y;
@@ -69,14 +77,14 @@ struct SlabGeometry {
   CellBox piece(int t, int s, int c) const { return in_chunk(piece(t, s), c); }
 };
 
-// The slab geometry for a tile layout: column slabs where tiles span x, else level slabs; one slab
-// per tile where the grid allows (a column slab at least 2 cells wide, a power of two); column slabs
-// in `chunks` z ranges where nz allows (else fewer).
-SlabGeometry slab_geometry(int nx, int ny, int nz, int tiles_x, int tiles_y, int chunks = 1);
+// The slab geometry for a tile layout and a plan: column slabs where tiles span x, else level slabs;
+// one slab per tile where the grid allows (a column slab at least 2 cells wide, a power of two);
+// column slabs in `chunks` z ranges where nz allows (else fewer).
+SlabGeometry slab_geometry(const SpectralPlan& p, int tiles_x, int tiles_y, int chunks = 1);
 
 // One task's work: on tile or slab `index` (within z chunk `chunk`, or whole when -1), read the tile
-// (r), the slab's buffer or the part's pieces, run `passes` (axes in order; 2: the vertical pass) and
-// write the pieces, the buffer or the tile (z).
+// (r), the part's buffer or its pieces, run `passes` (SpectralPass, in order) and write the pieces,
+// the buffer or the tile (z).
 struct SpectralStage {
   bool on_slab = false;
   int index = 0, chunk = -1;
@@ -100,7 +108,7 @@ bool stage_needs_scratch(const SlabGeometry& g, const SpectralStage& s);
 // The stage's work; returns at once when the state says done >= p.skip_from (p: the whole domain's
 // plan). `in`/`out`: the tile (one pointer) or the part's pieces in the stage's chunk (tile t: its
 // piece of every slab; slab s: every tile's piece of it, in index order), none for the buffer;
-// `buffer`: the slab's buffer (from_buffer or to_buffer), `scratch`: stage_needs_scratch's array.
+// `buffer`: the part's buffer (from_buffer or to_buffer), `scratch`: stage_needs_scratch's array.
 void spectral_stage_cpu(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, const double* tab,
                         const double* st, const double* const* in, double* scratch, double* buffer,
                         double* const* out);

@@ -286,12 +286,12 @@ struct SlabCase {
 template <class Ops>
 std::vector<double> slab_solve(Ops& ops, const SpectralPlan& p, const TileLayout& W, const SlabCase& c,
                                const std::vector<double>& r) {
-  SlabGeometry g = slab_geometry(W.nx, W.ny, W.nz, c.tiles_x, c.tiles_y, c.chunks);
+  SlabGeometry g = slab_geometry(p, c.tiles_x, c.tiles_y, c.chunks);
   if (c.slabs > 0) g.slabs = c.slabs;
   const TileLayout L{W.nx / c.tiles_x, W.ny / c.tiles_y, W.nz, W.halo};
   const int T = g.tiles(), S = g.slabs, C = g.chunks;
   using Array = typename Ops::Array;
-  std::vector<Array> rt, zt, to, from, buffers;
+  std::vector<Array> rt, zt, to, from, slab_buffers, tile_buffers;
   for (int t = 0; t < T; ++t) {
     const CellBox b = g.tile(t);
     std::vector<double> tile(L.size(), 0.0);
@@ -300,13 +300,14 @@ std::vector<double> slab_solve(Ops& ops, const SpectralPlan& p, const TileLayout
         for (int i = 0; i < L.nx; ++i) tile[L.at(i, j, k)] = r[W.at(b.x0 + i, b.y0 + j, k)];
     rt.push_back(ops.array(tile));
     zt.push_back(ops.array(std::vector<double>(L.size(), 0.0)));
+    tile_buffers.push_back(ops.array(std::vector<double>(b.cells(), 0.0)));
     for (int s = 0; s < S; ++s)
       for (int k = 0; k < C; ++k) {
         to.push_back(ops.array(std::vector<double>(g.piece(t, s, k).cells(), 0.0)));
         from.push_back(ops.array(std::vector<double>(g.piece(t, s, k).cells(), 0.0)));
       }
   }
-  for (int s = 0; s < S; ++s) buffers.push_back(ops.array(std::vector<double>(g.slab(s).cells(), 0.0)));
+  for (int s = 0; s < S; ++s) slab_buffers.push_back(ops.array(std::vector<double>(g.slab(s).cells(), 0.0)));
   auto of = [&](std::vector<Array>& v, int t, int s, int k) {
     std::vector<double*> q;
     for (int a = t < 0 ? 0 : t; a < (t < 0 ? T : t + 1); ++a)
@@ -330,7 +331,8 @@ std::vector<double> slab_solve(Ops& ops, const SpectralPlan& p, const TileLayout
           out = {ops.ptr(zt[i])};
         else if (!st.to_buffer)
           out = on_slab ? of(from, -1, i, st.chunk) : of(to, i, -1, st.chunk);
-        ops.stage(p, g, st, in.data(), ops.ptr(scratch), on_slab ? ops.ptr(buffers[i]) : nullptr, out.data());
+        ops.stage(p, g, st, in.data(), ops.ptr(scratch), ops.ptr(on_slab ? slab_buffers[i] : tile_buffers[i]),
+                  out.data());
       }
   }
   std::vector<double> z(W.size(), 0.0);

@@ -26,7 +26,7 @@ void check(cudaError_t e, const char* what) {
 
 struct Case {
   const char* name;
-  int nx, ny, nz, axis, pieces_in, pieces_out;  // pieces split along the pass's axis (1: one array)
+  int nx, ny, nz, pass, pieces_in, pieces_out;  // a SpectralPass; pieces split along its axis (1: one array)
 };
 
 // laplc's couplings (strides 2) under rigid lids, constant levels: the transformed vertical pass.
@@ -91,19 +91,22 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  // The passes of a solve where the vertical operator is a transform (solve_passes_of), on one tile
+  // and as the slab form's stages run them on 2 and 4 GPUs (tiles span x, 2 chunks of levels), with
+  // the plain y pass beside the one with the symbol.
   const Case cases[] = {
-      {"1 tile 256^3: x", 256, 256, 256, 0, 1, 1},
-      {"1 tile 256^3: y", 256, 256, 256, 1, 1, 1},
-      {"1 tile 256^3: vertical", 256, 256, 256, 2, 1, 1},
-      {"2 GPUs, tile chunk 256x256x128: x into 2 pieces", 256, 256, 128, 0, 1, 2},
-      {"2 GPUs, tile chunk: x from 2 pieces", 256, 256, 128, 0, 2, 1},
-      {"2 GPUs, slab chunk 128x512x128: y from 2 pieces", 128, 512, 128, 1, 2, 1},
-      {"2 GPUs, slab chunk: y into 2 pieces", 128, 512, 128, 1, 1, 2},
-      {"2 GPUs, slab 128x512x256: vertical", 128, 512, 256, 2, 1, 1},
-      {"4 GPUs, tile chunk 256x256x128: x into 4 pieces", 256, 256, 128, 0, 1, 4},
-      {"4 GPUs, slab chunk 64x1024x128: y from 4 pieces", 64, 1024, 128, 1, 4, 1},
-      {"4 GPUs, slab chunk: y into 4 pieces", 64, 1024, 128, 1, 1, 4},
-      {"4 GPUs, slab 64x1024x256: vertical", 64, 1024, 256, 2, 1, 1},
+      {"1 tile 256^3: vertical", 256, 256, 256, kPassZ, 1, 1},
+      {"1 tile 256^3: x", 256, 256, 256, kPassX, 1, 1},
+      {"1 tile 256^3: y", 256, 256, 256, kPassY, 1, 1},
+      {"1 tile 256^3: y with the symbol", 256, 256, 256, kPassYSymbol, 1, 1},
+      {"2 GPUs, tile 256x256x256: vertical", 256, 256, 256, kPassZ, 1, 1},
+      {"2 GPUs, tile chunk 256x256x128: x into 2 pieces", 256, 256, 128, kPassX, 1, 2},
+      {"2 GPUs, tile chunk: x from 2 pieces", 256, 256, 128, kPassX, 2, 1},
+      {"2 GPUs, slab chunk 128x512x128: y, symbol, 2 pieces", 128, 512, 128, kPassYSymbol, 2, 2},
+      {"4 GPUs, tile chunk 256x256x128: x into 4 pieces", 256, 256, 128, kPassX, 1, 4},
+      {"4 GPUs, tile chunk: x from 4 pieces", 256, 256, 128, kPassX, 4, 1},
+      {"4 GPUs, slab chunk 64x1024x128: y, symbol, 4 pieces", 64, 1024, 128, kPassYSymbol, 4, 4},
+      {"4 GPUs, slab chunk: y from 4 pieces (no symbol)", 64, 1024, 128, kPassY, 4, 1},
   };
   cudaDeviceProp prop{};
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
@@ -131,9 +134,9 @@ int main(int argc, char** argv) {
     check(cudaMemset(st, 0, 64 * 8), "cudaMemset");
     check(cudaMemset(a, 0, cells * 8), "cudaMemset");
     check(cudaMemcpy(t, tab.data(), tab.size() * 8, cudaMemcpyHostToDevice), "cudaMemcpy");
-    const PassView in = pieces_of(a, c.nx, c.ny, c.nz, c.axis, c.pieces_in);
-    const PassView out = pieces_of(b, c.nx, c.ny, c.nz, c.axis, c.pieces_out);
-    const double m = timed_us(repeat, [&] { spectral_pass_cuda(p, t, st, c.axis, in, out, nullptr); });
+    const PassView in = pieces_of(a, c.nx, c.ny, c.nz, pass_axis(c.pass), c.pieces_in);
+    const PassView out = pieces_of(b, c.nx, c.ny, c.nz, pass_axis(c.pass), c.pieces_out);
+    const double m = timed_us(repeat, [&] { spectral_pass_cuda(p, t, st, c.pass, in, out, nullptr); });
     std::printf("  %-48s %8.1f us  %7.0f GB/s\n", c.name, m, 16.0 * cells / m * 1e-3);
     cudaFree(a);
     cudaFree(b);
