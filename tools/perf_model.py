@@ -36,7 +36,8 @@ The model (docs/performance.md, "Performance model (paper 003)"), on the slowest
   T_stages  spectral preconditioner in slab form: the GPU's share of the solve (its tiles' and slabs'
             passes), stage_overhead_factor x the 1-GPU solve time of those cells (a factor fitted
             for each solver form)
-  T_comm    transposes: applications a step x transposes a solve (2 where tiles span x, else 4) x the
+  T_comm    transposes: applications a step x transposes a solve (2: the modelled cases' vertical
+            operators are transforms; 4 in the level flow of builds before e6d0c38) x the
             pieces a GPU sends to other GPUs' slabs / link rate (NVLink within a process, --mpi
             between ranks); halo strips of the form's fields and width (fields x width x face
             cells x 8 B: PCG and MPDATA width 3, the direct form's computed rings width 4), one
@@ -123,9 +124,11 @@ class Layout:
     """Tiles on GPUs on ranks on nodes: tile i (row-major) on GPU i % gpus, GPUs in contiguous runs
     per rank (owner computes), ranks in contiguous runs per node; mpi: how ranks move data (MPIS).
     The spectral preconditioner's slabs as graph/spectral_precon.cpp makes them: column slabs (whole
-    y columns, x ranges) where tiles span x, else level slabs; slab s is held with tile s * tiles / slabs."""
+    y columns, x ranges) where tiles span x, else level slabs; slab s is held with tile s * tiles / slabs.
+    level_transposes: transposes a solve with level slabs (2 where the vertical operator is a
+    transform, as in every modelled case; 4 before commit e6d0c38)."""
 
-    def __init__(self, grid, gpus, tiles, gpus_per_node, ranks_per_node, mpi):
+    def __init__(self, grid, gpus, tiles, gpus_per_node, ranks_per_node, mpi, level_transposes=2):
         self.grid, self.gpus, self.mpi = grid, gpus, mpi
         self.tx, self.ty = tiles
         if grid[0] % self.tx or grid[1] % self.ty:
@@ -152,7 +155,7 @@ class Layout:
         else:
             self.columns, S = False, min(T, nz, MAX_SLAB_PIECES)
         self.slabs = S
-        self.transposes = 2 if self.columns else 4
+        self.transposes = 2 if self.columns else level_transposes
         self.gpu_of_slab = [self.gpu_of_tile[s * T // S] for s in range(S)]
 
     def piece_cells(self, t, s):
@@ -292,7 +295,8 @@ class Model:
         return dict(case=p["case"], grid=parse_grid(p["grid"]), gpus=p["gpus"], tiles=tile_pair(p["tiles"]),
                     gpus_per_node=p["gpus"], ranks_per_node=p.get("ranks_per_node", 1),
                     iterations=p.get("iterations"), apps=p.get("applications_moving_pieces"),
-                    solver=None if p["case"] == "mpdata" else p.get("solver", "pcg"), mpi=p.get("mpi", "staged"))
+                    solver=None if p["case"] == "mpdata" else p.get("solver", "pcg"), mpi=p.get("mpi", "staged"),
+                    level_transposes=p.get("level_transposes", 2))
 
     def fit_point(self, what):
         pts = [p for p in self.cal["validation"]["points"] if p.get("fits") == what]
@@ -407,14 +411,14 @@ class Model:
 
     # ---- prediction -----------------------------------------------------------------------------
     def predict(self, case, grid, gpus, tiles=None, gpus_per_node=8, ranks_per_node=1, iterations=None,
-                apps=None, layout="rows", solver=None, mpi="cuda"):
+                apps=None, layout="rows", solver=None, mpi="cuda", level_transposes=2):
         """solver: "direct" or "pcg" (None: the case's present method, default_solver); mpi: how
-        ranks move data (MPIS)."""
+        ranks move data (MPIS); level_transposes: Layout's."""
         solver = solver or default_solver(case)
         if case == "tg-multigrid" and solver == "direct":
             raise ValueError("the direct solve needs the spectral inverse: tg-multigrid runs PCG (--solver pcg)")
         tiles = tiles or default_tiles(gpus, layout)
-        lay = Layout(grid, gpus, tiles, gpus_per_node, ranks_per_node, mpi)
+        lay = Layout(grid, gpus, tiles, gpus_per_node, ranks_per_node, mpi, level_transposes)
         r = {"case": case, "grid": grid, "gpus": gpus, "tiles": tiles, "ranks": lay.ranks, "nodes": lay.nodes,
              "solver": None if case == "mpdata" else solver, "mpi": mpi if lay.ranks > 1 else None,
              "stages": 0.0, "transposes": 0.0, "halo": 0.0, "reductions": 0.0, "notes": []}

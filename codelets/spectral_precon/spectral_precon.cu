@@ -46,10 +46,12 @@ struct LineShape {
 // Line pairs a block (log2): 1024 points and 256 threads a block, but at least two pairs below 2048
 // points, so that along y a block's loads of one row are its pairs' 32 bytes, a whole sector.
 constexpr int line_pair_bits(int bits) { return bits >= 11 ? 0 : bits == 10 ? 1 : (10 - bits) < 8 ? (10 - bits) : 8; }
-// Along y, lines of 256 to 1024 points take 8 pairs (4 at 1024): a row's loads are then 128 (64)
-// contiguous bytes. The y passes of the slab form (512 and 1024 points on 2 and 4 GPUs) took 21 and 12 %
-// less, the one-tile 256^3 y pass 12 % (tools/kernel_bench/spectral_pass_bench, docs/performance.md).
-constexpr int y_pair_bits(int bits) {
+// Along y and the vertical cycles, lines of 256 to 1024 points take 8 pairs (4 at 1024): a row's
+// loads are then 128 (64) contiguous bytes. The y passes of the slab form (512 and 1024 points on 2 and
+// 4 GPUs) took 21 and 12 % less, the one-tile 256^3 y pass 12 %, the vertical transform of 256-level
+// cycles 2.5 % (tools/kernel_bench/spectral_pass_bench, docs/performance.md); the y pass with the
+// symbol took 10-11 % more with half or twice the pairs (the 4-GPU slab's chunk).
+constexpr int strided_pair_bits(int bits) {
   const int wide = bits >= 8 && bits <= 9 ? 3 : bits == 10 ? 2 : 0;
   return line_pair_bits(bits) > wide ? line_pair_bits(bits) : wide;
 }
@@ -220,7 +222,7 @@ void launch_shape(const SpectralPlan& p, const double* tab, const double* st, co
 template <int Axis, bool Scaled, int Bits>
 void launch_bits(const SpectralPlan& p, const double* tab, const double* st, const double* skip, PassView in,
                  PassView out, cudaStream_t stream) {
-  constexpr int pair_bits = Axis == 1 ? y_pair_bits(Bits) : line_pair_bits(Bits);
+  constexpr int pair_bits = Axis == 0 ? line_pair_bits(Bits) : strided_pair_bits(Bits);
   launch_shape<Axis, Scaled, LineShape<Bits, pair_bits>>(p, tab, st, skip, in, out, stream);
 }
 
