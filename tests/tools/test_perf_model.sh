@@ -2,8 +2,8 @@
 # tools/perf_model.py (paper 003's performance model, slab-form spectral term): --help works; predict
 # prints the model's terms and one predicted_ms_per_step line; a 1-GPU prediction reproduces its
 # calibration point within 1 % (figures read from tools/perf_model_calibration.json, so a refresh of
-# the measured figures keeps this test valid); tiles spanning x take two transposes a spectral solve,
-# other layouts four; the transposes scale with the applications a step; validate lists every
+# the measured figures keeps this test valid); a spectral solve takes two transposes in either flow
+# (the modelled operators' vertical parts are transforms, run on the tiles); the transposes scale with the applications a step; validate lists every
 # measured point, reproduces the fitted ones and keeps the checks within the issue's 15 % unless the
 # point's JSON entry says why it misses ("misses"), and such a point does miss; scan prints
 # a row per GPU count and where adding GPUs stops paying; bad input is refused. The direct solve
@@ -46,10 +46,10 @@ grep -q "^case tg-spectral  grid 256x512x256  gpus 2  tiles 1x2  ranks 1  nodes 
   && pass "predict names the configuration (tiles 1xG by default)" || fail "predict header: $out"
 grep -q "^transposes_ms .*(1 application(s) x 2 transposes, 2 slabs)" <<<"$out" \
   && pass "tiles 1x2: one application, two transposes, two slabs" || fail "rows transposes: $out"
-grep -q "^transposes_ms .* x 4 transposes, 2 slabs)" <<<"$("${model[@]}" predict --case tg-spectral --grid 512x256x256 --gpus 2 --tiles 2x1)" \
-  && pass "tiles 2x1: four transposes" || fail "2x1 transposes"
-grep -q "^transposes_ms .* x 4 transposes, 8 slabs)" <<<"$("${model[@]}" predict --case tg-spectral --grid 1024x512x256 --gpus 8 --layout 2d)" \
-  && pass "--layout 2d on 8 GPUs: tiles 4x2, level slabs, four transposes" || fail "2d layout"
+grep -q "^transposes_ms .* x 2 transposes, 2 slabs)" <<<"$("${model[@]}" predict --case tg-spectral --grid 512x256x256 --gpus 2 --tiles 2x1)" \
+  && pass "tiles 2x1: level slabs, two transposes" || fail "2x1 transposes"
+grep -q "^transposes_ms .* x 2 transposes, 8 slabs)" <<<"$("${model[@]}" predict --case tg-spectral --grid 1024x512x256 --gpus 8 --layout 2d)" \
+  && pass "--layout 2d on 8 GPUs: tiles 4x2, level slabs, two transposes" || fail "2d layout"
 grep -q "x 2 transposes, 8 slabs)" <<<"$("${model[@]}" predict --case tg-spectral --grid 1024x512x256 --gpus 8)" \
   && pass "8 GPUs, tiles 1x8: eight column slabs" || fail "1x8 slabs"
 grep -q "^split_overhead_H " <<<"$("${model[@]}" predict --case mpdata --grid 256x256x256 --gpus 1)" \
@@ -127,8 +127,6 @@ else pass "the direct solve with multigrid is refused"; fi
 
 less "one rank a GPU is slower than one process (8 GPUs, pieces host-staged)" \
   "$(predicted --case tg-spectral --grid 256x2048x256 --gpus 8)" "$(predicted --case tg-spectral --grid 256x2048x256 --gpus 8 --ranks-per-node 8)"
-less "tiles 1x8 (two transposes) beat 4x2 (four) on 8 GPUs" \
-  "$(predicted --case tg-spectral --grid 1024x512x256 --gpus 8)" "$(predicted --case tg-spectral --grid 1024x512x256 --gpus 8 --layout 2d)"
 
 scan=$("${model[@]}" scan --case mpdata --grid 256x256x256 --weak --max-gpus 16)
 rows=$(grep -cE '^ +[0-9]+ +[0-9]+ +[0-9]+x[0-9]+ ' <<<"$scan")
