@@ -55,14 +55,16 @@ constexpr int kMaxDevices = 64;
 
 // What a pair of GPUs (sender, receiver) copies with: set up once, on the first copy between them.
 // A kernel needs peer access from the GPU it runs on to the other's memory (StarPU enables it where
-// it can, but a GPU may refuse a peer); without it the copy engines take the pair. Push runs on a
-// stream of the sender's own for the pair, at the highest priority (the copies are on the step's
-// path), which StarPU's stream then waits for.
+// it can, but a GPU may refuse a peer); without it the copy engines take the pair. The kernel runs
+// on a stream of its own for the pair (on the receiver to pull, on the sender to push) at the
+// highest priority, which StarPU's stream then waits for: the copies are on the step's path, and on
+// StarPU's copy stream (the default priority) the kernel's blocks waited for those of the passes
+// launched before them (4 GPUs, Taylor-Green weak: 1.2 % off the step, docs/performance.md).
 struct PeerPair {
   std::once_flag once;
   bool kernel = false;
-  cudaStream_t stream = nullptr;  // push
-  cudaEvent_t done = nullptr;     // push
+  cudaStream_t stream = nullptr;
+  cudaEvent_t done = nullptr;
 };
 PeerPair pairs[2][kMaxDevices][kMaxDevices];  // [push][sender][receiver]
 
@@ -80,8 +82,8 @@ PeerPair& pair(bool push, int src_dev, int dst_dev) {
   PeerPair& p = pairs[push][src_dev][dst_dev];
   std::call_once(p.once, [&] {
     p.kernel = push ? enable_access(src_dev, dst_dev) : enable_access(dst_dev, src_dev);
-    if (p.kernel && push) {
-      TDC_CUDA_CHECK(cudaSetDevice(src_dev));
+    if (p.kernel) {
+      TDC_CUDA_CHECK(cudaSetDevice(push ? src_dev : dst_dev));
       int least = 0, greatest = 0;
       TDC_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
       TDC_CUDA_CHECK(cudaStreamCreateWithPriority(&p.stream, cudaStreamNonBlocking, greatest));
@@ -120,7 +122,9 @@ int cuda_to_cuda_async(void* src_interface, unsigned src_node, void* dst_interfa
       TDC_CUDA_CHECK(cudaSetDevice(dst_dev));  // back to the device StarPU set
       TDC_CUDA_CHECK(cudaStreamWaitEvent(stream, p->done, 0));
     } else {
-      peer_copy_kernel(to, from, bytes, stream);
+      peer_copy_kernel(to, from, bytes, p->stream);
+      TDC_CUDA_CHECK(cudaEventRecord(p->done, p->stream));
+      TDC_CUDA_CHECK(cudaStreamWaitEvent(stream, p->done, 0));
     }
     starpu_interface_end_driver_copy_async(src_node, dst_node, start);
     starpu_interface_data_copy(src_node, dst_node, bytes);  // for traces (StarPU counts the bytes itself)
