@@ -13,8 +13,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <string>
 #include <stdexcept>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "codelets/column_operator/column_operator.hpp"
@@ -275,6 +276,27 @@ TEST(SpectralColumns, IsThePseudoInverseOfVaryingLaplacians) {
             EXPECT_LT(std::fabs(sum), 1e-13 * size) << what << ", lattice " << a << ", cycle " << cycle;
           }
       }
+}
+
+// Transposes a solve (a stage on the slabs after one on the tiles, or back): two in either slab kind
+// where the vertical operator is a transform (the tiles run it first and last), four where it is
+// solved directly and tiles split x (the vertical solve on the tiles between two slab stages).
+int transposes(const SlabGeometry& g, const TileLayout& L) {
+  int n = 0;
+  for (int s = 1; s < spectral_stage_count(g); ++s)
+    n += spectral_stage(g, L, s, 0).on_slab != spectral_stage(g, L, s - 1, 0).on_slab;
+  return n;
+}
+TEST(SpectralKernels, TransformsTransposeTwiceOnAnyLayout) {
+  std::vector<double> tab;
+  const SpectralPlan transform = make_spectral_plan(16, 16, 8, couplings(kWrapMirror), coefficients(8, 0.25), tab);
+  const SpectralPlan direct = make_spectral_plan(16, 16, 8, couplings(kWrapMirror),
+                                                 varying_coefficients(8, kWrapMirror, kProfiles[2], 0.0), tab);
+  const TileLayout L{8, 8, 8, 2};
+  for (const auto& [tx, ty] : {std::pair{1, 2}, std::pair{2, 1}, std::pair{2, 2}}) {
+    EXPECT_EQ(transposes(slab_geometry(transform, tx, ty, 2), L), 2) << tx << "x" << ty;
+    EXPECT_EQ(transposes(slab_geometry(direct, tx, ty, 2), L), tx == 1 ? 2 : 4) << tx << "x" << ty;
+  }
 }
 
 // The slab form's stages (spectral_slabs.hpp) on tiles cut from a whole-domain array, in the order
