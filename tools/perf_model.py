@@ -681,8 +681,8 @@ def main(argv=None):
         p.add_argument("--ranks-per-node", type=int, default=1,
                        help="1: one process drives the node's GPUs (NVLink); = GPUs a node: one rank a GPU (default 1)")
         p.add_argument("--layout", choices=("rows", "2d"), default="rows",
-                       help="default tiles: rows = 1xG (tools/scaling.sh's default; two transposes a spectral "
-                            "solve), 2d = 2x1, 2x2, 4x2 (four transposes)")
+                       help="default tiles: rows = 1xG (tools/scaling.sh's default; column slabs), 2d = 2x1, "
+                            "2x2, 4x2 (level slabs); two transposes a spectral solve either way")
         p.add_argument("--solver", choices=SOLVERS,
                        help="the spectral cases' solve: direct (default: the cases' solver.method; the spectral "
                             "inverse once a step, no reductions on the path) or pcg (PCG with the spectral "
