@@ -49,7 +49,8 @@ class SpectralPreconditioner {
   // Chunks of the column flow (spectral_slabs.hpp): TASKDYCORE_SPECTRAL_CHUNKS, else kDefaultChunks.
   // 2, not 4: a quarter of a 4-GPU slab's y pass (2048 line pairs of 1024 points) fills an H100's
   // shared memory 1.3 times (12 such pairs an SM), so its second wave ran a third full; halves run
-  // 2.6 waves, and the 4-GPU steps took 2-7 % less (docs/performance.md).
+  // 2.6 waves, and the 4-GPU steps took 2-7 % less (docs/performance.md). In the transform-first
+  // order 4 chunks were no faster either.
   static constexpr int kDefaultChunks = 2;
   static int spectral_chunks();
 
