@@ -26,7 +26,12 @@ SpectralPreconditioner::SpectralPreconditioner(const Decomposition& d, int rank,
     throw std::invalid_argument("spectral preconditioner: tiles must be at least 2 cells wide in x and y");
   if (d.tiles() > kMaxSlabPieces)
     throw std::invalid_argument("spectral preconditioner: more than " + std::to_string(kMaxSlabPieces) + " tiles");
-  slabs_ = slab_geometry(plan_, d.tiles_x(), d.tiles_y(), spectral_chunks());
+  slabs_ = slab_geometry(plan_, d.tiles_x(), d.tiles_y(), spectral_chunks(), split_chains_allowed());
+  std::vector<int> all_tiles;
+  for (int t = 0; t < d.tiles(); ++t) all_tiles.push_back(t);
+  if (slabs_.split_chains)  // every tile's exchange vector, held with it
+    chain_exchange_ = std::make_unique<TileHeldVectors>(
+        d, all_tiles, std::vector<long>(d.tiles(), chain_exchange_doubles(plan_, slabs_)));
   // Slab s is held with tile s T / S: with one slab per tile, every device transforms its share.
   std::vector<int> tile_of, slab_host;
   std::vector<long> doubles;
@@ -37,8 +42,10 @@ SpectralPreconditioner::SpectralPreconditioner(const Decomposition& d, int rank,
         slab_host.push_back(slab_host_tile(s));
         doubles.push_back(slabs_.piece(t, s, c).cells());
       }
-  to_slabs_ = std::make_unique<TileHeldVectors>(d, tile_of, doubles);
-  from_slabs_ = std::make_unique<TileHeldVectors>(d, slab_host, doubles);
+  if (!slabs_.split_chains) {
+    to_slabs_ = std::make_unique<TileHeldVectors>(d, tile_of, doubles);
+    from_slabs_ = std::make_unique<TileHeldVectors>(d, slab_host, doubles);
+  }
   send_ahead_ = send_ahead_enabled();
   // The column flow's buffers hold a part's values from one of its stages to the next (the slab's
   // or the tile's, by the flow); the other stages' passes run on a scratch array where they need one.
@@ -48,22 +55,21 @@ SpectralPreconditioner::SpectralPreconditioner(const Decomposition& d, int rank,
     (st.on_slab ? slab_buffers : tile_buffers) |= st.from_buffer || st.to_buffer;
     (st.on_slab ? slab_scratch : tile_scratch) |= stage_needs_scratch(slabs_, st);
   }
-  std::vector<int> slab_of, all_tiles;
+  std::vector<int> slab_of;
   std::vector<long> slab_doubles, tile_doubles;
   for (int s = 0; s < slabs_.slabs; ++s) {
     slab_of.push_back(slab_host_tile(s));
     slab_doubles.push_back(slabs_.slab(s).cells());
   }
-  for (int t = 0; t < d.tiles(); ++t) {
-    all_tiles.push_back(t);
-    tile_doubles.push_back(slabs_.tile(t).cells());
-  }
+  for (int t = 0; t < d.tiles(); ++t) tile_doubles.push_back(slabs_.tile(t).cells());
   if (slab_buffers) slab_buffers_ = std::make_unique<TileHeldVectors>(d, slab_of, slab_doubles);
   if (tile_buffers) tile_buffers_ = std::make_unique<TileHeldVectors>(d, all_tiles, tile_doubles);
   if (slab_scratch)
     slab_scratch_ = std::make_unique<ScratchBuffer>(*std::max_element(slab_doubles.begin(), slab_doubles.end()) *
                                                     sizeof(double));
-  if (tile_scratch) tile_scratch_ = std::make_unique<ScratchBuffer>(slabs_.tile(0).cells() * sizeof(double));
+  if (tile_scratch)
+    tile_scratch_ = std::make_unique<ScratchBuffer>(
+        std::max(slabs_.tile(0).cells(), slabs_.split_chains ? chain_scratch_doubles(plan_) : 0L) * sizeof(double));
 }
 
 int SpectralPreconditioner::spectral_chunks() {
@@ -75,6 +81,14 @@ int SpectralPreconditioner::spectral_chunks() {
     throw std::invalid_argument(std::string("TASKDYCORE_SPECTRAL_CHUNKS must be a whole number from 1 to 4096, not \"") +
                                 v + "\"");
   return int(n);  // (slab_geometry takes the largest divisor of nz up to it)
+}
+
+bool SpectralPreconditioner::split_chains_allowed() {
+  const char* v = std::getenv("TASKDYCORE_SPECTRAL_SPLIT_CHAINS");
+  if (!v || std::string(v) == "on") return true;
+  if (std::string(v) == "off") return false;
+  throw std::invalid_argument(std::string("TASKDYCORE_SPECTRAL_SPLIT_CHAINS must be \"on\" or \"off\", not \"") + v +
+                              "\"");
 }
 
 int SpectralPreconditioner::tasks_per_tile() const {
@@ -130,21 +144,27 @@ void SpectralPreconditioner::submit(starpu_data_handle_t state, int skip_from, c
       for (int c = 0; c < spectral_stage_chunks(slabs_, n); ++c) {
         const SpectralStage s = spectral_stage(slabs_, L, n, i, c);
         std::vector<starpu_data_handle_t> in, out;
+        if (slabs_.split_chains) {  // the tile's exchange vector out of the first stage, all into the second
+          for (int t = 0; t < d_.tiles(); ++t)
+            if (s.from_buffer) in.push_back(chain_exchange_->handle(t));
+          if (s.to_buffer) out = {chain_exchange_->handle(i)};
+        }
         if (s.from_tile)
           in = {r.handle(i)};
-        else if (!s.from_buffer)
+        else if (!s.from_buffer && !slabs_.split_chains)
           in = on_slab ? pieces(*to_slabs_, -1, i, s.chunk) : pieces(*from_slabs_, i, -1, s.chunk);
         if (waits_for_remote_chunk(s))
           insert_fetch_ahead(in, on_slab ? piece(*from_slabs_, 0, i, s.chunk) : r.handle(i));
         if (s.to_tile)
           out = {z.handle(i)};
-        else if (!s.to_buffer)
+        else if (!s.to_buffer && !slabs_.split_chains)
           out = on_slab ? pieces(*from_slabs_, -1, i, s.chunk) : pieces(*to_slabs_, i, -1, s.chunk);
         const auto& scratch = on_slab ? slab_scratch_ : tile_scratch_;
         const auto& buffers = on_slab ? slab_buffers_ : tile_buffers_;
-        insert_spectral_stage(p, slabs_, s, tables_->handle(), state, scratch ? scratch->handle() : nullptr,
-                              buffers ? buffers->handle(i) : nullptr, in, out, kPrioBody,
-                              s.to_tile || s.to_buffer ? nullptr : sends_of(n, i, s.chunk, on_slab, out, r));
+        insert_spectral_stage(
+            p, slabs_, s, tables_->handle(), state, scratch ? scratch->handle() : nullptr,
+            buffers ? buffers->handle(i) : nullptr, in, out, kPrioBody,
+            s.to_tile || (s.to_buffer && !slabs_.split_chains) ? nullptr : sends_of(n, i, s.chunk, on_slab, out, r));
       }
   }
 }
@@ -154,7 +174,9 @@ const SendAhead* SpectralPreconditioner::sends_of(int n, int i, int c, bool on_s
                                                   const TiledField& r) const {
   if (!send_ahead_) return nullptr;
   auto [at, fresh] = sends_.try_emplace({n, i, c});
-  if (fresh)  // out: tile i's piece of every slab, or every tile's piece of slab i, in index order
+  if (fresh && slabs_.split_chains)  // out: tile i's exchange vector, read by every tile
+    for (int t = 0; t < d_.tiles(); ++t) at->second.add(out[0], r.handle(t));
+  else if (fresh)  // out: tile i's piece of every slab, or every tile's piece of slab i, in index order
     for (std::size_t k = 0; k < out.size(); ++k)
       at->second.add(out[k], on_slab ? r.handle(int(k)) : piece(*from_slabs_, 0, int(k), c));
   return &at->second;

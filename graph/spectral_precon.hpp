@@ -6,12 +6,14 @@
 // directly where they vary with height (spectral_column_solve.hpp). PCG then stops after one
 // iteration.
 //
-// A single tile is solved as one task on its own arrays. Several tiles are never gathered: the passes
-// run on the tiles and on slabs (one per tile where the grid allows, each held with a tile), and
-// transposes move pieces between them (codelets/spectral_precon/spectral_slabs.hpp): two a solve
-// where tiles span x or the vertical operator is a transform, else four. Each line pair is transformed whole with the same arithmetic, so
-// the iteration history is bitwise the same for every tile layout, slab count and rank count, and
-// the work spreads over the tiles' devices.
+// A single tile is solved as one task on its own arrays. Several tiles are never gathered
+// (codelets/spectral_precon/spectral_slabs.hpp): tiles 1 x G (G a power of two) of a transform
+// operator solve their parts of the chains along y and exchange only the chains' ends; otherwise the
+// passes run on the tiles and on slabs (one per tile where the grid allows, each held with a tile),
+// and transposes move pieces between them: two a solve where tiles span x or the vertical operator
+// is a transform, else four. Each line pair is transformed whole and each chain solved by the same
+// tree of joins, so the iteration history is bitwise the same for every tile layout, slab count and
+// rank count, and the work spreads over the tiles' devices.
 #pragma once
 #include <array>
 #include <map>
@@ -53,6 +55,9 @@ class SpectralPreconditioner {
   // order 4 chunks were no faster either.
   static constexpr int kDefaultChunks = 2;
   static int spectral_chunks();
+  // Split chains where the tiles allow (spectral_slabs.hpp): TASKDYCORE_SPECTRAL_SPLIT_CHAINS "on"
+  // (the default) or "off" (the column slabs' transposes instead: the same bits, for comparison).
+  static bool split_chains_allowed();
 
  private:
   // Pieces of the transposes in chunk c, piece (t, s, c) at (t * slabs + s) * chunks + c: those the
@@ -72,7 +77,8 @@ class SpectralPreconditioner {
   SpectralPlan plan_;
   SlabGeometry slabs_;
   std::unique_ptr<RankZeroVector> tables_;
-  std::unique_ptr<TileHeldVectors> to_slabs_, from_slabs_;  // several tiles only
+  std::unique_ptr<TileHeldVectors> to_slabs_, from_slabs_;  // several tiles with slabs
+  std::unique_ptr<TileHeldVectors> chain_exchange_;         // split chains: a tile's ends (spectral_chain_pass.hpp)
   std::unique_ptr<TileHeldVectors> slab_buffers_, tile_buffers_;  // the column flow's, one a slab or tile
   std::unique_ptr<ScratchBuffer> slab_scratch_, tile_scratch_;
   bool send_ahead_ = false;

@@ -40,6 +40,12 @@ struct SpectralPlan {
   int lc = 0;                  // length of a vertical cycle; nz / lc cycles
   int bx = 0, by = 0, bz = 0;  // log2 of nx, ny and lc
   double scale = 0.0;          // 1 / (64 nx ny lc) of the whole domain: the six transforms' factor
+  // The chains along y (spectral_chain_solve.hpp): y couples to y +- hy with an; the four x and
+  // vertical transforms' factor 1 / (16 nx lc); the chains' null lines (sigma = 0, global ids i + nx k).
+  int hy = 1;
+  double chain_an = 0.0, chain_scale = 0.0;
+  int null_lines = 0;
+  long null_line_ids = 0;
   double d = 1.0;              // the operator's factor d
   double rest = 0.0;           // c0 + 2 (ae + an + cz): 0 for laplc (singular, constants per lattice)
   long cos_x = 0, sin_x = 0, cos_y = 0, sin_y = 0, cos_z = 0, sin_z = 0;  // exp(-2 pi i k / n), k < n / 2
@@ -94,28 +100,32 @@ TDC_HD void hartley_pair(const Cplx* X, int n, int m, double& ha, double& hb, in
   hartley_of(X[padded(m, pad)], X[padded((n - m) & (n - 1), pad)], ha, hb);
 }
 
-// The inverse symbol (with the transforms' factor) of mode (m, n, t).
-TDC_HD double spectral_inverse(const SpectralPlan& p, const double* tab, int m, int n, int t) {
-  const double s = ((tab[p.mu_x + m] + tab[p.mu_y + n]) + tab[p.mu_z + t]) + p.rest;
-  return s == 0.0 ? 0.0 : p.scale / (p.d * s);
-}
-
-// The passes of a solve. Along x, along y, along the vertical cycles (each one transform), along y
-// with the inverse symbol between two transforms (where the other axes are transformed already, so a
-// point's position is its mode), and the direct solve of every vertical cycle (spectral_column_solve.hpp).
-enum SpectralPass : int { kPassX = 0, kPassY = 1, kPassZ = 2, kPassYSymbol = 3, kPassColumns = 4 };
-TDC_HD int pass_axis(int pass) { return pass == kPassX ? 0 : pass == kPassY || pass == kPassYSymbol ? 1 : 2; }
+// The passes of a solve. Along x, along y, along the vertical cycles (each one transform), the direct
+// solve of each mode's chains along y where the other axes are transformed already
+// (spectral_chain_solve.hpp: whole, or a part's way up to its ends and, from every part's ends, its
+// way down), and the direct solve of every vertical cycle (spectral_column_solve.hpp).
+enum SpectralPass : int {
+  kPassX = 0,
+  kPassY = 1,
+  kPassZ = 2,
+  kPassYChain = 3,
+  kPassColumns = 4,
+  kPassYChainUp = 5,
+  kPassYChainDown = 6
+};
+TDC_HD bool is_chain_pass(int pass) { return pass == kPassYChain || pass == kPassYChainUp || pass == kPassYChainDown; }
+TDC_HD int pass_axis(int pass) { return pass == kPassX ? 0 : pass == kPassY || is_chain_pass(pass) ? 1 : 2; }
 
 // The whole solve, in order. Where the vertical operator is a transform (plan.columns == 0): the
-// vertical transforms first and last and the symbol inside the y pass, so that a field split into
-// tiles of whole columns transposes once each way with no pass on whole columns between (the
-// vertical passes stay on the tiles, spectral_slabs.hpp); else x, y, the direct vertical solve, y, x.
+// vertical and x transforms, the chains along y solved directly, the x and vertical transforms back,
+// so that tiles of whole columns spanning x need only exchange their chains' ends (spectral_slabs.hpp);
+// else x, y, the direct vertical solve, y, x.
 struct SolvePasses {
   int pass[5];
 };
 TDC_HD SolvePasses solve_passes_of(const SpectralPlan& p) {
   if (p.columns) return SolvePasses{{kPassX, kPassY, kPassColumns, kPassY, kPassX}};
-  return SolvePasses{{kPassZ, kPassX, kPassYSymbol, kPassX, kPassZ}};
+  return SolvePasses{{kPassZ, kPassX, kPassYChain, kPassX, kPassZ}};
 }
 
 // A pass's lines: `axis` 0 runs along x (lines are rows j + ny k), 1 along y (lines i + nx k), 2 along
@@ -159,14 +169,6 @@ TDC_HD double* line_point(const SpectralPlan& p, const double* tab, int axis, co
 TDC_HD void line_mode(const SpectralPlan& p, int l, int& m, int& n) {
   m = p.m0 + (l & (p.nx - 1));
   n = p.n0 + ((l >> p.bx) & (p.ny - 1));
-}
-// The inverse symbols of point t of a kPassYSymbol line pair (lines l, l + 1: neighbouring x at one
-// level): modes (m, t, level k's cycle position) and (m + 1, ...).
-TDC_HD void y_pair_inverse(const SpectralPlan& p, const double* tab, int l, int t, double& a, double& b) {
-  const int m = p.m0 + (l & (p.nx - 1)), n = p.n0 + t;
-  const int tz = int(tab[p.cycle_position + p.k0 + (l >> p.bx)]);
-  a = spectral_inverse(p, tab, m, n, tz);
-  b = spectral_inverse(p, tab, m + 1, n, tz);
 }
 TDC_HD const double* twiddle_cos(const SpectralPlan& p, const double* tab, int axis) {
   return tab + (axis == 0 ? p.cos_x : axis == 1 ? p.cos_y : p.cos_z);

@@ -138,6 +138,19 @@ SpectralPlan make_spectral_plan(int nx, int ny, int nz, const ColumnCouplings& h
   p.cycle_position = long(tab.size());
   tab.resize(tab.size() + nz);
   for (std::size_t g = 0; g < order.size(); ++g) tab[p.cycle_position + order[g]] = double(g % p.lc);
+  if (!p.columns) {
+    p.hy = h.h;
+    p.chain_an = h.an;
+    p.chain_scale = 1.0 / (16.0 * double(nx) * double(p.lc));
+    std::vector<double> null_ids;  // (tab grows below)
+    for (int k = 0; k < nz; ++k)
+      for (int m = 0; m < nx; ++m)
+        if ((tab[p.mu_x + m] + tab[p.mu_z + long(tab[p.cycle_position + k])]) + p.rest == 0.0)
+          null_ids.push_back(double(m + long(nx) * k));
+    p.null_lines = int(null_ids.size());
+    p.null_line_ids = long(tab.size());
+    tab.insert(tab.end(), null_ids.begin(), null_ids.end());
+  }
   if (p.columns) {
     // Row t of a cycle in cycle order: which of its couplings reaches position t + 1 (the mirror
     // turns a chain around at the lids; a cycle of 2 has one neighbour, both couplings reach it).

@@ -9,6 +9,7 @@
 #include "../residual_dot/residual_dot_kernel.hpp"
 #include "../solver_scalars/solver_scalars_update.hpp"
 #include "../solver_scalars/solver_state.hpp"
+#include "spectral_chain_pass.hpp"
 #include "spectral_column_solve.hpp"
 #include "spectral_precon_kernel.hpp"
 
@@ -32,13 +33,11 @@ struct LineShape {
   static constexpr int stride = n + (n >> kPad) + 1;
   static constexpr int points = pairs * n;
   static constexpr int shared_bytes = int(sizeof(Cplx)) * pairs * stride;
-  // Blocks an SM should hold (launch bounds): 1536 threads of the passes (40 registers a thread; at
-  // 2048 threads the 32 registers left spilled, and the x pass took 4 % longer on an H100), up to 1024
-  // of the scaled ones (which hold their points' Hartley values in registers across the symbol) in
-  // at most 3 blocks, as the SM's 227 KB of shared memory allow.
-  static constexpr int min_blocks(bool scaled) {
-    const int scaled_blocks = 1024 / threads < 3 ? (1024 / threads > 0 ? 1024 / threads : 1) : 3;
-    const int wanted = scaled ? scaled_blocks : (1536 / threads > 0 ? 1536 / threads : 1);
+  // Blocks an SM should hold (launch bounds): 1536 threads (40 registers a thread; at 2048 threads
+  // the 32 registers left spilled, and the x pass took 4 % longer on an H100), as the SM's 227 KB of
+  // shared memory allow.
+  static constexpr int min_blocks() {
+    const int wanted = 1536 / threads > 0 ? 1536 / threads : 1;
     const int by_shared = (227 * 1024) / (shared_bytes + 1024);
     return wanted < by_shared ? wanted : (by_shared > 0 ? by_shared : 1);
   }
@@ -49,8 +48,7 @@ constexpr int line_pair_bits(int bits) { return bits >= 11 ? 0 : bits == 10 ? 1 
 // Along y and the vertical cycles, lines of 256 to 1024 points take 8 pairs (4 at 1024): a row's
 // loads are then 128 (64) contiguous bytes. The y passes of the slab form (512 and 1024 points on 2 and
 // 4 GPUs) took 21 and 12 % less, the one-tile 256^3 y pass 12 %, the vertical transform of 256-level
-// cycles 2.5 % (tools/kernel_bench/spectral_pass_bench, docs/performance.md); the y pass with the
-// symbol took 10-11 % more with half or twice the pairs (the 4-GPU slab's chunk).
+// cycles 2.5 % (tools/kernel_bench/spectral_pass_bench, docs/performance.md).
 constexpr int strided_pair_bits(int bits) {
   const int wide = bits >= 8 && bits <= 9 ? 3 : bits == 10 ? 2 : 0;
   return line_pair_bits(bits) > wide ? line_pair_bits(bits) : wide;
@@ -132,9 +130,9 @@ __device__ __forceinline__ double* pass_point(const SpectralPlan& p, const doubl
 }
 
 // One pass of Hartley transforms along `Axis` over lines of S::n points: in -> out (may be the same
-// array). With `Scaled` (along y), the transform, the inverse symbol and the transform again.
-template <int Axis, bool Scaled, class S, class View>
-__global__ void __launch_bounds__(S::threads, S::min_blocks(Scaled))
+// array).
+template <int Axis, class S, class View>
+__global__ void __launch_bounds__(S::threads, S::min_blocks())
     hartley_pass_kernel(SpectralPlan p, const double* __restrict__ tab, const double* __restrict__ st,
                         const double* __restrict__ skip, View in, View out) {
   if (solver_skips(st, p.skip_from) || (skip && *skip >= 1.0)) return;  // (the gate tests the same)
@@ -151,29 +149,6 @@ __global__ void __launch_bounds__(S::threads, S::min_blocks(Scaled))
   }
   __syncthreads();
   block_fft<S>(buf, cw, sw);
-  if (Scaled) {
-    constexpr int items = S::points / S::threads;
-    double ha[items], hb[items];
-#pragma unroll
-    for (int s = 0; s < items; ++s) {
-      int q, t;
-      item_of<Axis, S>(threadIdx.x + s * S::threads, q, t);
-      double sa, sb;
-      y_pair_inverse(p, tab, 2 * (pair0 + q), t, sa, sb);
-      hartley_pair(buf + q * S::stride, S::n, t, ha[s], hb[s], kPad);
-      ha[s] *= sa;
-      hb[s] *= sb;
-    }
-    __syncthreads();
-#pragma unroll
-    for (int s = 0; s < items; ++s) {
-      int q, t;
-      item_of<Axis, S>(threadIdx.x + s * S::threads, q, t);
-      buf[q * S::stride + padded(bit_reverse(t, S::bits), kPad)] = Cplx{ha[s], hb[s]};
-    }
-    __syncthreads();
-    block_fft<S>(buf, cw, sw);
-  }
   for (int e = threadIdx.x; e < S::points; e += S::threads) {
     int q, t;
     item_of<Axis, S>(e, q, t);
@@ -200,48 +175,48 @@ void allow_shared(Kernel kernel, int bytes) {
     TDC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
 }
 
-template <int Axis, bool Scaled, class S>
+template <int Axis, class S>
 void launch_shape(const SpectralPlan& p, const double* tab, const double* st, const double* skip, PassView in,
                   PassView out, cudaStream_t stream) {
   const long pairs = line_count(p, Axis) / 2;
   const unsigned blocks = unsigned((pairs + S::pairs - 1) / S::pairs);
   if constexpr (Axis < 2)  // (only x and y passes meet pieces)
     if (in.bits < S::bits || out.bits < S::bits) {
-      auto kernel = hartley_pass_kernel<Axis, Scaled, S, PassView>;
+      auto kernel = hartley_pass_kernel<Axis, S, PassView>;
       allow_shared(kernel, S::shared_bytes);
       kernel<<<blocks, S::threads, S::shared_bytes, stream>>>(p, tab, st, skip, in, out);
       TDC_CUDA_CHECK(cudaGetLastError());
       return;
     }
-  auto kernel = hartley_pass_kernel<Axis, Scaled, S, SpectralView>;
+  auto kernel = hartley_pass_kernel<Axis, S, SpectralView>;
   allow_shared(kernel, S::shared_bytes);
   kernel<<<blocks, S::threads, S::shared_bytes, stream>>>(p, tab, st, skip, in.whole(), out.whole());
   TDC_CUDA_CHECK(cudaGetLastError());
 }
 
-template <int Axis, bool Scaled, int Bits>
+template <int Axis, int Bits>
 void launch_bits(const SpectralPlan& p, const double* tab, const double* st, const double* skip, PassView in,
                  PassView out, cudaStream_t stream) {
   constexpr int pair_bits = Axis == 0 ? line_pair_bits(Bits) : strided_pair_bits(Bits);
-  launch_shape<Axis, Scaled, LineShape<Bits, pair_bits>>(p, tab, st, skip, in, out, stream);
+  launch_shape<Axis, LineShape<Bits, pair_bits>>(p, tab, st, skip, in, out, stream);
 }
 
-template <int Axis, bool Scaled>
+template <int Axis>
 void launch_pass(const SpectralPlan& p, const double* tab, const double* st, const double* skip, PassView in,
                  PassView out, cudaStream_t stream) {
   switch (line_bits(p, Axis)) {
-    case 1: return launch_bits<Axis, Scaled, 1>(p, tab, st, skip, in, out, stream);
-    case 2: return launch_bits<Axis, Scaled, 2>(p, tab, st, skip, in, out, stream);
-    case 3: return launch_bits<Axis, Scaled, 3>(p, tab, st, skip, in, out, stream);
-    case 4: return launch_bits<Axis, Scaled, 4>(p, tab, st, skip, in, out, stream);
-    case 5: return launch_bits<Axis, Scaled, 5>(p, tab, st, skip, in, out, stream);
-    case 6: return launch_bits<Axis, Scaled, 6>(p, tab, st, skip, in, out, stream);
-    case 7: return launch_bits<Axis, Scaled, 7>(p, tab, st, skip, in, out, stream);
-    case 8: return launch_bits<Axis, Scaled, 8>(p, tab, st, skip, in, out, stream);
-    case 9: return launch_bits<Axis, Scaled, 9>(p, tab, st, skip, in, out, stream);
-    case 10: return launch_bits<Axis, Scaled, 10>(p, tab, st, skip, in, out, stream);
+    case 1: return launch_bits<Axis, 1>(p, tab, st, skip, in, out, stream);
+    case 2: return launch_bits<Axis, 2>(p, tab, st, skip, in, out, stream);
+    case 3: return launch_bits<Axis, 3>(p, tab, st, skip, in, out, stream);
+    case 4: return launch_bits<Axis, 4>(p, tab, st, skip, in, out, stream);
+    case 5: return launch_bits<Axis, 5>(p, tab, st, skip, in, out, stream);
+    case 6: return launch_bits<Axis, 6>(p, tab, st, skip, in, out, stream);
+    case 7: return launch_bits<Axis, 7>(p, tab, st, skip, in, out, stream);
+    case 8: return launch_bits<Axis, 8>(p, tab, st, skip, in, out, stream);
+    case 9: return launch_bits<Axis, 9>(p, tab, st, skip, in, out, stream);
+    case 10: return launch_bits<Axis, 10>(p, tab, st, skip, in, out, stream);
     case 11:  // x and y lines only (vertical cycles stop at kMaxSpectralCycle = 1024)
-      if constexpr (Axis != 2) return launch_bits<Axis, Scaled, 11>(p, tab, st, skip, in, out, stream);
+      if constexpr (Axis != 2) return launch_bits<Axis, 11>(p, tab, st, skip, in, out, stream);
       break;
     default: throw std::invalid_argument("spectral_precon: line length out of range");
   }
@@ -290,15 +265,54 @@ void column_pass(const SpectralPlan& p, const double* tab, const double* st, con
   }
 }
 
+// The chain passes (spectral_chain_pass.hpp): one thread a chain, neighbouring threads on
+// neighbouring lines (x), so that each point's loads and stores coalesce.
+constexpr int kChainThreads = 128;
+template <int Pass, class View>
+__global__ void __launch_bounds__(kChainThreads)
+    chain_pass_kernel(SpectralPlan p, const double* __restrict__ tab, const double* __restrict__ st,
+                      const double* __restrict__ skip, View in, View out, ChainExchange x) {
+  if (solver_skips(st, p.skip_from) || (skip && *skip >= 1.0)) return;  // (the gate tests the same)
+  const long lines = chain_lines(p), id = long(blockIdx.x) * kChainThreads + threadIdx.x;
+  if (id >= lines * p.hy) return;
+  const int l = int(id % lines), c = int(id / lines);
+  if constexpr (Pass == kPassYChain)
+    chain_line_whole(p, tab, in, out, l, c);
+  else if constexpr (Pass == kPassYChainUp)
+    chain_line_up(p, tab, out, l, c, x.ends);
+  else
+    chain_line_down(p, tab, out, l, c, x);
+}
+
+template <int Pass, class View>
+void launch_chains(const SpectralPlan& p, const double* tab, const double* st, const double* skip, View in, View out,
+                   const ChainExchange* x, cudaStream_t stream) {
+  const long chains = chain_lines(p) * p.hy;
+  chain_pass_kernel<Pass, View><<<unsigned((chains + kChainThreads - 1) / kChainThreads), kChainThreads, 0, stream>>>(
+      p, tab, st, skip, in, out, x ? *x : ChainExchange{});
+  TDC_CUDA_CHECK(cudaGetLastError());
+}
+
+void chain_pass(const SpectralPlan& p, const double* tab, const double* st, const double* skip, int pass, PassView in,
+                PassView out, const ChainExchange* x, cudaStream_t stream) {
+  if (pass == kPassYChainUp) return launch_chains<kPassYChainUp>(p, tab, st, skip, out.whole(), out.whole(), x, stream);
+  if (pass == kPassYChainDown)
+    return launch_chains<kPassYChainDown>(p, tab, st, skip, out.whole(), out.whole(), x, stream);
+  if (in.bits < p.by || out.bits < p.by) return launch_chains<kPassYChain>(p, tab, st, skip, in, out, x, stream);
+  launch_chains<kPassYChain>(p, tab, st, skip, in.whole(), out.whole(), x, stream);
+}
+
 // One pass (a SpectralPass). Each kernel also returns at once when `skip` (if given) is >= 1, as the
 // gate around a solve's passes does: the same with the gates off (TASKDYCORE_GATED_GRAPHS=off).
 void pass_cuda(const SpectralPlan& p, const double* tab, const double* st, const double* skip, int pass, PassView in,
-               PassView out, cudaStream_t stream) {
+               PassView out, cudaStream_t stream, const ChainExchange* x = nullptr) {
   switch (pass) {
-    case kPassX: return launch_pass<0, false>(p, tab, st, skip, in, out, stream);
-    case kPassY: return launch_pass<1, false>(p, tab, st, skip, in, out, stream);
-    case kPassZ: return launch_pass<2, false>(p, tab, st, skip, in, out, stream);
-    case kPassYSymbol: return launch_pass<1, true>(p, tab, st, skip, in, out, stream);
+    case kPassX: return launch_pass<0>(p, tab, st, skip, in, out, stream);
+    case kPassY: return launch_pass<1>(p, tab, st, skip, in, out, stream);
+    case kPassZ: return launch_pass<2>(p, tab, st, skip, in, out, stream);
+    case kPassYChain:
+    case kPassYChainUp:
+    case kPassYChainDown: return chain_pass(p, tab, st, skip, pass, in, out, x, stream);
     case kPassColumns: return column_pass(p, tab, st, skip, in.whole(), out.whole(), stream);
     default: throw std::invalid_argument("spectral_precon: no such pass");
   }
@@ -318,15 +332,15 @@ __global__ void mark_skip(const double* st, double* partial, int skip_from) {
 }
 
 std::string plan_key(const SpectralPlan& p) {
-  return gate_key(p.nx, p.ny, p.nz, p.m0, p.n0, p.k0, p.lc, p.scale, p.d, p.rest, p.columns, p.null_chains,
-                  p.table_doubles, p.skip_from);
+  return gate_key(p.nx, p.ny, p.nz, p.m0, p.n0, p.k0, p.lc, p.scale, p.d, p.rest, p.columns, p.null_chains, p.hy,
+                  p.chain_an, p.chain_scale, p.null_lines, p.table_doubles, p.skip_from);
 }
 
 }  // namespace
 
 void spectral_pass_cuda(const SpectralPlan& p, const double* tab, const double* st, int pass, PassView in, PassView out,
-                        cudaStream_t stream) {
-  pass_cuda(p, tab, st, nullptr, pass, in, out, stream);
+                        cudaStream_t stream, const ChainExchange* x) {
+  pass_cuda(p, tab, st, nullptr, pass, in, out, stream, x);
 }
 
 void spectral_solve_cuda(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z,

@@ -6,6 +6,7 @@
 #include "../residual_dot/residual_dot_kernel.hpp"
 #include "../solver_scalars/solver_scalars_update.hpp"
 #include "../solver_scalars/solver_state.hpp"
+#include "spectral_chain_pass.hpp"
 #include "spectral_column_solve.hpp"
 #include "spectral_precon_kernel.hpp"
 
@@ -78,11 +79,10 @@ void lines_hartley(PairBatch<W>& x, int n) {
   }
 }
 
-// Line pairs l0 .. l0 + 2 W - 1 of one pass (pair w: lines l0 + 2 w and l0 + 2 w + 1); `scaled`
-// (along y only): the transform, the inverse symbol and the transform again.
+// Line pairs l0 .. l0 + 2 W - 1 of one pass (pair w: lines l0 + 2 w and l0 + 2 w + 1).
 template <int W>
-void hartley_pairs(const SpectralPlan& p, const double* tab, int axis, bool scaled, const PassView& in,
-                   const PassView& out, long l0, PairBatch<W>& x) {
+void hartley_pairs(const SpectralPlan& p, const double* tab, int axis, const PassView& in, const PassView& out, long l0,
+                   PairBatch<W>& x) {
   const int bits = line_bits(p, axis), n = 1 << bits;
   const double *cw = twiddle_cos(p, tab, axis), *sw = twiddle_sin(p, tab, axis);
   // Along x and y a line's points sit a fixed stride apart within each piece (a piece holds run
@@ -110,18 +110,6 @@ void hartley_pairs(const SpectralPlan& p, const double* tab, int axis, bool scal
     }
   }
   lines_fft(x, bits, cw, sw);
-  if (scaled) {
-    lines_hartley(x, n);
-    for (int w = 0; w < W; ++w)
-      for (int t = 0; t < n; ++t) {
-        double sa, sb;
-        y_pair_inverse(p, tab, int(l0) + 2 * w, t, sa, sb);
-        const std::size_t at = std::size_t(x.rev[t]) * W + w;
-        x.re[at] = x.ha[std::size_t(t) * W + w] * sa;
-        x.im[at] = x.hb[std::size_t(t) * W + w] * sb;
-      }
-    lines_fft(x, bits, cw, sw);
-  }
   lines_hartley(x, n);
   for (int w = 0; w < W; ++w) {
     const int la = int(l0) + 2 * w;
@@ -144,15 +132,14 @@ void hartley_pairs(const SpectralPlan& p, const double* tab, int axis, bool scal
 
 // A whole pass: kPairLanes line pairs at a time, the rest one by one.
 constexpr int kPairLanes = 4;
-void hartley_pass(const SpectralPlan& p, const double* tab, int axis, bool scaled, const PassView& in,
-                  const PassView& out) {
+void hartley_pass(const SpectralPlan& p, const double* tab, int axis, const PassView& in, const PassView& out) {
   const int bits = line_bits(p, axis), n = 1 << bits;
   const long lines = line_count(p, axis);
   PairBatch<kPairLanes> wide(n, bits);
   PairBatch<1> one(n, bits);
   long l = 0;
-  for (; l + 2 * kPairLanes <= lines; l += 2 * kPairLanes) hartley_pairs(p, tab, axis, scaled, in, out, l, wide);
-  for (; l < lines; l += 2) hartley_pairs(p, tab, axis, scaled, in, out, l, one);
+  for (; l + 2 * kPairLanes <= lines; l += 2 * kPairLanes) hartley_pairs(p, tab, axis, in, out, l, wide);
+  for (; l < lines; l += 2) hartley_pairs(p, tab, axis, in, out, l, one);
 }
 
 // The vertical pass of a plan with varying level coefficients: each line's cycle solved directly,
@@ -171,13 +158,32 @@ void column_pass(const SpectralPlan& p, const double* tab, SpectralView in, Spec
     column_lines<1>(p, tab, in, out);
 }
 
+// The chain passes (spectral_chain_pass.hpp), chain by chain: neighbouring lines (x) in turn, so
+// that a chain's rows stay in cache for the next.
+void chain_pass(const SpectralPlan& p, const double* tab, int pass, const PassView& in, const PassView& out,
+                const ChainExchange* x) {
+  const int lines = int(chain_lines(p));
+  for (int c = 0; c < p.hy; ++c)
+    for (int l = 0; l < lines; ++l) {
+      if (pass == kPassYChain)
+        chain_line_whole(p, tab, in, out, l, c);
+      else if (pass == kPassYChainUp)
+        chain_line_up(p, tab, out.whole(), l, c, x->ends);
+      else
+        chain_line_down(p, tab, out.whole(), l, c, *x);
+    }
+}
+
 }  // namespace
 
-void spectral_pass_cpu(const SpectralPlan& p, const double* tab, int pass, PassView in, PassView out) {
+void spectral_pass_cpu(const SpectralPlan& p, const double* tab, int pass, PassView in, PassView out,
+                       const ChainExchange* x) {
   if (pass == kPassColumns)
     column_pass(p, tab, in.whole(), out.whole());
+  else if (is_chain_pass(pass))
+    chain_pass(p, tab, pass, in, out, x);
   else
-    hartley_pass(p, tab, pass_axis(pass), pass == kPassYSymbol, in, out);
+    hartley_pass(p, tab, pass_axis(pass), in, out);
 }
 
 void spectral_solve_cpu(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z) {

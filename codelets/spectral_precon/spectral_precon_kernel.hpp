@@ -1,13 +1,15 @@
 // spectral_precon: z = A^{-1} r for a horizontally homogeneous column operator (spectral_formulae.hpp),
-// plain CPU and CUDA, no StarPU. Five passes of line-pair Hartley transforms (solve_passes_of): where
-// the vertical operator is a transform, along the vertical cycles (r -> z), x, y with the inverse
-// symbol between two transforms, x and the cycles again; else along x (r -> z), y, a direct solve of
-// each vertical cycle per horizontal mode (spectral_column_solve.hpp), y and x.
+// plain CPU and CUDA, no StarPU. Five passes (solve_passes_of): where the vertical operator is a
+// transform, line-pair Hartley transforms along the vertical cycles (r -> z) and x, the direct solve
+// of each mode's chains along y (spectral_chain_solve.hpp), x and the cycles again; else transforms
+// along x (r -> z) and y, a direct solve of each vertical cycle per horizontal mode
+// (spectral_column_solve.hpp), y and x.
 #pragma once
 #include <string>
 #include <vector>
 
 #include "../column_operator/column_operator.hpp"
+#include "spectral_chain_pass.hpp"
 #include "spectral_formulae.hpp"
 
 #if defined(TASKDYCORE_HAVE_CUDA)
@@ -33,8 +35,10 @@ inline SpectralView tile_view(const TileLayout& L, const double* a) {
 }
 
 // One pass (a SpectralPass), in -> out (in may be out). Along x and y the views may be pieces split
-// along that axis; the vertical passes take whole arrays.
-void spectral_pass_cpu(const SpectralPlan& p, const double* tab, int pass, PassView in, PassView out);
+// along that axis; the vertical passes take whole arrays. The split chain passes (kPassYChainUp,
+// kPassYChainDown) run in place on a whole array, with the parts' exchange `x`.
+void spectral_pass_cpu(const SpectralPlan& p, const double* tab, int pass, PassView in, PassView out,
+                       const ChainExchange* x = nullptr);
 
 // z = M r (r is read, z written; may not alias); returns at once when the state says done >= skip_from.
 void spectral_solve_cpu(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z);
@@ -48,7 +52,7 @@ void spectral_pcg_precon_cpu(const SpectralPlan& p, const TileLayout& L, const d
 #if defined(TASKDYCORE_HAVE_CUDA)
 // The pass returns at once when the state says done >= skip_from.
 void spectral_pass_cuda(const SpectralPlan& p, const double* tab, const double* st, int pass, PassView in, PassView out,
-                        cudaStream_t stream);
+                        cudaStream_t stream, const ChainExchange* x = nullptr);
 void spectral_solve_cuda(const SpectralPlan& p, const double* tab, const double* st, SpectralView r, SpectralView z,
                          cudaStream_t stream);
 // groups: dot_partial's device scratch.

@@ -6,7 +6,7 @@
 
 namespace tdc {
 
-SlabGeometry slab_geometry(const SpectralPlan& p, int tiles_x, int tiles_y, int chunks) {
+SlabGeometry slab_geometry(const SpectralPlan& p, int tiles_x, int tiles_y, int chunks, bool split) {
   SlabGeometry g;
   const int nx = p.nx, ny = p.ny, nz = p.nz;
   g.nx = nx;
@@ -16,7 +16,13 @@ SlabGeometry slab_geometry(const SpectralPlan& p, int tiles_x, int tiles_y, int 
   g.tiles_x = tiles_x;
   g.tiles_y = tiles_y;
   const int tiles = tiles_x * tiles_y;
-  if (tiles_x == 1) {
+  const int part = ny / (tiles_y > 0 ? tiles_y : 1);
+  if (split && g.vertical_transform && tiles_x == 1 && tiles_y > 1 && tiles_y <= kMaxChainParts &&
+      (tiles_y & (tiles_y - 1)) == 0 && part % p.hy == 0) {
+    g.kind = SlabKind::Columns;
+    g.split_chains = true;
+    g.slabs = 0;
+  } else if (tiles_x == 1) {
     g.kind = SlabKind::Columns;  // x lines are whole in the tiles: two transposes a solve
     g.slabs = 1;
     while (2 * g.slabs <= tiles && 2 * g.slabs <= kMaxSlabPieces && nx / (2 * g.slabs) >= 2) g.slabs *= 2;
@@ -30,10 +36,13 @@ SlabGeometry slab_geometry(const SpectralPlan& p, int tiles_x, int tiles_y, int 
   return g;
 }
 
-int spectral_stage_count(const SlabGeometry& g) { return g.vertical_transform && g.kind == SlabKind::Levels ? 3 : 5; }
+int spectral_stage_count(const SlabGeometry& g) {
+  if (g.split_chains) return 2;
+  return g.vertical_transform && g.kind == SlabKind::Levels ? 3 : 5;
+}
 
 int spectral_stage_chunks(const SlabGeometry& g, int n) {
-  if (g.kind != SlabKind::Columns) return 1;
+  if (g.kind != SlabKind::Columns || g.split_chains) return 1;
   const bool chunked = g.vertical_transform ? n >= 1 && n <= 3 : n != 2;  // not the passes on whole columns
   return chunked ? g.chunks : 1;
 }
@@ -48,14 +57,19 @@ SpectralStage spectral_stage(const SlabGeometry& g, const TileLayout& L, int n, 
   auto set = [&](std::initializer_list<int> passes) {
     for (int a : passes) s.passes[s.n_passes++] = a;
   };
-  if (g.vertical_transform && g.kind == SlabKind::Columns) {
+  if (g.split_chains) {
+    s.to_buffer = n == 0;
+    s.from_buffer = n == 1;
+    if (n == 0) set({kPassZ, kPassX, kPassYChainUp});
+    if (n == 1) set({kPassYChainDown, kPassX, kPassZ});
+  } else if (g.vertical_transform && g.kind == SlabKind::Columns) {
     s.on_slab = n == 2;  // between the tiles' vertical and x passes, each way
     s.from_buffer = n == 1 || n == 4;
     s.to_buffer = n == 0 || n == 3;
-    set({n == 0 || n == 4 ? kPassZ : n == 2 ? kPassYSymbol : kPassX});
+    set({n == 0 || n == 4 ? kPassZ : n == 2 ? kPassYChain : kPassX});
   } else if (g.vertical_transform) {
     s.on_slab = n == 1;
-    set(n == 1 ? std::initializer_list<int>{kPassX, kPassYSymbol, kPassX} : std::initializer_list<int>{kPassZ});
+    set(n == 1 ? std::initializer_list<int>{kPassX, kPassYChain, kPassX} : std::initializer_list<int>{kPassZ});
   } else if (g.kind == SlabKind::Columns) {
     s.on_slab = n >= 1 && n <= 3;
     s.from_buffer = n == 2 || n == 3;
@@ -137,6 +151,7 @@ PassView pieces_view(const std::vector<CellArray>& pieces, bool on_slab) {
 }  // namespace
 
 bool stage_needs_scratch(const SlabGeometry& g, const SpectralStage& s) {
+  if (g.split_chains) return s.n_passes > 0 && s.passes[0] == kPassYChainDown;
   if (s.n_passes == 0 || s.from_buffer || s.to_buffer) return false;
   const bool ends_direct = (s.from_tile || pieces_in_view(g, s)) && (s.to_tile || pieces_in_view(g, s));
   return !ends_direct || s.n_passes > 1;
@@ -183,8 +198,23 @@ StageWork stage_work(const SpectralPlan& p, const SlabGeometry& g, const Spectra
   w.plan.m0 = part.x0;
   w.plan.n0 = part.y0;
   w.plan.k0 = part.z0;
+  if (g.split_chains) {
+    w.chains.parts = g.tiles();
+    w.chains.part = s.index;
+    w.chains.scratch = scratch;
+    if (s.to_buffer) w.chains.ends = out[0];
+    if (s.from_buffer)
+      for (int t = 0; t < g.tiles(); ++t) w.chains.all[t] = in[t];
+  }
   return w;
 }
+
+long chain_exchange_doubles(const SpectralPlan& p, const SlabGeometry& g) {
+  SpectralPlan part = p;
+  part.ny = g.tile(0).h;
+  return chain_exchange_doubles(part);
+}
+long chain_scratch_doubles(const SpectralPlan& p) { return long(p.null_lines) * p.ny; }
 
 void spectral_stage_cpu(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, const double* tab,
                         const double* st, const double* const* in, double* scratch, double* buffer,
@@ -193,8 +223,8 @@ void spectral_stage_cpu(const SpectralPlan& p, const SlabGeometry& g, const Spec
   const StageWork w = stage_work(p, g, s, in, scratch, buffer, out);
   strided_copies_cpu(w.gather);
   for (int n = 0; n < s.n_passes; ++n)
-    spectral_pass_cpu(w.plan, tab, s.passes[n], n == 0 ? w.first_in : w.work,
-                      n == s.n_passes - 1 ? w.last_out : w.work);
+    spectral_pass_cpu(w.plan, tab, s.passes[n], n == 0 ? w.first_in : w.work, n == s.n_passes - 1 ? w.last_out : w.work,
+                      &w.chains);
   strided_copies_cpu(w.scatter);
 }
 

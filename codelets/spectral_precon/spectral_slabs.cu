@@ -12,7 +12,7 @@ void spectral_stage_cuda(const SpectralPlan& p, const SlabGeometry& g, const Spe
   strided_copies_cuda(w.gather, stream, st + state::kDone, double(p.skip_from));
   for (int n = 0; n < s.n_passes; ++n)
     spectral_pass_cuda(w.plan, tab, st, s.passes[n], n == 0 ? w.first_in : w.work,
-                       n == s.n_passes - 1 ? w.last_out : w.work, stream);
+                       n == s.n_passes - 1 ? w.last_out : w.work, stream, &w.chains);
   strided_copies_cuda(w.scatter, stream, st + state::kDone, double(p.skip_from));
 }
 

@@ -5,15 +5,19 @@
 // meets the passes in the one-array solve's order (solve_passes_of), so z is bitwise the same for any
 // tile layout, slab count, chunk count and rank count. Plain CPU and CUDA, no StarPU.
 //
-// Where the vertical operator is a transform (the solve's order: vertical, x, y with the symbol, x,
+// Where the vertical operator is a transform (the solve's order: vertical, x, the chains along y, x,
 // vertical), the tiles run the vertical passes, and the slabs need no whole columns:
-// - tiles span x (tiles_x == 1): slabs of whole y columns (x ranges). Tile: vertical pass into the
-//   tile's buffer; tile: x pass, into pieces; slab: y pass with the symbol, pieces into pieces; tile:
+// - tiles 1 x G, G a power of two up to kMaxChainParts (split_chains): no slabs. Tile: vertical, x
+//   and the chains' way up into the tile's buffer, the chains' ends into its exchange vector; tile:
+//   from every tile's exchange vector, the chains' way down, x and vertical into z. The tiles
+//   exchange two numbers a chain (spectral_chain_pass.hpp) instead of transposing the field.
+// - other tiles spanning x (tiles_x == 1): slabs of whole y columns (x ranges). Tile: vertical pass
+//   into the tile's buffer; tile: x pass, into pieces; slab: the chains, pieces into pieces; tile:
 //   x pass into the buffer; tile: vertical pass into z. The three middle stages run on chunks of
 //   levels (z ranges) with a piece each, so that a chunk's pieces travel while the next chunk's pass
 //   runs, and nothing between the two transposes needs every chunk.
-// - otherwise: slabs of whole levels. Tile: vertical pass, into pieces; slab: x, y with the symbol,
-//   x; tile: vertical pass into z.
+// - otherwise: slabs of whole levels. Tile: vertical pass, into pieces; slab: x, the chains, x; tile:
+//   vertical pass into z.
 // Where it is solved directly per horizontal mode (x, y, the vertical solve, y, x):
 // - tiles span x: tile: x pass, into pieces; slab: y pass into the slab's buffer; slab: the vertical
 //   solve; slab: y pass, into pieces; tile: x pass, into z. The x and y passes run on chunks of levels.
@@ -47,6 +51,8 @@ struct SlabGeometry {
   int slabs = 1;
   int chunks = 1;  // z ranges of the column flow's x and y passes (divides nz)
   bool vertical_transform = false;  // the plan's vertical operator is a transform: the tiles run it
+  // Tiles 1 x G split each chain along y into G aligned parts: two tile stages, no slabs.
+  bool split_chains = false;
   int tiles() const { return tiles_x * tiles_y; }
   CellBox tile(int t) const {
     const int w = nx / tiles_x, h = ny / tiles_y;
@@ -79,8 +85,9 @@ struct SlabGeometry {
 
 // The slab geometry for a tile layout and a plan: column slabs where tiles span x, else level slabs;
 // one slab per tile where the grid allows (a column slab at least 2 cells wide, a power of two);
-// column slabs in `chunks` z ranges where nz allows (else fewer).
-SlabGeometry slab_geometry(const SpectralPlan& p, int tiles_x, int tiles_y, int chunks = 1);
+// column slabs in `chunks` z ranges where nz allows (else fewer); split chains where they can
+// (unless `split` is false).
+SlabGeometry slab_geometry(const SpectralPlan& p, int tiles_x, int tiles_y, int chunks = 1, bool split = true);
 
 // One task's work: on tile or slab `index` (within z chunk `chunk`, or whole when -1), read the tile
 // (r), the part's buffer or its pieces, run `passes` (SpectralPass, in order) and write the pieces,
@@ -104,11 +111,16 @@ SpectralStage spectral_stage(const SlabGeometry& g, const TileLayout& L, int n, 
 // Whether the stage's task needs the scratch array (a part of its size): not where its one pass goes
 // from the tile straight into the pieces or back.
 bool stage_needs_scratch(const SlabGeometry& g, const SpectralStage& s);
+// Split chains: the exchange vector's doubles a tile, and the scratch the way down needs.
+long chain_exchange_doubles(const SpectralPlan& p, const SlabGeometry& g);
+long chain_scratch_doubles(const SpectralPlan& p);
 
 // The stage's work; returns at once when the state says done >= p.skip_from (p: the whole domain's
 // plan). `in`/`out`: the tile (one pointer) or the part's pieces in the stage's chunk (tile t: its
-// piece of every slab; slab s: every tile's piece of it, in index order), none for the buffer;
-// `buffer`: the part's buffer (from_buffer or to_buffer), `scratch`: stage_needs_scratch's array.
+// piece of every slab; slab s: every tile's piece of it, in index order), none for the buffer; with
+// split chains, the tile's exchange vector (out of the first stage) and every tile's (into the
+// second); `buffer`: the part's buffer (from_buffer or to_buffer), `scratch`: stage_needs_scratch's
+// array (split chains: the null chains whole, chain_scratch_doubles).
 void spectral_stage_cpu(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, const double* tab,
                         const double* st, const double* const* in, double* scratch, double* buffer,
                         double* const* out);

@@ -58,8 +58,10 @@ void insert_spectral_stage(const SpectralPlan& p, const SlabGeometry& g, const S
   // that only reads it (the y pass back into pieces) takes it read-only, so that its chunks do not
   // wait for one another and the worker queues them back to back.
   const bool starts_buffer = s.to_buffer && !s.from_buffer && s.chunk <= 0;
+  // (Split chains' way down runs its first passes in the buffer.)
+  const bool writes_buffer = s.to_buffer || (s.from_buffer && s.n_passes > 1);
   if (s.from_buffer || s.to_buffer)
-    d.push_back({buffer, starts_buffer ? STARPU_W : s.to_buffer ? STARPU_RW : STARPU_R});
+    d.push_back({buffer, starts_buffer ? STARPU_W : writes_buffer ? STARPU_RW : STARPU_R});
   for (starpu_data_handle_t h : in) d.push_back({h, STARPU_R});
   // Pieces are written whole; so is z's interior by a stage of the whole tile (z's ghost ring is not
   // read before a halo exchange), and a chunk keeps the others'.

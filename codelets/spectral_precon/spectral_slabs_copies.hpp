@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "../common/strided_copy.hpp"
+#include "spectral_chain_pass.hpp"
 #include "spectral_slabs.hpp"
 
 namespace tdc {
@@ -18,6 +19,7 @@ struct StageWork {
   SpectralPlan plan;
   PassView first_in{}, last_out{};  // the first pass's input, the last one's output
   SpectralView work{};              // the work array (the slab's buffer or the scratch array)
+  ChainExchange chains{};           // split chains: the exchange vectors and the null chains' scratch
 };
 StageWork stage_work(const SpectralPlan& p, const SlabGeometry& g, const SpectralStage& s, const double* const* in,
                      double* scratch, double* buffer, double* const* out);

@@ -105,6 +105,7 @@ int main(int argc, char** argv) {
   try {  // a bad run-time switch is bad input: refused before an output directory is made
     tdc::Runtime::check_environment();
     tdc::SpectralPreconditioner::spectral_chunks();  // TASKDYCORE_SPECTRAL_CHUNKS
+    tdc::SpectralPreconditioner::split_chains_allowed();  // TASKDYCORE_SPECTRAL_SPLIT_CHAINS
   } catch (const std::invalid_argument& e) {
     if (tdc::launcher_rank() == 0) {
       std::fprintf(stderr, "taskdycore: error: %s\n", e.what());

@@ -278,23 +278,25 @@ TEST(SpectralColumns, IsThePseudoInverseOfVaryingLaplacians) {
       }
 }
 
-// Transposes a solve (a stage on the slabs after one on the tiles, or back): two in either slab kind
-// where the vertical operator is a transform (the tiles run it first and last), four where it is
-// solved directly and tiles split x (the vertical solve on the tiles between two slab stages).
+// Transposes a solve (a stage on the slabs after one on the tiles, or back): none where tiles 1 x G
+// split the chains, two in either slab kind where the vertical operator is a transform (the tiles run
+// it first and last), four where it is solved directly and tiles split x (the vertical solve on the
+// tiles between two slab stages).
 int transposes(const SlabGeometry& g, const TileLayout& L) {
   int n = 0;
   for (int s = 1; s < spectral_stage_count(g); ++s)
     n += spectral_stage(g, L, s, 0).on_slab != spectral_stage(g, L, s - 1, 0).on_slab;
   return n;
 }
-TEST(SpectralKernels, TransformsTransposeTwiceOnAnyLayout) {
+TEST(SpectralKernels, TransformsTransposeTwiceOrSplitChains) {
   std::vector<double> tab;
   const SpectralPlan transform = make_spectral_plan(16, 16, 8, couplings(kWrapMirror), coefficients(8, 0.25), tab);
   const SpectralPlan direct = make_spectral_plan(16, 16, 8, couplings(kWrapMirror),
                                                  varying_coefficients(8, kWrapMirror, kProfiles[2], 0.0), tab);
   const TileLayout L{8, 8, 8, 2};
   for (const auto& [tx, ty] : {std::pair{1, 2}, std::pair{2, 1}, std::pair{2, 2}}) {
-    EXPECT_EQ(transposes(slab_geometry(transform, tx, ty, 2), L), 2) << tx << "x" << ty;
+    EXPECT_EQ(transposes(slab_geometry(transform, tx, ty, 2), L), tx == 1 ? 0 : 2) << tx << "x" << ty;
+    EXPECT_EQ(slab_geometry(transform, tx, ty, 2).split_chains, tx == 1) << tx << "x" << ty;
     EXPECT_EQ(transposes(slab_geometry(direct, tx, ty, 2), L), tx == 1 ? 2 : 4) << tx << "x" << ty;
   }
 }
@@ -308,12 +310,13 @@ struct SlabCase {
 template <class Ops>
 std::vector<double> slab_solve(Ops& ops, const SpectralPlan& p, const TileLayout& W, const SlabCase& c,
                                const std::vector<double>& r) {
-  SlabGeometry g = slab_geometry(p, c.tiles_x, c.tiles_y, c.chunks);
+  // (slabs asked for: the slab flows, not split chains)
+  SlabGeometry g = slab_geometry(p, c.tiles_x, c.tiles_y, c.chunks, c.slabs == 0);
   if (c.slabs > 0) g.slabs = c.slabs;
   const TileLayout L{W.nx / c.tiles_x, W.ny / c.tiles_y, W.nz, W.halo};
   const int T = g.tiles(), S = g.slabs, C = g.chunks;
   using Array = typename Ops::Array;
-  std::vector<Array> rt, zt, to, from, slab_buffers, tile_buffers;
+  std::vector<Array> rt, zt, to, from, slab_buffers, tile_buffers, exchange;
   for (int t = 0; t < T; ++t) {
     const CellBox b = g.tile(t);
     std::vector<double> tile(L.size(), 0.0);
@@ -323,6 +326,7 @@ std::vector<double> slab_solve(Ops& ops, const SpectralPlan& p, const TileLayout
     rt.push_back(ops.array(tile));
     zt.push_back(ops.array(std::vector<double>(L.size(), 0.0)));
     tile_buffers.push_back(ops.array(std::vector<double>(b.cells(), 0.0)));
+    if (g.split_chains) exchange.push_back(ops.array(std::vector<double>(chain_exchange_doubles(p, g), 0.0)));
     for (int s = 0; s < S; ++s)
       for (int k = 0; k < C; ++k) {
         to.push_back(ops.array(std::vector<double>(g.piece(t, s, k).cells(), 0.0)));
@@ -336,7 +340,7 @@ std::vector<double> slab_solve(Ops& ops, const SpectralPlan& p, const TileLayout
       for (int b = s < 0 ? 0 : s; b < (s < 0 ? S : s + 1); ++b) q.push_back(ops.ptr(v[(a * S + b) * C + (k < 0 ? 0 : k)]));
     return q;
   };
-  long largest = g.tile(0).cells();
+  long largest = std::max(g.tile(0).cells(), chain_scratch_doubles(p));
   for (int s = 0; s < S; ++s) largest = std::max(largest, g.slab(s).cells());
   auto scratch = ops.array(std::vector<double>(largest, 0.0));
   for (int n = 0; n < spectral_stage_count(g); ++n) {
@@ -345,13 +349,18 @@ std::vector<double> slab_solve(Ops& ops, const SpectralPlan& p, const TileLayout
       for (int k = 0; k < spectral_stage_chunks(g, n); ++k) {
         const SpectralStage st = spectral_stage(g, L, n, i, k);
         std::vector<double*> in, out;
+        if (g.split_chains) {  // the tile's exchange vector out of the first stage, all into the second
+          for (int t = 0; t < T; ++t)
+            if (st.from_buffer) in.push_back(ops.ptr(exchange[t]));
+          if (st.to_buffer) out = {ops.ptr(exchange[i])};
+        }
         if (st.from_tile)
           in = {ops.ptr(rt[i])};
-        else if (!st.from_buffer)
+        else if (!st.from_buffer && !g.split_chains)
           in = on_slab ? of(to, -1, i, st.chunk) : of(from, i, -1, st.chunk);
         if (st.to_tile)
           out = {ops.ptr(zt[i])};
-        else if (!st.to_buffer)
+        else if (!st.to_buffer && !g.split_chains)
           out = on_slab ? of(from, -1, i, st.chunk) : of(to, i, -1, st.chunk);
         ops.stage(p, g, st, in.data(), ops.ptr(scratch), ops.ptr(on_slab ? slab_buffers[i] : tile_buffers[i]),
                   out.data());

@@ -27,6 +27,7 @@ void check(cudaError_t e, const char* what) {
 struct Case {
   const char* name;
   int nx, ny, nz, pass, pieces_in, pieces_out;  // a SpectralPass; pieces split along its axis (1: one array)
+  int parts = 1;  // split chains: the domain's ny is split into `parts` tiles, the case runs on the first
 };
 
 // laplc's couplings (strides 2) under rigid lids, constant levels: the transformed vertical pass.
@@ -92,21 +93,18 @@ int main(int argc, char** argv) {
     }
   }
   // The passes of a solve where the vertical operator is a transform (solve_passes_of), on one tile
-  // and as the slab form's stages run them on 2 and 4 GPUs (tiles span x, 2 chunks of levels), with
-  // the plain y pass beside the one with the symbol.
+  // and as tiles 1 x 2 and 1 x 4 run them (split chains: each tile's part of the chains), with the
+  // plain y transform beside the chains and a slab's chains (the column slab flow's) for comparison.
   const Case cases[] = {
       {"1 tile 256^3: vertical", 256, 256, 256, kPassZ, 1, 1},
       {"1 tile 256^3: x", 256, 256, 256, kPassX, 1, 1},
-      {"1 tile 256^3: y", 256, 256, 256, kPassY, 1, 1},
-      {"1 tile 256^3: y with the symbol", 256, 256, 256, kPassYSymbol, 1, 1},
-      {"2 GPUs, tile 256x256x256: vertical", 256, 256, 256, kPassZ, 1, 1},
-      {"2 GPUs, tile chunk 256x256x128: x into 2 pieces", 256, 256, 128, kPassX, 1, 2},
-      {"2 GPUs, tile chunk: x from 2 pieces", 256, 256, 128, kPassX, 2, 1},
-      {"2 GPUs, slab chunk 128x512x128: y, symbol, 2 pieces", 128, 512, 128, kPassYSymbol, 2, 2},
-      {"4 GPUs, tile chunk 256x256x128: x into 4 pieces", 256, 256, 128, kPassX, 1, 4},
-      {"4 GPUs, tile chunk: x from 4 pieces", 256, 256, 128, kPassX, 4, 1},
-      {"4 GPUs, slab chunk 64x1024x128: y, symbol, 4 pieces", 64, 1024, 128, kPassYSymbol, 4, 4},
-      {"4 GPUs, slab chunk: y from 4 pieces (no symbol)", 64, 1024, 128, kPassY, 4, 1},
+      {"1 tile 256^3: y transform", 256, 256, 256, kPassY, 1, 1},
+      {"1 tile 256^3: y chains", 256, 256, 256, kPassYChain, 1, 1},
+      {"2 GPUs, tile 256x256x256: chains' way up", 256, 512, 256, kPassYChainUp, 1, 1, 2},
+      {"2 GPUs, tile 256x256x256: chains' way down", 256, 512, 256, kPassYChainDown, 1, 1, 2},
+      {"4 GPUs, tile 256x256x256: chains' way up", 256, 1024, 256, kPassYChainUp, 1, 1, 4},
+      {"4 GPUs, tile 256x256x256: chains' way down", 256, 1024, 256, kPassYChainDown, 1, 1, 4},
+      {"4 GPUs, slab chunk 64x1024x128: y chains, 4 pieces", 64, 1024, 128, kPassYChain, 4, 4},
   };
   cudaDeviceProp prop{};
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
@@ -124,8 +122,23 @@ int main(int argc, char** argv) {
   }
   for (const Case& c : cases) {
     std::vector<double> tab;
-    const SpectralPlan p = plan_of(c.nx, c.ny, c.nz, tab);
-    const long cells = long(c.nx) * c.ny * c.nz;
+    SpectralPlan p = plan_of(c.nx, c.ny, c.nz, tab);
+    const long scratch_doubles = std::max(1L, long(p.null_lines) * p.ny);
+    p.ny /= c.parts;  // (the first part)
+    p.by = spectral_log2(p.ny);
+    const long cells = long(c.nx) * p.ny * c.nz, exchange = chain_exchange_doubles(p);
+    ChainExchange x;
+    x.parts = c.parts;
+    std::vector<double*> held;
+    for (int g = 0; g < c.parts + 1; ++g) {
+      double* e = nullptr;
+      check(cudaMalloc(reinterpret_cast<void**>(&e), (g < c.parts ? exchange : scratch_doubles) * 8), "cudaMalloc");
+      check(cudaMemset(e, 0, (g < c.parts ? exchange : scratch_doubles) * 8), "cudaMemset");
+      held.push_back(e);
+      if (g < c.parts) x.all[g] = e;
+    }
+    x.ends = held[0];
+    x.scratch = held[c.parts];
     double *a = nullptr, *b = nullptr, *t = nullptr, *st = nullptr;
     check(cudaMalloc(reinterpret_cast<void**>(&a), cells * 8), "cudaMalloc");
     check(cudaMalloc(reinterpret_cast<void**>(&b), cells * 8), "cudaMalloc");
@@ -134,10 +147,12 @@ int main(int argc, char** argv) {
     check(cudaMemset(st, 0, 64 * 8), "cudaMemset");
     check(cudaMemset(a, 0, cells * 8), "cudaMemset");
     check(cudaMemcpy(t, tab.data(), tab.size() * 8, cudaMemcpyHostToDevice), "cudaMemcpy");
-    const PassView in = pieces_of(a, c.nx, c.ny, c.nz, pass_axis(c.pass), c.pieces_in);
-    const PassView out = pieces_of(b, c.nx, c.ny, c.nz, pass_axis(c.pass), c.pieces_out);
-    const double m = timed_us(repeat, [&] { spectral_pass_cuda(p, t, st, c.pass, in, out, nullptr); });
+    const bool in_place = c.pass == kPassYChainUp || c.pass == kPassYChainDown;
+    const PassView in = pieces_of(a, c.nx, p.ny, c.nz, pass_axis(c.pass), c.pieces_in);
+    const PassView out = pieces_of(in_place ? a : b, c.nx, p.ny, c.nz, pass_axis(c.pass), c.pieces_out);
+    const double m = timed_us(repeat, [&] { spectral_pass_cuda(p, t, st, c.pass, in, out, nullptr, &x); });
     std::printf("  %-48s %8.1f us  %7.0f GB/s\n", c.name, m, 16.0 * cells / m * 1e-3);
+    for (double* e : held) cudaFree(e);
     cudaFree(a);
     cudaFree(b);
     cudaFree(t);

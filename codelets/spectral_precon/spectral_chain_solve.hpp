@@ -1,0 +1,237 @@
+// The y pass of the transform-first order as a direct solve. After the vertical and x transforms,
+// each mode (m, t) of a y line is decoupled from the others, and what is left along y is, for each
+// of the line's hy interleaved chains (points c, c + hy, c + 2 hy, ...; laplc couples y to y +- 2),
+// the periodic tridiagonal system
+//   a u[q-1] + b u[q] + a u[q+1] = w f[q],   a = d an,  b = d (sigma - 2 an),  sigma = mu_x[m] + mu_z[t] + rest,
+// with w the transforms' factor. It is solved exactly (to round-off) by an aligned binary tree of
+// ranges: a range's end values are p + near u_near + far u_far in its two outer neighbours, with
+// (near, far) the same for every range of a level (constant coefficients). The way up joins
+// neighbouring ranges in place, the chain's slots keeping each join's inner ends; the top closes the
+// cycle; the way down computes each join's two inner values from its outer neighbours, so every point
+// is computed once, from what the way up left in its slot.
+//
+// Why a tree: the same joins in the same order whatever splits the chain into aligned parts, so a
+// chain split over tiles (parts of 2^k points) gives the bits of the whole chain, and the parts need
+// only exchange their ends (two numbers a chain) instead of being transposed. Where sigma = 0 the
+// chain's constants are null: the pseudo-inverse (mean of f taken out, the cycle pinned, mean of u
+// taken out), on the whole chain.
+//
+// Written once for the CPU and the CUDA kernels (no FMA contraction on either side): the same bits.
+#pragma once
+#include "spectral_formulae.hpp"
+
+namespace tdc {
+
+constexpr int kMaxChainLevels = 12;  // chains up to kMaxSpectralLength points
+
+// A level's coefficients: a range of 2^k points has ends p + near u_near + far u_far; 1 / (1 - near^2)
+// solves its join with its neighbour.
+struct ChainLevels {
+  double near[kMaxChainLevels], far[kMaxChainLevels], inv_d[kMaxChainLevels];
+};
+
+// The chain's equation for mode (m, level k's cycle position): its a, b and the factor of f.
+struct ChainRow {
+  double a = 0.0, b = 0.0, w = 0.0;
+  bool singular = false;  // sigma == 0: the constants are null
+};
+TDC_HD ChainRow chain_row(const SpectralPlan& p, const double* tab, int m, int k) {
+  const int t = int(tab[p.cycle_position + k]);
+  const double sigma = (tab[p.mu_x + m] + tab[p.mu_z + t]) + p.rest;
+  ChainRow r;
+  r.a = p.d * p.chain_an;
+  r.b = p.d * (sigma - 2.0 * p.chain_an);
+  r.w = p.chain_scale / r.b;
+  r.singular = sigma == 0.0;
+  return r;
+}
+
+TDC_HD void chain_levels(const ChainRow& r, int top, ChainLevels& c) {
+  double nr = -(r.a / r.b), fr = nr;
+  for (int k = 0; k <= top; ++k) {
+    const double inv_d = 1.0 / (1.0 - nr * nr);
+    c.near[k] = nr;
+    c.far[k] = fr;
+    c.inv_d[k] = inv_d;
+    const double f2 = (fr * fr) * inv_d;
+    nr = nr + nr * f2;
+    fr = f2;
+  }
+}
+
+// Slots of leaves: leaf i's left and right end values. A chain's points (a leaf a point, or a block
+// of `unit` points: its first and last), a part's ends in an array (2 i, 2 i + 1).
+template <class Point>
+struct PointSlots {
+  Point point;
+  int unit;
+  TDC_HD double& left(int i) const { return point(i * unit); }
+  TDC_HD double& right(int i) const { return point(i * unit + unit - 1); }
+};
+// (Parts of one point have one value: both slots are its first.)
+struct EndSlots {
+  double* e;
+  bool point;
+  TDC_HD double& left(int i) const { return e[2 * i]; }
+  TDC_HD double& right(int i) const { return e[2 * i + (point ? 0 : 1)]; }
+};
+
+// A chain's points in an array.
+struct ArrayPoints {
+  double* a;
+  TDC_HD double& operator()(int q) const { return a[q]; }
+};
+
+// The way up over n leaves of level k0 (ranges of 2^k0 points), to one range of level k0 + log2 n.
+template <class Slots>
+TDC_HD void chain_up(const Slots& s, int n, const ChainLevels& c, int k0) {
+  for (int h = 1, k = k0; h < n; h *= 2, ++k) {
+    const double nr = c.near[k], fr = c.far[k], inv_d = c.inv_d[k];
+    for (int l = 0; l < n; l += 2 * h) {
+      const double al = s.left(l), ar = s.right(l + h - 1), bl = s.left(l + h), br = s.right(l + 2 * h - 1);
+      s.left(l) = al + fr * ((bl + nr * ar) * inv_d);
+      s.right(l + 2 * h - 1) = br + fr * ((ar + nr * bl) * inv_d);
+    }
+  }
+}
+
+// The way down: the leaves' outer neighbours are ul (left of leaf 0) and ur (right of leaf n - 1);
+// every join's inner ends become values. The leaves' own outer ends are the caller's. Joins of two
+// points (k0 = 0, h = 1) are skipped: both are ends of larger ranges, whose joins gave their values.
+template <class Slots>
+TDC_HD void chain_down(const Slots& s, int n, const ChainLevels& c, int k0, double ul, double ur) {
+  if (n < 2) return;
+  for (int h = n / 2, k = k0 + spectral_log2(n) - 1; h >= (k0 == 0 ? 2 : 1); h /= 2, --k) {
+    const double nr = c.near[k], fr = c.far[k], inv_d = c.inv_d[k];
+    for (int l = 0; l < n; l += 2 * h) {
+      const double vl = l == 0 ? ul : s.right(l - 1), vr = l + 2 * h == n ? ur : s.left(l + 2 * h);
+      const double x = s.right(l + h - 1) + fr * vl, y = s.left(l + h) + fr * vr;
+      s.right(l + h - 1) = (x + nr * y) * inv_d;
+      s.left(l + h) = (y + nr * x) * inv_d;
+    }
+  }
+}
+
+// The cycle's closure on the whole chain's range (level k): its first and last values (u_last is
+// its left neighbour, u_first its right one). Singular: the last pinned to 0.
+TDC_HD void chain_close(double& first, double& last, const ChainLevels& c, int k, bool singular) {
+  const double nr = c.near[k], one_far = 1.0 - c.far[k];
+  const double pl = first, pr = last;
+  if (singular) {
+    first = pl / one_far;
+    last = 0.0;
+    return;
+  }
+  const double det = (one_far - nr) * (one_far + nr);
+  first = (one_far * pl + nr * pr) / det;
+  last = (one_far * pr + nr * pl) / det;
+}
+
+// The leaves: p = w f, point by point (f from `in`, p into the chain's slots).
+template <class In, class Point>
+TDC_HD void chain_leaves(const In& in, const Point& point, int n, double w, double shift) {
+  for (int q = 0; q < n; ++q) point(q) = (in(q)-shift) * w;
+}
+
+// Pairwise sum of n (a power of two) values, aligned (the same additions for any split into
+// aligned parts): a binary counter of partial sums.
+template <class Point>
+TDC_HD double chain_sum(const Point& point, int n) {
+  double partial[kMaxChainLevels];
+  for (int q = 0; q < n; ++q) {
+    double v = point(q);
+    int k = 0;
+    for (; (q >> k) & 1; ++k) v = partial[k] + v;
+    partial[k] = v;
+  }
+  int top = 0;
+  while ((1 << top) < n) ++top;
+  return partial[top];
+}
+
+// Blocks of 2^kChainBlockBits points (fewer in shorter parts) run their levels in registers (each
+// point read and written once there by the CUDA kernels); the same joins as point by point.
+constexpr int kChainBlockBits = 3;
+
+template <int B, class Point>
+TDC_HD void chain_blocks_up(const Point& point, int n, const ChainLevels& c) {
+  for (int q0 = 0; q0 < n; q0 += B) {
+    double v[B];
+#pragma unroll
+    for (int i = 0; i < B; ++i) v[i] = point(q0 + i);
+    const ArrayPoints local{v};
+    chain_up(PointSlots<ArrayPoints>{local, 1}, B, c, 0);
+#pragma unroll
+    for (int i = 0; i < B; ++i) point(q0 + i) = v[i];
+  }
+  chain_up(PointSlots<Point>{point, B}, n / B, c, spectral_log2(B));
+}
+template <int B, class Point>
+TDC_HD void chain_blocks_down(const Point& point, int n, const ChainLevels& c, double ul, double ur) {
+  chain_down(PointSlots<Point>{point, B}, n / B, c, spectral_log2(B), ul, ur);
+  for (int q0 = 0; q0 < n; q0 += B) {
+    double v[B];
+#pragma unroll
+    for (int i = 0; i < B; ++i) v[i] = point(q0 + i);
+    const double vl = q0 == 0 ? ul : point(q0 - 1), vr = q0 + B == n ? ur : point(q0 + B);
+    const ArrayPoints local{v};
+    chain_down(PointSlots<ArrayPoints>{local, 1}, B, c, 0, vl, vr);
+#pragma unroll
+    for (int i = 0; i < B; ++i) point(q0 + i) = v[i];
+  }
+}
+
+// The way up on a part of n points already holding p (leaves), to the part's range: its ends in
+// its first and last point.
+template <class Point>
+TDC_HD void chain_part_up(const Point& point, int n, const ChainLevels& c) {
+  constexpr int B = 1 << kChainBlockBits;
+  if (n >= B) return chain_blocks_up<B>(point, n, c);
+  if (n == 4) return chain_blocks_up<4>(point, n, c);
+  if (n == 2) return chain_blocks_up<2>(point, n, c);
+}
+
+// The way down on a part whose first and last points hold their values and whose neighbours are
+// ul and ur.
+template <class Point>
+TDC_HD void chain_part_down(const Point& point, int n, const ChainLevels& c, double ul, double ur) {
+  constexpr int B = 1 << kChainBlockBits;
+  if (n >= B) return chain_blocks_down<B>(point, n, c, ul, ur);
+  if (n == 4) return chain_blocks_down<4>(point, n, c, ul, ur);
+  if (n == 2) return chain_blocks_down<2>(point, n, c, ul, ur);
+}
+
+// A whole chain of n points, f (in) -> u (point, may be in's points): the pseudo-inverse where singular.
+template <class In, class Point>
+TDC_HD void chain_solve_whole(const In& in, const Point& point, int n, const ChainRow& r) {
+  const int top = spectral_log2(n);
+  ChainLevels c;
+  chain_levels(r, top, c);
+  const double mean = r.singular ? chain_sum(in, n) / double(n) : 0.0;
+  chain_leaves(in, point, n, r.w, mean);
+  chain_part_up(point, n, c);
+  double first = point(0), last = point(n - 1);
+  chain_close(first, last, c, top, r.singular);
+  point(0) = first;
+  point(n - 1) = last;
+  chain_part_down(point, n, c, last, first);
+  if (r.singular) {
+    const double u_mean = chain_sum(point, n) / double(n);
+    for (int q = 0; q < n; ++q) point(q) = point(q) - u_mean;
+  }
+}
+
+// A chain split into G aligned parts of n points each (nonsingular): after each part's way up
+// (chain_part_up), `ends` holds part g's ends at 2 g, 2 g + 1. Joins the parts, closes the cycle and
+// comes down to the parts' ends: part g's values at s.left(g), s.right(g) (s = chain_top's slots).
+// Every part runs this on the same ends: the same bits as the whole chain.
+TDC_HD EndSlots chain_top(double* ends, int parts, int n, const ChainLevels& c) {
+  const int kp = spectral_log2(n), top = kp + spectral_log2(parts);
+  const EndSlots s{ends, n == 1};
+  chain_up(s, parts, c, kp);
+  chain_close(s.left(0), s.right(parts - 1), c, top, false);
+  chain_down(s, parts, c, kp, s.right(parts - 1), s.left(0));
+  return s;
+}
+
+}  // namespace tdc
