@@ -39,7 +39,10 @@ The model (docs/performance.md, "Performance model (paper 003)"), on the slowest
   T_comm    transposes: applications a step x transposes a solve (2: the modelled cases' vertical
             operators are transforms; 4 in the level flow of builds before e6d0c38) x the
             pieces a GPU sends to other GPUs' slabs / link rate (NVLink within a process, --mpi
-            between ranks); halo strips of the form's fields and width (fields x width x face
+            between ranks); with split chains (tiles 1 x G, G a power of two up to 16: no slabs,
+            no transposes) the chains' ends every tile sends every other, 2 x 2 doubles a column
+            (--flow slabs: the column slabs instead, as TASKDYCORE_SPECTRAL_SPLIT_CHAINS=off and
+            every build before split chains ran); halo strips of the form's fields and width (fields x width x face
             cells x 8 B: PCG and MPDATA width 3, the direct form's computed rings width 4), one
             latency an exchange (a pack-and-unpack task chain); reductions x their added latency
             (PCG only)
@@ -63,6 +66,7 @@ MPIS = ("cuda", "staged")  # how ranks move data: GPU memory over NVLink, or thr
 B = 8.0  # bytes a value (FP64)
 C256 = 256 ** 3
 MAX_SLAB_PIECES = 256  # codelets/spectral_precon/spectral_slabs.hpp, kMaxSlabPieces
+MAX_CHAIN_PARTS = 16   # codelets/spectral_precon/spectral_chain_pass.hpp, kMaxChainParts
 
 
 def default_solver(case):
@@ -126,9 +130,10 @@ class Layout:
     The spectral preconditioner's slabs as graph/spectral_precon.cpp makes them: column slabs (whole
     y columns, x ranges) where tiles span x, else level slabs; slab s is held with tile s * tiles / slabs.
     level_transposes: transposes a solve with level slabs (2 where the vertical operator is a
-    transform, as in every modelled case; 4 before commit e6d0c38)."""
+    transform, as in every modelled case; 4 before commit e6d0c38). split_chains: tiles 1 x G (G a
+    power of two up to 16) split the chains along y and exchange their ends instead of slabs."""
 
-    def __init__(self, grid, gpus, tiles, gpus_per_node, ranks_per_node, mpi, level_transposes=2):
+    def __init__(self, grid, gpus, tiles, gpus_per_node, ranks_per_node, mpi, level_transposes=2, split_chains=True):
         self.grid, self.gpus, self.mpi = grid, gpus, mpi
         self.tx, self.ty = tiles
         if grid[0] % self.tx or grid[1] % self.ty:
@@ -154,8 +159,12 @@ class Layout:
                 S *= 2
         else:
             self.columns, S = False, min(T, nz, MAX_SLAB_PIECES)
+        self.split = (split_chains and self.tx == 1 and 1 < self.ty <= MAX_CHAIN_PARTS
+                      and self.ty & (self.ty - 1) == 0 and self.tile_ny % 2 == 0)
+        if self.split:
+            S = 0
         self.slabs = S
-        self.transposes = 2 if self.columns else level_transposes
+        self.transposes = 0 if self.split else 2 if self.columns else level_transposes
         self.gpu_of_slab = [self.gpu_of_tile[s * T // S] for s in range(S)]
 
     def piece_cells(self, t, s):
@@ -204,6 +213,24 @@ class Layout:
                 elif gs_ == gpu:
                     k = self.link(gpu, gt)
                     inn[k] = inn.get(k, 0.0) + b
+        return {k: max(out.get(k, 0.0), inn.get(k, 0.0)) for k in set(out) | set(inn)}
+
+    def chain_end_bytes(self, gpu):
+        """Split chains: bytes of the chains' ends GPU `gpu` exchanges a solve, by link kind: its tiles'
+        exchange vectors to every other GPU, every other tile's in (2 ends a chain, 2 chains a column)."""
+        per_tile = 2 * 2 * self.grid[0] * self.nz * B
+        out, inn = {}, {}
+        for t in range(self.ntiles):
+            for u in range(self.ntiles):
+                gt, gu = self.gpu_of_tile[t], self.gpu_of_tile[u]
+                if gt == gu:
+                    continue
+                if gt == gpu:
+                    k = self.link(gpu, gu)
+                    out[k] = out.get(k, 0.0) + per_tile
+                elif gu == gpu:
+                    k = self.link(gpu, gt)
+                    inn[k] = inn.get(k, 0.0) + per_tile
         return {k: max(out.get(k, 0.0), inn.get(k, 0.0)) for k in set(out) | set(inn)}
 
     def faces(self, t):
@@ -296,7 +323,7 @@ class Model:
                     gpus_per_node=p["gpus"], ranks_per_node=p.get("ranks_per_node", 1),
                     iterations=p.get("iterations"), apps=p.get("applications_moving_pieces"),
                     solver=None if p["case"] == "mpdata" else p.get("solver", "pcg"), mpi=p.get("mpi", "staged"),
-                    level_transposes=p.get("level_transposes", 2))
+                    level_transposes=p.get("level_transposes", 2), split_chains=p.get("split_chains", False))
 
     def fit_point(self, what):
         pts = [p for p in self.cal["validation"]["points"] if p.get("fits") == what]
@@ -316,7 +343,7 @@ class Model:
         if p is None:
             raise ValueError("calibration: links.nvlink_effective_GBps is null and no skipped_applications pair fits it")
         lay = Layout(parse_grid(p["grid"]), p["gpus"], tile_pair(p["tiles"]), p["gpus"], p.get("ranks_per_node", 1),
-                     p.get("mpi", "staged"))
+                     p.get("mpi", "staged"), split_chains=False)
         n = (p["applications_default"] - p["applications_max_iter_1"]) * lay.transposes
         byts = max(lay.transpose_bytes(g).get("nvlink", 0.0) for g in range(lay.gpus))
         dt = p["default_ms"] - p["max_iter_1_ms"] - n * self.lat["nvlink"]
@@ -394,13 +421,14 @@ class Model:
 
     def transposes(self, lay, apps):
         """ms a step of the spectral transposes on the slowest GPU: apps x transposes a solve x
-        (bytes / rate + one latency)."""
+        (bytes / rate + one latency); split chains: apps x the ends' exchange (bytes / rate + one
+        latency)."""
         worst = 0.0
         for g in range(lay.gpus):
-            by = lay.transpose_bytes(g)
+            by = lay.chain_end_bytes(g) if lay.split else lay.transpose_bytes(g)
             if by:
                 worst = max(worst, max(b / self.link_bw(k, lay.mpi) * 1e-6 + self.lat[k] for k, b in by.items()))
-        return apps * lay.transposes * worst
+        return apps * (1 if lay.split else lay.transposes) * worst
 
     def iterations(self, case, grid, given):
         if given:
@@ -411,14 +439,14 @@ class Model:
 
     # ---- prediction -----------------------------------------------------------------------------
     def predict(self, case, grid, gpus, tiles=None, gpus_per_node=8, ranks_per_node=1, iterations=None,
-                apps=None, layout="rows", solver=None, mpi="cuda", level_transposes=2):
+                apps=None, layout="rows", solver=None, mpi="cuda", level_transposes=2, split_chains=True):
         """solver: "direct" or "pcg" (None: the case's present method, default_solver); mpi: how
-        ranks move data (MPIS); level_transposes: Layout's."""
+        ranks move data (MPIS); level_transposes, split_chains: Layout's."""
         solver = solver or default_solver(case)
         if case == "tg-multigrid" and solver == "direct":
             raise ValueError("the direct solve needs the spectral inverse: tg-multigrid runs PCG (--solver pcg)")
         tiles = tiles or default_tiles(gpus, layout)
-        lay = Layout(grid, gpus, tiles, gpus_per_node, ranks_per_node, mpi, level_transposes)
+        lay = Layout(grid, gpus, tiles, gpus_per_node, ranks_per_node, mpi, level_transposes, split_chains)
         r = {"case": case, "grid": grid, "gpus": gpus, "tiles": tiles, "ranks": lay.ranks, "nodes": lay.nodes,
              "solver": None if case == "mpdata" else solver, "mpi": mpi if lay.ranks > 1 else None,
              "stages": 0.0, "transposes": 0.0, "halo": 0.0, "reductions": 0.0, "notes": []}
@@ -485,6 +513,7 @@ class Model:
             r["stage_factor"] = self.stage_factor[solver]
             xfer = self.transposes(lay, apps)
             r["applications"], r["transposes_per_solve"], r["slabs"] = apps, lay.transposes, lay.slabs
+            r["split_chains"] = lay.split
         comm = xfer + halo_t + red
         total = comp + stages + comm
         r.update(comp=comp, stages=stages, transposes=xfer, halo=halo_t, reductions=red, comm=comm,
@@ -515,8 +544,12 @@ def print_prediction(r, m):
         r["comp"], ", without the spectral solve" if "applications" in r else ""))
     if "applications" in r:
         print("spectral_stages_ms  %9.3f   (its share of the solve x stage factor %.2f)" % (r["stages"], r["stage_factor"]))
-        print("transposes_ms       %9.3f   (%d application(s) x %d transposes, %d slabs)" % (
-            r["transposes"], r["applications"], r["transposes_per_solve"], r["slabs"]))
+        if r["split_chains"]:
+            print("transposes_ms       %9.3f   (%d application(s) x the split chains' ends, no transposes)" % (
+                r["transposes"], r["applications"]))
+        else:
+            print("transposes_ms       %9.3f   (%d application(s) x %d transposes, %d slabs)" % (
+                r["transposes"], r["applications"], r["transposes_per_solve"], r["slabs"]))
     else:
         print("spectral_stages_ms  %9.3f" % r["stages"])
         print("transposes_ms       %9.3f" % r["transposes"])
@@ -545,7 +578,7 @@ def apply_overrides(m, a):
 def cmd_predict(m, a):
     tiles = tile_pair(a.tiles) if a.tiles else None
     r = m.predict(a.case, a.grid, a.gpus, tiles, a.gpus_per_node, a.ranks_per_node, a.iterations,
-                  a.applications, a.layout, a.solver, a.mpi)
+                  a.applications, a.layout, a.solver, a.mpi, split_chains=a.flow == "split")
     print_prediction(r, m)
 
 
@@ -563,7 +596,7 @@ def cmd_scan(m, a):
         g = (a.grid[0] * tx, a.grid[1] * ty, a.grid[2]) if a.weak else a.grid
         try:
             r = m.predict(a.case, g, n, (tx, ty), a.gpus_per_node, a.ranks_per_node, a.iterations, a.applications,
-                          solver=solver, mpi=a.mpi)
+                          solver=solver, mpi=a.mpi, split_chains=a.flow == "split")
         except ValueError as e:
             err = e
             continue
@@ -691,6 +724,10 @@ def main(argv=None):
                        help="how ranks move data: cuda (default; the TASKDYCORE_MPI=cuda build, GPU memory and CUDA "
                             "IPC over NVLink: NVLink's effective rate) or staged (the default build, through host "
                             "memory: links.staged_rank_GBps)")
+        p.add_argument("--flow", choices=("split", "slabs"), default="split",
+                       help="the spectral solve on tiles 1 x G (G a power of two up to 16): split (default; "
+                            "split chains, the chains' ends exchanged) or slabs (the column slabs' two "
+                            "transposes, as TASKDYCORE_SPECTRAL_SPLIT_CHAINS=off)")
         p.add_argument("--iterations", type=int, help="solver iterations a step (tg-multigrid)")
         p.add_argument("--applications", type=int,
                        help="spectral applications a step that move pieces (default: the calibration's "
