@@ -10,7 +10,8 @@
 #                    [--rank-gpu visible|workers] [--repeat R] [--trace on|off] OUT
 #
 # Weak: the per-GPU grid (and the case's domain) times the tile layout, a tile per GPU: 1xG by default (tiles span x, so the
-# spectral preconditioner needs two transposes a solve, not four), or --layout 2d (2x1, 2x2, 4x2).
+# spectral preconditioner splits its chains along y and moves no transposes), or --layout 2d (2x1,
+# 2x2, 4x2: two transposes a solve).
 # Strong: the --strong grid on each GPU count. Steady state: one run of N steps (100 by default), timed
 # by the run itself over its last three quarters (summary.json's steady.ms_per_step, from when the host
 # read each step's check), so that start-up (allocation, the first upload, perf-model calibration) drops

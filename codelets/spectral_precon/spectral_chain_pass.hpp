@@ -72,8 +72,7 @@ TDC_HD void chain_line_up(const SpectralPlan& p, const double* tab, const Spectr
   }
   ChainLevels cl;
   chain_levels(r, spectral_log2(n), cl);
-  chain_leaves(point, point, n, r.w, 0.0);
-  chain_part_up(point, n, cl);
+  chain_part_up(point, point, n, cl, r.w, 0.0);
   const long at = 2 * (long(c) * chain_lines(p) + l);
   ends[at] = point(0);
   ends[at + 1] = point(n - 1);

@@ -127,12 +127,6 @@ TDC_HD void chain_close(double& first, double& last, const ChainLevels& c, int k
   last = (one_far * pr + nr * pl) / det;
 }
 
-// The leaves: p = w f, point by point (f from `in`, p into the chain's slots).
-template <class In, class Point>
-TDC_HD void chain_leaves(const In& in, const Point& point, int n, double w, double shift) {
-  for (int q = 0; q < n; ++q) point(q) = (in(q)-shift) * w;
-}
-
 // Pairwise sum of n (a power of two) values, aligned (the same additions for any split into
 // aligned parts): a binary counter of partial sums.
 template <class Point>
@@ -149,16 +143,17 @@ TDC_HD double chain_sum(const Point& point, int n) {
   return partial[top];
 }
 
-// Blocks of 2^kChainBlockBits points (fewer in shorter parts) run their levels in registers (each
-// point read and written once there by the CUDA kernels); the same joins as point by point.
-constexpr int kChainBlockBits = 3;
+// Blocks of 2^kChainBlockBits points (fewer in shorter parts) run their levels in registers, the
+// leaves with the way up and the way down's last levels: each point is read and written once a way
+// there (the CUDA kernels' traffic); the same joins as point by point.
+constexpr int kChainBlockBits = 4;
 
-template <int B, class Point>
-TDC_HD void chain_blocks_up(const Point& point, int n, const ChainLevels& c) {
+template <int B, class In, class Point>
+TDC_HD void chain_blocks_up(const In& in, const Point& point, int n, const ChainLevels& c, double w, double shift) {
   for (int q0 = 0; q0 < n; q0 += B) {
     double v[B];
 #pragma unroll
-    for (int i = 0; i < B; ++i) v[i] = point(q0 + i);
+    for (int i = 0; i < B; ++i) v[i] = (in(q0 + i) - shift) * w;
     const ArrayPoints local{v};
     chain_up(PointSlots<ArrayPoints>{local, 1}, B, c, 0);
 #pragma unroll
@@ -181,14 +176,16 @@ TDC_HD void chain_blocks_down(const Point& point, int n, const ChainLevels& c, d
   }
 }
 
-// The way up on a part of n points already holding p (leaves), to the part's range: its ends in
-// its first and last point.
-template <class Point>
-TDC_HD void chain_part_up(const Point& point, int n, const ChainLevels& c) {
+// The leaves p = (f - shift) w of a part of n points (f from `in`, p into `point`, which may be
+// in's points) and the way up to the part's range: its ends in its first and last point.
+template <class In, class Point>
+TDC_HD void chain_part_up(const In& in, const Point& point, int n, const ChainLevels& c, double w, double shift) {
   constexpr int B = 1 << kChainBlockBits;
-  if (n >= B) return chain_blocks_up<B>(point, n, c);
-  if (n == 4) return chain_blocks_up<4>(point, n, c);
-  if (n == 2) return chain_blocks_up<2>(point, n, c);
+  if (n >= B) return chain_blocks_up<B>(in, point, n, c, w, shift);
+  if (n == 8) return chain_blocks_up<8>(in, point, n, c, w, shift);
+  if (n == 4) return chain_blocks_up<4>(in, point, n, c, w, shift);
+  if (n == 2) return chain_blocks_up<2>(in, point, n, c, w, shift);
+  return chain_blocks_up<1>(in, point, n, c, w, shift);
 }
 
 // The way down on a part whose first and last points hold their values and whose neighbours are
@@ -197,6 +194,7 @@ template <class Point>
 TDC_HD void chain_part_down(const Point& point, int n, const ChainLevels& c, double ul, double ur) {
   constexpr int B = 1 << kChainBlockBits;
   if (n >= B) return chain_blocks_down<B>(point, n, c, ul, ur);
+  if (n == 8) return chain_blocks_down<8>(point, n, c, ul, ur);
   if (n == 4) return chain_blocks_down<4>(point, n, c, ul, ur);
   if (n == 2) return chain_blocks_down<2>(point, n, c, ul, ur);
 }
@@ -208,8 +206,7 @@ TDC_HD void chain_solve_whole(const In& in, const Point& point, int n, const Cha
   ChainLevels c;
   chain_levels(r, top, c);
   const double mean = r.singular ? chain_sum(in, n) / double(n) : 0.0;
-  chain_leaves(in, point, n, r.w, mean);
-  chain_part_up(point, n, c);
+  chain_part_up(in, point, n, c, r.w, mean);
   double first = point(0), last = point(n - 1);
   chain_close(first, last, c, top, r.singular);
   point(0) = first;

@@ -86,8 +86,7 @@ std::vector<double> solve_in_parts(const ChainRow& r, const std::vector<double>&
   chain_levels(r, spectral_log2(whole), c);
   for (int g = 0; g < parts; ++g) {
     const ArrayPoints part{u.data() + g * n};
-    chain_leaves(part, part, n, r.w, 0.0);
-    chain_part_up(part, n, c);
+    chain_part_up(part, part, n, c, r.w, 0.0);
     ends[2 * g] = part(0);
     ends[2 * g + 1] = part(n - 1);
   }
