@@ -200,37 +200,28 @@ class Layout:
         """Bytes one transpose moves between GPU `gpu` and others, by link kind: max(sent, received)
         (tiles to slabs: its tiles' pieces of other GPUs' slabs out, other tiles' pieces of its slabs
         in; slabs to tiles the reverse, the same bytes)."""
-        out, inn = {}, {}
-        for t in range(self.ntiles):
-            for s in range(self.slabs):
-                gt, gs_ = self.gpu_of_tile[t], self.gpu_of_slab[s]
-                if gt == gs_:
-                    continue
-                b = self.piece_cells(t, s) * B
-                if gt == gpu:
-                    k = self.link(gpu, gs_)
-                    out[k] = out.get(k, 0.0) + b
-                elif gs_ == gpu:
-                    k = self.link(gpu, gt)
-                    inn[k] = inn.get(k, 0.0) + b
-        return {k: max(out.get(k, 0.0), inn.get(k, 0.0)) for k in set(out) | set(inn)}
+        return self._link_bytes(gpu, ((self.gpu_of_tile[t], self.gpu_of_slab[s], self.piece_cells(t, s) * B)
+                                      for t in range(self.ntiles) for s in range(self.slabs)))
 
     def chain_end_bytes(self, gpu):
         """Split chains: bytes of the chains' ends GPU `gpu` exchanges a solve, by link kind: its tiles'
         exchange vectors to every other GPU, every other tile's in (2 ends a chain, 2 chains a column)."""
         per_tile = 2 * 2 * self.grid[0] * self.nz * B
+        return self._link_bytes(gpu, ((self.gpu_of_tile[t], self.gpu_of_tile[u], per_tile)
+                                      for t in range(self.ntiles) for u in range(self.ntiles)))
+
+    def _link_bytes(self, gpu, moves):
+        """max(sent, received) bytes of GPU `gpu` by link kind, over moves (from GPU, to GPU, bytes)."""
         out, inn = {}, {}
-        for t in range(self.ntiles):
-            for u in range(self.ntiles):
-                gt, gu = self.gpu_of_tile[t], self.gpu_of_tile[u]
-                if gt == gu:
-                    continue
-                if gt == gpu:
-                    k = self.link(gpu, gu)
-                    out[k] = out.get(k, 0.0) + per_tile
-                elif gu == gpu:
-                    k = self.link(gpu, gt)
-                    inn[k] = inn.get(k, 0.0) + per_tile
+        for a, b, n in moves:
+            if a == b:
+                continue
+            if a == gpu:
+                k = self.link(gpu, b)
+                out[k] = out.get(k, 0.0) + n
+            elif b == gpu:
+                k = self.link(gpu, a)
+                inn[k] = inn.get(k, 0.0) + n
         return {k: max(out.get(k, 0.0), inn.get(k, 0.0)) for k in set(out) | set(inn)}
 
     def faces(self, t):
