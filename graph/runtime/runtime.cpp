@@ -160,6 +160,13 @@ void progress_thread_yields_where_oversubscribed(const std::vector<int>& cpus) {
   if (cpu + cuda + 1 > cores) setenv("STARPU_MPI_PROGRESS_YIELD", "1", 0);
 }
 
+// StarPU-MPI's cooperative sends (STARPU_MPI_COOP_SENDS, on by default) forward data read on several
+// ranks from rank to rank, a tree of store-and-forward hops. The split chains' ends go from every
+// tile to every other at once, on the step's path: 4 ranks of 4 H100s took 8.67-8.91 ms a
+// Taylor-Green step with them and 7.77-8.13 without, the same bits (docs/performance.md). Direct
+// sends, unless set.
+void direct_mpi_sends() { setenv("STARPU_MPI_COOP_SENDS", "0", 0); }
+
 // Perf-model calibration lives per build (kernels and StarPU version) and per machine (StarPU names
 // its files after the host) in the cache, not in the user's home; the first runs calibrate. (StarPU
 // 1.4 would put it in $XDG_CACHE_HOME/.starpu, shared by every build, so the directory is named.)
@@ -230,6 +237,7 @@ Runtime::Runtime(int* argc, char*** argv, const RuntimeOptions& o) {
   const std::vector<int>& cpus = cpus_of_this_rank();
   default_workers(cpus);
   progress_thread_yields_where_oversubscribed(cpus);
+  direct_mpi_sends();
   const bool calibrating = default_calibration_home();
   if (!o.trace_dir.empty()) {
     std::filesystem::create_directories(o.trace_dir);
