@@ -42,7 +42,7 @@ struct ChainPoints {
   TDC_HD double& operator()(int q) const { return *y_point(p, tab, v, l, c + p.hy * q); }
 };
 
-TDC_HD ChainRow chain_row_of_line(const SpectralPlan& p, const double* tab, int l) {
+TDC_HD ChainRow<> chain_row_of_line(const SpectralPlan& p, const double* tab, int l) {
   return chain_row(p, tab, p.m0 + (l & (p.nx - 1)), p.k0 + (l >> p.bx));
 }
 // Null line l's place in the plan's list (l: global id).
@@ -62,7 +62,7 @@ TDC_HD void chain_line_whole(const SpectralPlan& p, const double* tab, const Vie
 // kPassYChainUp on the part's array (in place): the leaves and the way up, the ends out; a null
 // chain's points out as they are.
 TDC_HD void chain_line_up(const SpectralPlan& p, const double* tab, const SpectralView& v, int l, int c, double* ends) {
-  const ChainRow r = chain_row_of_line(p, tab, l);
+  const ChainRow<> r = chain_row_of_line(p, tab, l);
   const ChainPoints<SpectralView> point{p, tab, v, l, c};
   const int n = chain_length(p);
   if (r.singular) {
@@ -70,7 +70,7 @@ TDC_HD void chain_line_up(const SpectralPlan& p, const double* tab, const Spectr
     for (int q = 0; q < n; ++q) out[q] = point(q);
     return;
   }
-  ChainLevels cl;
+  ChainLevels<> cl;
   chain_levels(r, spectral_log2(n), cl);
   chain_part_up(point, point, n, cl, r.w, 0.0);
   const long at = 2 * (long(c) * chain_lines(p) + l);
@@ -81,7 +81,7 @@ TDC_HD void chain_line_up(const SpectralPlan& p, const double* tab, const Spectr
 // kPassYChainDown on the part's array (in place): from every part's ends, the part's values.
 TDC_HD void chain_line_down(const SpectralPlan& p, const double* tab, const SpectralView& v, int l, int c,
                             const ChainExchange& x) {
-  const ChainRow r = chain_row_of_line(p, tab, l);
+  const ChainRow<> r = chain_row_of_line(p, tab, l);
   const ChainPoints<SpectralView> point{p, tab, v, l, c};
   const int n = chain_length(p), g = x.part, parts = x.parts;
   if (r.singular) {
@@ -90,12 +90,12 @@ TDC_HD void chain_line_down(const SpectralPlan& p, const double* tab, const Spec
     double* whole = x.scratch + (long(c) * p.null_lines + s) * n * parts;
     for (int h = 0; h < parts; ++h)
       for (int q = 0; q < n; ++q) whole[h * n + q] = x.all[h][from + q];
-    const ArrayPoints a{whole};
+    const ArrayPoints<> a{whole};
     chain_solve_whole(a, a, n * parts, r);
     for (int q = 0; q < n; ++q) point(q) = whole[g * n + q];
     return;
   }
-  ChainLevels cl;
+  ChainLevels<> cl;
   chain_levels(r, spectral_log2(n * parts), cl);
   double e[2 * kMaxChainParts];
   const long at = 2 * (long(c) * chain_lines(p) + l);
@@ -106,7 +106,7 @@ TDC_HD void chain_line_down(const SpectralPlan& p, const double* tab, const Spec
   const EndSlots s = chain_top(e, parts, n, cl);
   point(0) = s.left(g);
   point(n - 1) = s.right(g);
-  chain_part_down(point, n, cl, s.right((g + parts - 1) % parts), s.left((g + 1) % parts));
+  chain_part_down(point, n, cl, double(s.right((g + parts - 1) % parts)), double(s.left((g + 1) % parts)));
 }
 
 }  // namespace tdc

@@ -158,16 +158,74 @@ void column_pass(const SpectralPlan& p, const double* tab, SpectralView in, Spec
     column_lines<1>(p, tab, in, out);
 }
 
+// Four neighbouring lines' values (x .. x + 3, adjacent in memory), a lane each: the chain solve of
+// four lines at once, each lane the scalar operations in the scalar order (the same bits), which
+// the compiler keeps in one AVX2 register.
+struct Lanes {
+  double v[4];
+  Lanes() = default;
+  Lanes(double a) : v{a, a, a, a} {}
+};
+template <class Op>
+Lanes lanes_of(const Lanes& a, const Lanes& b, Op op) {
+  Lanes r;
+  for (int i = 0; i < 4; ++i) r.v[i] = op(a.v[i], b.v[i]);
+  return r;
+}
+Lanes operator+(const Lanes& a, const Lanes& b) { return lanes_of(a, b, [](double x, double y) { return x + y; }); }
+Lanes operator-(const Lanes& a, const Lanes& b) { return lanes_of(a, b, [](double x, double y) { return x - y; }); }
+Lanes operator*(const Lanes& a, const Lanes& b) { return lanes_of(a, b, [](double x, double y) { return x * y; }); }
+Lanes operator/(const Lanes& a, const Lanes& b) { return lanes_of(a, b, [](double x, double y) { return x / y; }); }
+Lanes operator-(const Lanes& a) { return lanes_of(a, a, [](double x, double) { return -x; }); }
+// Chain c of lines l .. l + 3 of one array.
+struct LanePoints {
+  const SpectralPlan& p;
+  const double* tab;
+  const SpectralView& v;
+  int l, c;
+  Lanes& operator()(int q) const { return *reinterpret_cast<Lanes*>(y_point(p, tab, v, l, c + p.hy * q)); }
+};
+
 // The chain passes (spectral_chain_pass.hpp), chain by chain: neighbouring lines (x) in turn, so
-// that a chain's rows stay in cache for the next.
+// that a chain's rows stay in cache for the next; four lines at once where they are a row's and none
+// is null (those take one line at a time). Pieces are addressed through their view.
+void whole_chains(const SpectralPlan& p, const double* tab, const SpectralView& in, const SpectralView& out) {
+  const int lines = int(chain_lines(p));
+  for (int c = 0; c < p.hy; ++c)
+    for (int l = 0; l < lines; l += 4) {
+      const int count = lines - l < 4 ? lines - l : 4;
+      if (p.nx % 4 == 0) {
+        ChainRow<Lanes> r;
+        for (int w = 0; w < 4; ++w) {
+          const ChainRow<> one = chain_row_of_line(p, tab, l + w);
+          r.a.v[w] = one.a;
+          r.b.v[w] = one.b;
+          r.w.v[w] = one.w;
+          r.singular |= one.singular;
+        }
+        if (!r.singular) {
+          chain_solve_whole(LanePoints{p, tab, in, l, c}, LanePoints{p, tab, out, l, c}, chain_length(p), r);
+          continue;
+        }
+      }
+      for (int w = 0; w < count; ++w) chain_line_whole(p, tab, in, out, l + w, c);
+    }
+}
+void whole_chains(const SpectralPlan& p, const double* tab, const PassView& in, const PassView& out) {
+  const int lines = int(chain_lines(p));
+  for (int c = 0; c < p.hy; ++c)
+    for (int l = 0; l < lines; ++l) chain_line_whole(p, tab, in, out, l, c);
+}
 void chain_pass(const SpectralPlan& p, const double* tab, int pass, const PassView& in, const PassView& out,
                 const ChainExchange* x) {
+  if (pass == kPassYChain) {
+    if (in.bits < p.by || out.bits < p.by) return whole_chains(p, tab, in, out);
+    return whole_chains(p, tab, in.whole(), out.whole());
+  }
   const int lines = int(chain_lines(p));
   for (int c = 0; c < p.hy; ++c)
     for (int l = 0; l < lines; ++l) {
-      if (pass == kPassYChain)
-        chain_line_whole(p, tab, in, out, l, c);
-      else if (pass == kPassYChainUp)
+      if (pass == kPassYChainUp)
         chain_line_up(p, tab, out.whole(), l, c, x->ends);
       else
         chain_line_down(p, tab, out.whole(), l, c, *x);

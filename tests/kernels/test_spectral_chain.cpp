@@ -14,8 +14,8 @@ namespace {
 
 using namespace tdc;
 
-ChainRow row(double a, double sigma) {
-  ChainRow r;
+ChainRow<> row(double a, double sigma) {
+  ChainRow<> r;
   r.a = a;
   r.b = sigma - 2.0 * a;
   r.w = 0.75 / r.b;
@@ -24,7 +24,7 @@ ChainRow row(double a, double sigma) {
 }
 
 // a u[q-1] + b u[q] + a u[q+1] - 0.75 f[q] in long double, cyclically.
-std::vector<long double> residual(const ChainRow& r, const std::vector<double>& u, const std::vector<double>& f) {
+std::vector<long double> residual(const ChainRow<>& r, const std::vector<double>& u, const std::vector<double>& f) {
   const int n = int(u.size());
   std::vector<long double> res(n);
   for (int q = 0; q < n; ++q)
@@ -33,17 +33,17 @@ std::vector<long double> residual(const ChainRow& r, const std::vector<double>& 
   return res;
 }
 
-std::vector<double> solve_whole(const ChainRow& r, std::vector<double> f) {
+std::vector<double> solve_whole(const ChainRow<>& r, std::vector<double> f) {
   const int n = int(f.size());
   std::vector<double> u(n);
-  chain_solve_whole(ArrayPoints{f.data()}, ArrayPoints{u.data()}, n, r);
+  chain_solve_whole(ArrayPoints<>{f.data()}, ArrayPoints<>{u.data()}, n, r);
   return u;
 }
 
 TEST(SpectralChain, SolvesToRoundOff) {
   for (int n : {1, 2, 4, 8, 16, 32, 256, 1024})
     for (double sigma : {-3.0, -0.5, -1e-3}) {
-      const ChainRow r = row(0.45, sigma);
+      const ChainRow<> r = row(0.45, sigma);
       const std::vector<double> f = tdc_test::random_values(n, 5 + n);
       const std::vector<double> u = solve_whole(r, f);
       const std::vector<long double> res = residual(r, u, f);
@@ -58,7 +58,7 @@ TEST(SpectralChain, SolvesToRoundOff) {
 
 TEST(SpectralChain, IsThePseudoInverseWhereSingular) {
   for (int n : {1, 2, 8, 64, 1024}) {
-    const ChainRow r = row(0.45, 0.0);
+    const ChainRow<> r = row(0.45, 0.0);
     const std::vector<double> f = tdc_test::random_values(n, 17 + n);
     const std::vector<double> u = solve_whole(r, f);
     long double f_mean = 0, u_mean = 0, u_max = 0;
@@ -79,13 +79,13 @@ TEST(SpectralChain, IsThePseudoInverseWhereSingular) {
 
 // Parts of a chain as the split chain passes run them: each part's leaves and way up, its ends out;
 // then every part's top from all ends and its way down.
-std::vector<double> solve_in_parts(const ChainRow& r, const std::vector<double>& f, int parts) {
+std::vector<double> solve_in_parts(const ChainRow<>& r, const std::vector<double>& f, int parts) {
   const int whole = int(f.size()), n = whole / parts;
   std::vector<double> u(f), ends(2 * parts);
-  ChainLevels c;
+  ChainLevels<> c;
   chain_levels(r, spectral_log2(whole), c);
   for (int g = 0; g < parts; ++g) {
-    const ArrayPoints part{u.data() + g * n};
+    const ArrayPoints<> part{u.data() + g * n};
     chain_part_up(part, part, n, c, r.w, 0.0);
     ends[2 * g] = part(0);
     ends[2 * g + 1] = part(n - 1);
@@ -93,10 +93,10 @@ std::vector<double> solve_in_parts(const ChainRow& r, const std::vector<double>&
   for (int g = 0; g < parts; ++g) {
     std::vector<double> e(ends);
     const EndSlots s = chain_top(e.data(), parts, n, c);
-    const ArrayPoints part{u.data() + g * n};
+    const ArrayPoints<> part{u.data() + g * n};
     part(0) = s.left(g);
     part(n - 1) = s.right(g);
-    chain_part_down(part, n, c, s.right((g + parts - 1) % parts), s.left((g + 1) % parts));
+    chain_part_down(part, n, c, double(s.right((g + parts - 1) % parts)), double(s.left((g + 1) % parts)));
   }
   return u;
 }
@@ -105,7 +105,7 @@ TEST(SpectralChain, PartsGiveTheWholeChainsBits) {
   for (int whole : {2, 8, 64, 256, 1024})
     for (double sigma : {-2.0, -1e-3})
       for (int parts = 2; parts <= whole && parts <= 16; parts *= 2) {
-        const ChainRow r = row(0.45, sigma);
+        const ChainRow<> r = row(0.45, sigma);
         const std::vector<double> f = tdc_test::random_values(whole, 3 + whole);
         const std::vector<double> a = solve_whole(r, f), b = solve_in_parts(r, f, parts);
         for (int q = 0; q < whole; ++q)
