@@ -2,8 +2,10 @@
 # tools/perf_model.py (paper 003's performance model, slab-form spectral term): --help works; predict
 # prints the model's terms and one predicted_ms_per_step line; a 1-GPU prediction reproduces its
 # calibration point within 1 % (figures read from tools/perf_model_calibration.json, so a refresh of
-# the measured figures keeps this test valid); a spectral solve takes two transposes in either flow
-# (the modelled operators' vertical parts are transforms, run on the tiles); the transposes scale with the applications a step; validate lists every
+# the measured figures keeps this test valid); tiles 1 x G (G a power of two up to 16) split the
+# chains and exchange their ends, far below the two transposes of the slab flows (--flow slabs, or
+# other layouts), which the modelled operators take in either slab kind; the transposes scale with
+# the applications a step; validate lists every
 # measured point, reproduces the fitted ones and keeps the checks within the issue's 15 % unless the
 # point's JSON entry says why it misses ("misses"), and such a point does miss; scan prints
 # a row per GPU count and where adding GPUs stops paying; bad input is refused. The direct solve
@@ -44,18 +46,24 @@ for key in computation_ms spectral_stages_ms transposes_ms halo_ms reductions_ms
 done
 grep -q "^case tg-spectral  grid 256x512x256  gpus 2  tiles 1x2  ranks 1  nodes 1$" <<<"$out" \
   && pass "predict names the configuration (tiles 1xG by default)" || fail "predict header: $out"
-grep -q "^transposes_ms .*(1 application(s) x 2 transposes, 2 slabs)" <<<"$out" \
-  && pass "tiles 1x2: one application, two transposes, two slabs" || fail "rows transposes: $out"
+grep -q "^transposes_ms .*(1 application(s) x the split chains' ends, no transposes)" <<<"$out" \
+  && pass "tiles 1x2: one application, split chains" || fail "rows split chains: $out"
+grep -q "^transposes_ms .*(1 application(s) x 2 transposes, 2 slabs)" \
+  <<<"$("${model[@]}" predict --case tg-spectral --grid 256x512x256 --gpus 2 --flow slabs)" \
+  && pass "tiles 1x2, --flow slabs: two transposes, two slabs" || fail "rows transposes with --flow slabs"
+less "split chains' ends below the transposes" \
+  "$(term transposes_ms --case tg-spectral --grid 256x1024x256 --gpus 4)" \
+  "$(term transposes_ms --case tg-spectral --grid 256x1024x256 --gpus 4 --flow slabs)"
 grep -q "^transposes_ms .* x 2 transposes, 2 slabs)" <<<"$("${model[@]}" predict --case tg-spectral --grid 512x256x256 --gpus 2 --tiles 2x1)" \
   && pass "tiles 2x1: level slabs, two transposes" || fail "2x1 transposes"
 grep -q "^transposes_ms .* x 2 transposes, 8 slabs)" <<<"$("${model[@]}" predict --case tg-spectral --grid 1024x512x256 --gpus 8 --layout 2d)" \
   && pass "--layout 2d on 8 GPUs: tiles 4x2, level slabs, two transposes" || fail "2d layout"
-grep -q "x 2 transposes, 8 slabs)" <<<"$("${model[@]}" predict --case tg-spectral --grid 1024x512x256 --gpus 8)" \
-  && pass "8 GPUs, tiles 1x8: eight column slabs" || fail "1x8 slabs"
+grep -q "x 2 transposes, 8 slabs)" <<<"$("${model[@]}" predict --case tg-spectral --grid 1024x512x256 --gpus 8 --flow slabs)" \
+  && pass "8 GPUs, tiles 1x8, --flow slabs: eight column slabs" || fail "1x8 slabs"
 grep -q "^split_overhead_H " <<<"$("${model[@]}" predict --case mpdata --grid 256x256x256 --gpus 1)" \
   && pass "mpdata prints eq. 4's H" || fail "mpdata lacks H"
-t1=$(term transposes_ms --case tg-spectral --grid 256x512x256 --gpus 2 --applications 1)
-t3=$(term transposes_ms --case tg-spectral --grid 256x512x256 --gpus 2 --applications 3)
+t1=$(term transposes_ms --case tg-spectral --grid 256x512x256 --gpus 2 --applications 1 --flow slabs)
+t3=$(term transposes_ms --case tg-spectral --grid 256x512x256 --gpus 2 --applications 3 --flow slabs)
 within "transposes scale with the applications a step (3 x $t1)" "$t3" "$(python3 -c "print(3 * $t1)")" 1
 within "1 GPU moves no pieces" "$(python3 -c "print(1 + $(term transposes_ms --case tg-spectral --grid 256x256x256 --gpus 1))")" 1 0.001
 
@@ -103,8 +111,9 @@ grep -qE '^# derived, direct solve: stage factor .*\(fitted\), reductions 0 ' <<
 fitp='[p for p in c["validation"]["points"] if p.get("fits") == "stage_overhead_factor_direct"][0]'
 [ "$(calv "$fitp['solver']")" = direct ] && pass "the direct factor is fitted on a direct point" || fail "direct fit point"
 fg=$(calv "$fitp['grid']") ft=$(calv "$fitp['tiles']") fn=$(calv "$fitp['gpus']") fc=$(calv "$fitp['case']")
+ff=$([ "$(calv "$fitp.get('split_chains', False)")" = True ] && echo split || echo slabs)  # the flow it ran
 within "predict --solver direct reproduces its fitted point ($fc $fg, $fn GPUs)" \
-  "$(predicted --case "$fc" --grid "$fg" --gpus "$fn" --tiles "$ft" --solver direct)" "$(calv "$fitp['ms']")" 1
+  "$(predicted --case "$fc" --grid "$fg" --gpus "$fn" --tiles "$ft" --solver direct --flow "$ff")" "$(calv "$fitp['ms']")" 1
 [ "$(predicted --case tg-spectral --grid 256x1024x256 --gpus 4)" = "$(predicted --case tg-spectral --grid 256x1024x256 --gpus 4 --solver direct)" ] \
   && pass "tg-spectral takes the direct solve by default" || fail "default solver is not direct"
 d4=$("${model[@]}" predict --case tg-spectral --grid 256x1024x256 --gpus 4 --solver direct)
