@@ -10,15 +10,17 @@
 // the "line" preconditioner made exact for every horizontal mode at once (the FFT + vertical solve of
 // the classic fast elliptic solvers, here with the vertical solve diagonal too). Where sigma is 0 (the
 // operator's null space: constants per lattice) the inverse is 0, so M is A's pseudo-inverse,
-// symmetric and positive semi-definite as PCG needs. Where the level vectors vary with height, the x
-// and y transforms stay and the vertical pass solves each mode's cycles directly
+// symmetric and positive semi-definite as PCG needs. Along y the solve takes each mode's chains
+// directly once the other axes are transformed (spectral_chain_solve.hpp: the same inverse, and a
+// chain splits over tiles without a transpose). Where the level vectors vary with height, the x and
+// y transforms stay and the vertical pass solves each mode's cycles directly
 // (spectral_column_solve.hpp).
 //
 // A Hartley transform of two real lines a, b at once: X = FFT(a + i b) (radix 2, in place, the input
 // in bit-reversed order), then with X[m] = p + i q and X[n - m] = u + i v,
 //   2 H_a[m] = (p + u) - (q - v),   2 H_b[m] = (p - u) + (q + v).
-// The factor 2 of each transform is kept and divided out once with the symbol (all factors are powers
-// of two, so exact).
+// The factor 2 of each transform is kept and divided out once, in the chains' or the direct
+// vertical solve's factor (all factors are powers of two, so exact).
 #pragma once
 #include "../common/tile_layout.hpp"
 
@@ -39,7 +41,7 @@ struct SpectralPlan {
   int m0 = 0, n0 = 0, k0 = 0;  // the global x, y and level index of the part's cell (0, 0, 0) (its modes)
   int lc = 0;                  // length of a vertical cycle; nz / lc cycles
   int bx = 0, by = 0, bz = 0;  // log2 of nx, ny and lc
-  double scale = 0.0;          // 1 / (64 nx ny lc) of the whole domain: the six transforms' factor
+  double scale = 0.0;          // the direct vertical solve's: 1 / (16 nx ny), the four transforms' factor
   // The chains along y (spectral_chain_solve.hpp): y couples to y +- hy with an; the four x and
   // vertical transforms' factor 1 / (16 nx lc); the chains' null lines (sigma = 0, global ids i + nx k).
   int hy = 1;

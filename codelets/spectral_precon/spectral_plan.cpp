@@ -98,7 +98,6 @@ SpectralPlan make_spectral_plan(int nx, int ny, int nz, const ColumnCouplings& h
   p.columns = transformable_vertically(coef, nz) ? 0 : 1;
   const double c0 = coef[std::size_t(kC0) * nz], cz = coef[std::size_t(kCb) * nz];
   if (!p.columns) {
-    p.scale = 1.0 / (64.0 * double(nx) * double(ny) * double(p.lc));
     p.d = coef[std::size_t(kD) * nz];
     p.rest = c0 + 2.0 * (h.ae + h.an + cz);
     if (std::fabs(p.rest) <= 1e-12 * std::fabs(c0)) p.rest = 0.0;  // a pure Laplacian: its null space is exact
