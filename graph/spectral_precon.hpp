@@ -1,9 +1,10 @@
 // The spectral preconditioner of PCG: z = A^{-1} r exactly (to round-off) for a horizontally
 // homogeneous operator, laplc on a uniform, horizontally periodic grid with periodic or rigid-lid
-// vertical boundaries (the dynamical core's pressure problem, stratified and anelastic too), by
-// Hartley transforms along x and y and, per horizontal mode, the vertical cycles: transformed where
-// the level coefficients are constant (codelets/spectral_precon/spectral_formulae.hpp), solved
-// directly where they vary with height (spectral_column_solve.hpp). PCG then stops after one
+// vertical boundaries (the dynamical core's pressure problem, stratified and anelastic too): where
+// the level coefficients are constant, Hartley transforms along the vertical cycles and x and a
+// direct solve of each mode's chains along y (codelets/spectral_precon/spectral_formulae.hpp,
+// spectral_chain_solve.hpp); where they vary with height, transforms along x and y and a direct
+// solve of each horizontal mode's cycles (spectral_column_solve.hpp). PCG then stops after one
 // iteration.
 //
 // A single tile is solved as one task on its own arrays. Several tiles are never gathered
