@@ -144,27 +144,25 @@ void SpectralPreconditioner::submit(starpu_data_handle_t state, int skip_from, c
       for (int c = 0; c < spectral_stage_chunks(slabs_, n); ++c) {
         const SpectralStage s = spectral_stage(slabs_, L, n, i, c);
         std::vector<starpu_data_handle_t> in, out;
-        if (slabs_.split_chains) {  // the tile's exchange vector out of the first stage, all into the second
-          for (int t = 0; t < d_.tiles(); ++t)
-            if (s.from_buffer) in.push_back(chain_exchange_->handle(t));
-          if (s.to_buffer) out = {chain_exchange_->handle(i)};
-        }
         if (s.from_tile)
           in = {r.handle(i)};
-        else if (!s.from_buffer && !slabs_.split_chains)
+        else if (slabs_.split_chains)  // the way down: every tile's exchange vector
+          for (int t = 0; t < d_.tiles(); ++t) in.push_back(chain_exchange_->handle(t));
+        else if (!s.from_buffer)
           in = on_slab ? pieces(*to_slabs_, -1, i, s.chunk) : pieces(*from_slabs_, i, -1, s.chunk);
         if (waits_for_remote_chunk(s))
           insert_fetch_ahead(in, on_slab ? piece(*from_slabs_, 0, i, s.chunk) : r.handle(i));
         if (s.to_tile)
           out = {z.handle(i)};
-        else if (!s.to_buffer && !slabs_.split_chains)
+        else if (slabs_.split_chains)  // the way up: the tile's exchange vector
+          out = {chain_exchange_->handle(i)};
+        else if (!s.to_buffer)
           out = on_slab ? pieces(*from_slabs_, -1, i, s.chunk) : pieces(*to_slabs_, i, -1, s.chunk);
         const auto& scratch = on_slab ? slab_scratch_ : tile_scratch_;
         const auto& buffers = on_slab ? slab_buffers_ : tile_buffers_;
-        insert_spectral_stage(
-            p, slabs_, s, tables_->handle(), state, scratch ? scratch->handle() : nullptr,
-            buffers ? buffers->handle(i) : nullptr, in, out, kPrioBody,
-            s.to_tile || (s.to_buffer && !slabs_.split_chains) ? nullptr : sends_of(n, i, s.chunk, on_slab, out, r));
+        insert_spectral_stage(p, slabs_, s, tables_->handle(), state, scratch ? scratch->handle() : nullptr,
+                              buffers ? buffers->handle(i) : nullptr, in, out, kPrioBody,
+                              s.to_tile || out.empty() ? nullptr : sends_of(n, i, s.chunk, on_slab, out, r));
       }
   }
 }

@@ -51,6 +51,11 @@ TDC_HD int null_line_index(const SpectralPlan& p, const double* tab, int l) {
     if (tab[p.null_line_ids + s] == double(l)) return s;
   return 0;
 }
+// Where chain (c, l) sits in a part's exchange vector: its two ends, or a null chain's points.
+TDC_HD long chain_ends_at(const SpectralPlan& p, int l, int c) { return 2 * (long(c) * chain_lines(p) + l); }
+TDC_HD long null_chain_at(const SpectralPlan& p, const double* tab, int l, int c) {
+  return 2L * p.hy * chain_lines(p) + (long(c) * p.null_lines + null_line_index(p, tab, l)) * chain_length(p);
+}
 
 // kPassYChain: the whole chain, in -> out.
 template <class View>
@@ -66,14 +71,14 @@ TDC_HD void chain_line_up(const SpectralPlan& p, const double* tab, const Spectr
   const ChainPoints<SpectralView> point{p, tab, v, l, c};
   const int n = chain_length(p);
   if (r.singular) {
-    double* out = ends + 2L * p.hy * chain_lines(p) + (long(c) * p.null_lines + null_line_index(p, tab, l)) * n;
+    double* out = ends + null_chain_at(p, tab, l, c);
     for (int q = 0; q < n; ++q) out[q] = point(q);
     return;
   }
   ChainLevels<> cl;
   chain_levels(r, spectral_log2(n), cl);
   chain_part_up(point, point, n, cl, r.w, 0.0);
-  const long at = 2 * (long(c) * chain_lines(p) + l);
+  const long at = chain_ends_at(p, l, c);
   ends[at] = point(0);
   ends[at + 1] = point(n - 1);
 }
@@ -85,9 +90,8 @@ TDC_HD void chain_line_down(const SpectralPlan& p, const double* tab, const Spec
   const ChainPoints<SpectralView> point{p, tab, v, l, c};
   const int n = chain_length(p), g = x.part, parts = x.parts;
   if (r.singular) {
-    const int s = null_line_index(p, tab, l);
-    const long from = 2L * p.hy * chain_lines(p) + (long(c) * p.null_lines + s) * n;
-    double* whole = x.scratch + (long(c) * p.null_lines + s) * n * parts;
+    const long from = null_chain_at(p, tab, l, c);  // (the scratch holds the null chains whole, in that order)
+    double* whole = x.scratch + (from - 2L * p.hy * chain_lines(p)) * parts;
     for (int h = 0; h < parts; ++h)
       for (int q = 0; q < n; ++q) whole[h * n + q] = x.all[h][from + q];
     const ArrayPoints<> a{whole};
@@ -98,7 +102,7 @@ TDC_HD void chain_line_down(const SpectralPlan& p, const double* tab, const Spec
   ChainLevels<> cl;
   chain_levels(r, spectral_log2(n * parts), cl);
   double e[2 * kMaxChainParts];
-  const long at = 2 * (long(c) * chain_lines(p) + l);
+  const long at = chain_ends_at(p, l, c);
   for (int h = 0; h < parts; ++h) {
     e[2 * h] = x.all[h][at];
     e[2 * h + 1] = x.all[h][at + 1];

@@ -349,18 +349,17 @@ std::vector<double> slab_solve(Ops& ops, const SpectralPlan& p, const TileLayout
       for (int k = 0; k < spectral_stage_chunks(g, n); ++k) {
         const SpectralStage st = spectral_stage(g, L, n, i, k);
         std::vector<double*> in, out;
-        if (g.split_chains) {  // the tile's exchange vector out of the first stage, all into the second
-          for (int t = 0; t < T; ++t)
-            if (st.from_buffer) in.push_back(ops.ptr(exchange[t]));
-          if (st.to_buffer) out = {ops.ptr(exchange[i])};
-        }
         if (st.from_tile)
           in = {ops.ptr(rt[i])};
-        else if (!st.from_buffer && !g.split_chains)
+        else if (g.split_chains)  // the way down: every tile's exchange vector
+          for (int t = 0; t < T; ++t) in.push_back(ops.ptr(exchange[t]));
+        else if (!st.from_buffer)
           in = on_slab ? of(to, -1, i, st.chunk) : of(from, i, -1, st.chunk);
         if (st.to_tile)
           out = {ops.ptr(zt[i])};
-        else if (!st.to_buffer && !g.split_chains)
+        else if (g.split_chains)  // the way up: the tile's exchange vector
+          out = {ops.ptr(exchange[i])};
+        else if (!st.to_buffer)
           out = on_slab ? of(from, -1, i, st.chunk) : of(to, i, -1, st.chunk);
         ops.stage(p, g, st, in.data(), ops.ptr(scratch), ops.ptr(on_slab ? slab_buffers[i] : tile_buffers[i]),
                   out.data());
